@@ -1,0 +1,170 @@
+/**
+ * Turns a gadget's files into modules an isolate can load: TypeScript is transpiled with sucrase
+ * (fast, small, keeps line numbers), relative imports are resolved to the gadget's own modules, and a
+ * source map is kept per module so stacks point at the gadget's file:line. Builds are cached by a
+ * content hash of the files, which is also the isolate cache key's code part.
+ */
+
+import { type EncodedSourceMap, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import type { GadgetFile, GadgetManifest, RunErrorInfo } from "@gadgets/workshop-shared/api";
+import { isModulePath } from "@gadgets/workshop-shared/validate";
+import { transform } from "sucrase";
+import type { BuiltGadget } from "../executors/executor.ts";
+import { HARNESS_MODULE, harnessSource } from "../isolate/harness.ts";
+
+export interface GadgetBuild {
+  gadget: BuiltGadget;
+  /** Module name in the isolate → the gadget file it came from. */
+  sources: Map<string, { path: string; map: TraceMap | undefined }>;
+}
+
+export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error: RunErrorInfo };
+
+/** Bumped whenever the harness or the module layout changes, so old cached isolates are not reused. */
+const BUILD_FORMAT = "1";
+/** Builds kept in memory; a build is a few hundred KB at most. */
+const BUILD_CACHE_SIZE = 128;
+const buildCache = new Map<string, GadgetBuild>();
+
+/** The isolate module name of a gadget file: `.ts` becomes `.js`, other paths stay. */
+export function moduleNameFor(path: string): string {
+  return path.endsWith(".ts") ? `${path.slice(0, -3)}.js` : path;
+}
+
+const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** SHA-256 over the files in path order: equal gadgets share one hash. */
+export async function contentHash(files: readonly GadgetFile[]): Promise<string> {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const text = `${BUILD_FORMAT}\0${sorted.map((f) => `${f.path}\0${f.content.length}\0${f.content}`).join("\0")}`;
+  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+function buildError(name: string, message: string, file: string, line: number, column: number): RunErrorInfo {
+  return { name, message, stack: `${name}: ${message}\n    at ${file}:${line}:${column}`, frames: [{ fn: "", file, line, column }] };
+}
+
+function dirname(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at === -1 ? "" : path.slice(0, at);
+}
+
+function joinPath(base: string, relative: string): string | undefined {
+  const parts = base ? base.split("/") : [];
+  for (const segment of relative.split("/")) {
+    if (segment === "." || segment === "") continue;
+    if (segment === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join("/");
+}
+
+function relativeSpecifier(fromModule: string, toModule: string): string {
+  const from = dirname(fromModule).split("/").filter(Boolean);
+  const to = toModule.split("/");
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  const up = from.length - common;
+  const rest = to.slice(common).join("/");
+  return up === 0 ? `./${rest}` : `${"../".repeat(up)}${rest}`;
+}
+
+/** Resolves `./util`, `./util.ts`, `./util.js` or `./lib` (index) to a gadget module path. */
+function resolveImport(fromPath: string, specifier: string, modulePaths: ReadonlySet<string>): string | undefined {
+  const joined = joinPath(dirname(fromPath), specifier);
+  if (joined === undefined) return undefined;
+  const stem = joined.replace(/\.(m?js|ts)$/, "");
+  const candidates = [joined, `${stem}.ts`, `${stem}.js`, `${stem}.mjs`, `${joined}/index.ts`, `${joined}/index.js`];
+  return candidates.find((candidate) => modulePaths.has(candidate));
+}
+
+const IMPORT_PATTERN = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"'\n]+)\2/g;
+
+/** Builds (or fetches from cache) the modules for a validated gadget. */
+export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
+  const hash = await contentHash(files);
+  const cached = buildCache.get(hash);
+  if (cached) {
+    buildCache.delete(hash);
+    buildCache.set(hash, cached);
+    return { ok: true, build: cached };
+  }
+
+  const codeFiles = files.filter((file) => isModulePath(file.path));
+  const modulePaths = new Set(codeFiles.map((file) => file.path));
+  const taken = new Map<string, string>();
+  for (const file of codeFiles) {
+    const name = moduleNameFor(file.path);
+    const other = taken.get(name);
+    if (other !== undefined || name === HARNESS_MODULE) {
+      return { ok: false, error: buildError("BuildError", `"${file.path}" and "${other ?? HARNESS_MODULE}" would both load as module "${name}"; rename one of them.`, file.path, 1, 1) };
+    }
+    taken.set(name, file.path);
+  }
+
+  const modules: Record<string, string> = {};
+  const sources = new Map<string, { path: string; map: TraceMap | undefined }>();
+  for (const file of codeFiles) {
+    const moduleName = moduleNameFor(file.path);
+    let code = file.content;
+    let map: TraceMap | undefined;
+    if (file.path.endsWith(".ts")) {
+      try {
+        const out = transform(file.content, {
+          transforms: ["typescript"],
+          disableESTransforms: true,
+          filePath: file.path,
+          sourceMapOptions: { compiledFilename: moduleName },
+        });
+        code = out.code;
+        if (out.sourceMap) map = new TraceMap({ ...out.sourceMap, sources: [file.path] } as EncodedSourceMap);
+      } catch (thrown) {
+        const error = thrown as Error & { loc?: { line: number; column: number } };
+        const where = /\((\d+):(\d+)\)\s*$/.exec(error.message ?? "");
+        const line = error.loc?.line ?? (where ? Number(where[1]) : 1);
+        const column = (error.loc?.column ?? (where ? Number(where[2]) : 0)) + 1;
+        const message = String(error.message ?? thrown).replace(/^Error transforming [^:]*: /, "");
+        return { ok: false, error: buildError("SyntaxError", `${message} in ${file.path}`, file.path, line, column) };
+      }
+    }
+    let badImport: RunErrorInfo | undefined;
+    code = code.replace(IMPORT_PATTERN, (whole, lead: string, quote: string, specifier: string, offset: number) => {
+      if (badImport) return whole;
+      const line = code.slice(0, offset).split("\n").length;
+      if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
+        badImport = buildError("BuildError", `Cannot import "${specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`, file.path, line, 1);
+        return whole;
+      }
+      const target = resolveImport(file.path, specifier, modulePaths);
+      if (target === undefined) {
+        badImport = buildError("BuildError", `Cannot find "${specifier}" imported by ${file.path}: no such file in this gadget.`, file.path, line, 1);
+        return whole;
+      }
+      return `${lead}${quote}${relativeSpecifier(moduleName, moduleNameFor(target))}${quote}`;
+    });
+    if (badImport) return { ok: false, error: badImport };
+    modules[moduleName] = code;
+    sources.set(moduleName, { path: file.path, map });
+  }
+
+  modules[HARNESS_MODULE] = harnessSource(moduleNameFor(manifest.entry));
+  const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
+  buildCache.set(hash, build);
+  if (buildCache.size > BUILD_CACHE_SIZE) {
+    const oldest = buildCache.keys().next().value;
+    if (oldest !== undefined) buildCache.delete(oldest);
+  }
+  return { ok: true, build };
+}
+
+/** Maps a generated position back to the gadget source; identity where no map exists. */
+export function mapPosition(build: GadgetBuild, moduleName: string, line: number, column: number): { path: string; line: number; column: number } | undefined {
+  const source = build.sources.get(moduleName);
+  if (!source) return undefined;
+  if (!source.map) return { path: source.path, line, column };
+  const original = originalPositionFor(source.map, { line, column: Math.max(0, column - 1) });
+  if (original.line === null) return { path: source.path, line, column };
+  return { path: source.path, line: original.line, column: original.column + 1 };
+}

@@ -1,0 +1,10 @@
+import type { WorkspaceStore } from "./storage/workspace-store.ts";
+
+/** The Worker's bindings, as declared in wrangler.toml. */
+export interface Env {
+  LOADER: WorkerLoader;
+  WORKSPACES: DurableObjectNamespace<WorkspaceStore>;
+  ASSETS?: Fetcher;
+  /** Comma-separated extra origins allowed to open `/api` sessions from a browser. */
+  ALLOWED_ORIGINS?: string;
+}

@@ -1,0 +1,49 @@
+/**
+ * An Executor runs one built gadget in a sandbox and reports how it went as data. The overseer owns
+ * validation, building, event numbering and records; an executor only executes. Two kinds plug in:
+ * the Worker Loader executor (isolates in this workerd, limits enforced by the platform on Cloudflare)
+ * and a supervised runner pool for local runs that must survive runaway code.
+ */
+
+import type { JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+
+/** What the sandboxed code reported about a thrown value, before stack mapping. */
+export interface RawError {
+  name: string;
+  message: string;
+  stack: string;
+}
+
+/** Receives what the isolate emits while it runs. Called over RPC from inside the isolate. */
+export interface IsolateEventSink {
+  log(level: LogLevel, values: EncodedValue[]): void;
+  error(error: RawError, uncaught: boolean): void;
+}
+
+export interface BuiltGadget {
+  /** Content hash of the gadget's files and the harness: equal code, equal hash. */
+  hash: string;
+  mainModule: string;
+  modules: Record<string, string>;
+}
+
+export interface ExecuteRequest {
+  /** Isolates are reused only for the same key; it always includes the workspace. */
+  isolateKey: string;
+  gadget: BuiltGadget;
+  payload: JsonValue;
+  sink: IsolateEventSink;
+  limits: { cpuMs: number; timeoutMs: number };
+  /** Aborted when the run is cancelled or its deadline passes; the executor stops the code if it can. */
+  signal: AbortSignal;
+}
+
+export type ExecuteResult =
+  | { status: "ok"; result: JsonValue }
+  | { status: "error"; kind: "user" | "invalid"; error: RawError }
+  | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled"; message: string };
+
+export interface Executor {
+  execute(request: ExecuteRequest): Promise<ExecuteResult>;
+}

@@ -1,0 +1,59 @@
+/**
+ * The Workshop Worker: a thin Hono shell. `/api` upgrades to one Cap'n Web WebSocket session per
+ * client (Origin checked, auth in-band); everything else is the web app's static files.
+ */
+
+import { createErrorReporter } from "@gadgets/backend-utils/error-reporting";
+import { createLogger } from "@gadgets/backend-utils/logger";
+import { newWorkersRpcResponse } from "capnweb";
+import { Hono } from "hono";
+import type { Env } from "./env.ts";
+import { LoaderExecutor } from "./executors/loader-executor.ts";
+import { Overseer } from "./overseer.ts";
+import { isOriginAllowed } from "./origin.ts";
+import { Connection } from "./rpc/connection.ts";
+import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
+
+export { WorkspaceStore } from "./storage/workspace-store.ts";
+
+const logger = createLogger({ service: "workshop" });
+
+/** Cap'n Web's own default is 32 MiB; our largest legitimate message is a 1 MiB gadget plus framing. */
+const MAX_RPC_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** capnweb's default nesting (256) is far deeper than any payload we accept (64). */
+const MAX_RPC_DEPTH = 96;
+
+function overseerFor(env: Env): Overseer {
+  return new Overseer({
+    executor: new LoaderExecutor({ loader: env.LOADER }),
+    logger,
+    reportError: (workspaceId, error, context) => {
+      const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+      createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(error, context);
+    },
+  });
+}
+
+const app = new Hono<{ Bindings: Env }>();
+
+app.get("/health", (c) => c.json({ ok: true }));
+
+app.all("/api", (c) => {
+  if (!isOriginAllowed(c.req.header("Origin"), c.req.header("Host"), c.env.ALLOWED_ORIGINS)) {
+    return c.text("This origin may not open a Workshop session. Open the Workshop from its own address, or add the origin to ALLOWED_ORIGINS.", 403);
+  }
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    return c.text("The Workshop API is a Cap'n Web WebSocket session: connect with createRpcClient() from @gadgets/workshop-shared.", 426);
+  }
+  const connection = new Connection(c.env, overseerFor(c.env));
+  return newWorkersRpcResponse(c.req.raw, new WorkshopApiTarget(connection), {
+    limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
+  });
+});
+
+app.all("*", async (c) => {
+  if (c.env.ASSETS) return c.env.ASSETS.fetch(c.req.raw);
+  return c.text("Not found", 404);
+});
+
+export default app;

@@ -1,0 +1,111 @@
+/**
+ * The harness module that runs inside every gadget isolate. It is generated as source text: the
+ * isolate can only load modules as strings. It imports the gadget's entry, shims the console so every
+ * call streams to the overseer while the run goes on, catches uncaught errors and rejections, and
+ * returns the result (or the error) as data — nothing is thrown across the isolate boundary.
+ */
+
+import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
+import { CONSOLE_CAPS, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits";
+
+export const HARNESS_MODULE = "__workshop_harness.js";
+export const HARNESS_ENTRYPOINT = "GadgetHarness";
+
+/** Source of the harness for a gadget whose entry module is `entryModule`. */
+export function harnessSource(entryModule: string): string {
+  return `
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { AsyncLocalStorage } from "node:async_hooks";
+import gadget from ${JSON.stringify(`./${entryModule}`)};
+
+const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
+const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
+const encodeConsoleValues = ${encodeConsoleValues.toString()};
+
+// Warm isolates serve concurrent runs of the same code: each run's sink travels in async context.
+const runContext = new AsyncLocalStorage();
+const activeRuns = new Set();
+
+function describe(thrown) {
+  try {
+    if (thrown instanceof Error) {
+      return { name: String(thrown.name).slice(0, 200), message: String(thrown.message).slice(0, 10000), stack: String(thrown.stack ?? "").slice(0, 20000) };
+    }
+    const [encoded] = encodeConsoleValues([thrown], CAPS);
+    return { name: "Thrown", message: "a non-Error value was thrown: " + JSON.stringify(encoded).slice(0, 1000), stack: "" };
+  } catch {
+    return { name: "Thrown", message: "an unprintable value was thrown", stack: "" };
+  }
+}
+
+function currentRuns() {
+  const run = runContext.getStore();
+  return run ? [run] : [...activeRuns];
+}
+
+for (const level of ["log", "info", "warn", "error", "debug"]) {
+  console[level] = (...args) => {
+    for (const run of currentRuns()) {
+      let values;
+      try {
+        values = encodeConsoleValues(args, CAPS);
+      } catch (error) {
+        values = [{ t: "unreadable", reason: "console value could not be encoded" }];
+      }
+      run.pending.push(run.sink.log(level, values).catch(() => {}));
+    }
+  };
+}
+console.trace = console.debug;
+console.table = console.log;
+console.dir = console.log;
+
+function reportUncaught(thrown) {
+  for (const run of currentRuns()) run.pending.push(run.sink.error(describe(thrown), true).catch(() => {}));
+}
+addEventListener("unhandledrejection", (event) => {
+  event.preventDefault?.();
+  reportUncaught(event.reason);
+});
+addEventListener("error", (event) => reportUncaught(event.error ?? event.message));
+
+function toResult(value) {
+  let text;
+  try {
+    text = JSON.stringify(value === undefined ? null : value);
+  } catch (error) {
+    return { status: "error", kind: "invalid", error: { name: "InvalidResult", message: "run() returned a value that is not JSON (" + describe(error).message + "). Return plain data: objects, arrays, strings, numbers, booleans or null.", stack: "" } };
+  }
+  if (text === undefined) {
+    return { status: "error", kind: "invalid", error: { name: "InvalidResult", message: "run() returned a " + typeof value + ", which is not JSON. Return plain data.", stack: "" } };
+  }
+  if (text.length > MAX_RESULT_BYTES) {
+    return { status: "error", kind: "invalid", error: { name: "InvalidResult", message: "run() returned " + text.length + " bytes of JSON; the limit is " + MAX_RESULT_BYTES + ". Return less data.", stack: "" } };
+  }
+  return { status: "ok", json: text };
+}
+
+export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
+  async run(payload, sink) {
+    const run = { sink, pending: [] };
+    activeRuns.add(run);
+    try {
+      return await runContext.run(run, async () => {
+        if (!gadget || typeof gadget.run !== "function") {
+          return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The entry module has no default export with a run() method. Write: export default { async run(payload, env) { … } }", stack: "" } };
+        }
+        try {
+          return toResult(await gadget.run(payload, this.env));
+        } catch (thrown) {
+          return { status: "error", kind: "user", error: describe(thrown) };
+        }
+      });
+    } finally {
+      activeRuns.delete(run);
+      // Log calls still in flight would be lost once run() returns and the sink is released.
+      await Promise.all(run.pending);
+    }
+  }
+}
+`;
+}

@@ -1,0 +1,231 @@
+/**
+ * The overseer runs one gadget from files to outcome: validate → build (transpile, hash) → execute in
+ * an isolate with only the granted env → stream events → outcome → run record → one log line. It
+ * knows nothing of Hono, Cap'n Web or storage: callers hand it files and a listener and get data back.
+ */
+
+import type { CapturedError } from "@gadgets/backend-utils/error-reporting";
+import type { Logger } from "@gadgets/backend-utils/logger";
+import type {
+  GadgetFile,
+  JsonValue,
+  RunErrorInfo,
+  RunErrorKind,
+  RunEventListener,
+  RunOutcome,
+  RunRecord,
+  RunSummary,
+  RunTimings,
+} from "@gadgets/workshop-shared/api";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import { DEFAULT_RUN_TIMEOUT_MS, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
+import { checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
+import { mapError } from "./build/stack-map.ts";
+import type { Executor, ExecuteResult } from "./executors/executor.ts";
+import { RunEventStream } from "./run-events.ts";
+
+export interface RunRequest {
+  runId: string;
+  workspaceId: string;
+  source: RunSummary["source"];
+  files: readonly GadgetFile[];
+  /** Unchecked: the overseer validates it. */
+  payload: unknown;
+  timeoutMs?: unknown;
+  listener?: RunEventListener;
+  /** Aborts the run as `cancelled`. */
+  signal?: AbortSignal;
+  /** When the request arrived, for queue time. */
+  receivedAt?: number;
+}
+
+export interface RunReport {
+  outcome: RunOutcome;
+  record: RunRecord;
+}
+
+export interface OverseerOptions {
+  executor: Executor;
+  logger: Logger;
+  /** Failures of user code go here, fingerprinted and aggregated per workspace. */
+  reportError?: (workspaceId: string, error: CapturedError, context: Record<string, string>) => void;
+  now?: () => number;
+}
+
+/** Why a run stopped early, carried as the AbortSignal's reason. */
+export interface StopReason {
+  kind: "timeout" | "cancelled";
+  message: string;
+}
+
+/** Limits on error values inside console output that get their stacks mapped. */
+const MAX_MAPPED_DEPTH = 4;
+
+function mapLoggedErrors(values: EncodedValue[], build: GadgetBuild, depth = 0): EncodedValue[] {
+  if (depth > MAX_MAPPED_DEPTH) return values;
+  return values.map((value) => {
+    if (value.t === "error") return { ...value, stack: mapError(value, build).stack };
+    if (value.t === "array") return { ...value, items: mapLoggedErrors(value.items, build, depth + 1) };
+    if (value.t === "object") {
+      const mapped = mapLoggedErrors(value.entries.map(([, entry]) => entry), build, depth + 1);
+      return { ...value, entries: value.entries.map(([key], i) => [key, mapped[i] ?? { t: "undefined" }] as [string, EncodedValue]) };
+    }
+    return value;
+  });
+}
+
+function checkTimeout(value: unknown): { ok: true; value: number } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, value: DEFAULT_RUN_TIMEOUT_MS };
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_RUN_TIMEOUT_MS) {
+    return { ok: false, error: `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS}.` };
+  }
+  return { ok: true, value };
+}
+
+export class Overseer {
+  readonly #executor: Executor;
+  readonly #logger: Logger;
+  readonly #reportError: OverseerOptions["reportError"];
+  readonly #now: () => number;
+
+  constructor(options: OverseerOptions) {
+    this.#executor = options.executor;
+    this.#logger = options.logger;
+    this.#reportError = options.reportError;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async run(request: RunRequest): Promise<RunReport> {
+    const startedAt = this.#now();
+    const queueMs = request.receivedAt === undefined ? 0 : Math.max(0, startedAt - request.receivedAt);
+    const events = new RunEventStream(request.runId, startedAt, request.listener, this.#now);
+    let buildDoneAt = startedAt;
+    let runDoneAt = startedAt;
+    const timings = (): RunTimings => ({
+      queueMs,
+      buildMs: buildDoneAt - startedAt,
+      runMs: runDoneAt - buildDoneAt,
+      totalMs: queueMs + (this.#now() - startedAt),
+    });
+    const fail = (kind: RunErrorKind, message: string, error?: RunErrorInfo): RunOutcome => ({
+      status: "error",
+      runId: request.runId,
+      kind,
+      message,
+      ...(error ? { error } : {}),
+      timings: timings(),
+    });
+
+    events.status("building");
+    let name = "gadget";
+    let payload: JsonValue = null;
+    let outcome: RunOutcome;
+    let build: GadgetBuild | undefined;
+
+    const files = checkFiles(request.files);
+    const manifest = files.ok ? checkManifest(files.value) : files;
+    const checkedPayload = checkPayload(request.payload);
+    const timeout = checkTimeout(request.timeoutMs);
+    if (manifest.ok) name = manifest.value.name;
+    if (checkedPayload.ok) payload = checkedPayload.value;
+
+    if (!manifest.ok) outcome = fail("invalid", manifest.error);
+    else if (!checkedPayload.ok) outcome = fail("invalid", checkedPayload.error);
+    else if (!timeout.ok) outcome = fail("invalid", timeout.error);
+    else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
+    else {
+      const built = await buildGadget(files.ok ? files.value : [], manifest.value);
+      buildDoneAt = runDoneAt = this.#now();
+      if (!built.ok) {
+        outcome = fail("invalid", `The gadget does not build: ${built.error.message}`, built.error);
+        events.emit({ type: "error", error: built.error, uncaught: true });
+      } else {
+        build = built.build;
+        outcome = await this.#execute(request, build, payload, timeout.value, events, fail);
+        runDoneAt = this.#now();
+        if (outcome.status === "ok") outcome = { ...outcome, timings: timings() };
+        else outcome = { ...outcome, timings: timings() };
+      }
+    }
+
+    await events.end(outcome);
+    const record: RunRecord = {
+      runId: request.runId,
+      source: request.source,
+      name,
+      status: outcome.status,
+      ...(outcome.status === "error" ? { kind: outcome.kind } : {}),
+      startedAt,
+      totalMs: outcome.timings.totalMs,
+      payload,
+      files: [...request.files],
+      events: events.stored,
+      droppedEvents: events.dropped,
+      outcome,
+    };
+    this.#logger.info("run", {
+      runId: request.runId,
+      workspaceId: request.workspaceId,
+      source: request.source.kind === "draft" ? `draft:${request.source.draftId}@${request.source.version}` : `agent:${request.source.agentId}@${request.source.version}`,
+      input: payload,
+      outcome: outcome.status === "ok" ? "ok" : outcome.kind,
+      result: outcome.status === "ok" ? outcome.result : outcome.message,
+      durationMs: outcome.timings.totalMs,
+      buildMs: outcome.timings.buildMs,
+      runMs: outcome.timings.runMs,
+    });
+    if (outcome.status === "error" && outcome.kind !== "cancelled" && outcome.kind !== "busy") {
+      const context = { runId: request.runId, source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`, kind: outcome.kind };
+      this.#reportError?.(request.workspaceId, { name: outcome.error?.name ?? outcome.kind, message: outcome.error?.message ?? outcome.message, stack: outcome.error?.stack ?? "" }, context);
+    }
+    return { outcome, record };
+  }
+
+  async #execute(
+    request: RunRequest,
+    build: GadgetBuild,
+    payload: JsonValue,
+    timeoutMs: number,
+    events: RunEventStream,
+    fail: (kind: RunErrorKind, message: string, error?: RunErrorInfo) => RunOutcome,
+  ): Promise<RunOutcome> {
+    const controller = new AbortController();
+    const stop = (reason: StopReason) => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const timer = setTimeout(
+      () => stop({ kind: "timeout", message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).` }),
+      timeoutMs,
+    );
+    const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
+    request.signal?.addEventListener("abort", onCancel, { once: true });
+    events.status("running");
+    let result: ExecuteResult;
+    try {
+      result = await this.#executor.execute({
+        isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
+        gadget: build.gadget,
+        payload,
+        limits: { cpuMs: RUN_CPU_MS, timeoutMs },
+        signal: controller.signal,
+        sink: {
+          log: (level, values) => events.emit({ type: "log", level, values: mapLoggedErrors(values, build) }),
+          error: (raw, uncaught) => events.emit({ type: "error", error: mapError(raw, build), uncaught }),
+        },
+      });
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onCancel);
+    }
+    if (result.status === "ok") return { status: "ok", runId: request.runId, result: result.result, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
+    if ("error" in result) {
+      const error = mapError(result.error, build);
+      const where = error.frames.find((frame) => frame.file !== "<runtime>");
+      const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : "";
+      if (result.kind === "user") events.emit({ type: "error", error, uncaught: true });
+      return fail(result.kind, `${error.name}: ${error.message}${at}`, error);
+    }
+    return fail(result.kind, result.message);
+  }
+}

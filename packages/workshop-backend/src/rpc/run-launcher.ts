@@ -1,0 +1,51 @@
+/**
+ * Starts one run for a session: takes a run slot, hands the run to the overseer, stores the record
+ * after the outcome is known (never before the isolate starts), and frees the slot.
+ */
+
+import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
+import { randomId } from "../storage/ids.ts";
+import type { WorkspaceStore } from "../storage/workspace-store.ts";
+import type { Connection } from "./connection.ts";
+
+export interface LaunchRequest {
+  source: RunSummary["source"];
+  files: readonly GadgetFile[];
+  payload: unknown;
+  listener: RunEventListener | undefined;
+  timeoutMs: unknown;
+  receivedAt: number;
+}
+
+export async function launchRun(
+  connection: Connection,
+  workspaceId: string,
+  store: DurableObjectStub<WorkspaceStore>,
+  request: LaunchRequest,
+): Promise<RunOutcome> {
+  const runId = randomId();
+  const controller = connection.acquireRunSlot(runId);
+  if (!controller) {
+    const now = Date.now();
+    return { status: "error", runId, kind: "busy", message: connection.busyMessage(), timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt } };
+  }
+  try {
+    const { outcome, record } = await connection.overseer.run({
+      runId,
+      workspaceId,
+      source: request.source,
+      files: request.files,
+      payload: request.payload,
+      timeoutMs: request.timeoutMs,
+      listener: request.listener,
+      signal: controller.signal,
+      receivedAt: request.receivedAt,
+    });
+    // Stored after the caller has its outcome in sight; calls on one stub arrive in order, so a
+    // getRun() that follows on this session sees the record.
+    store.recordRun(record).catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "storing run record failed", runId, reason: String(error) })));
+    return outcome;
+  } finally {
+    connection.releaseRunSlot(runId);
+  }
+}

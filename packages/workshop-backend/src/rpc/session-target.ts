@@ -1,0 +1,138 @@
+/** The workspace session: the RPC face of the workspace's store and the overseer. */
+
+import { RpcTarget } from "capnweb";
+import type {
+  AgentSummary,
+  AgentVersion,
+  CreateDraftInput,
+  Draft,
+  DraftSummary,
+  ErrorGroup,
+  JsonValue,
+  RunEventListener,
+  RunOptions,
+  RunOutcome,
+  RunRecord,
+  RunSummary,
+  SaveDraftInput,
+  SaveOutcome,
+  Session,
+} from "@gadgets/workshop-shared/api";
+import { MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
+import { checkFiles, checkId } from "@gadgets/workshop-shared/validate";
+import type { WorkspaceStore } from "../storage/workspace-store.ts";
+import { AgentTarget } from "./agent-target.ts";
+import type { Connection } from "./connection.ts";
+import { launchRun } from "./run-launcher.ts";
+
+function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!checked.ok) throw new TypeError(checked.error);
+  return checked.value;
+}
+
+function checkVersion(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new TypeError("baseVersion must be the draft version your edit started from (a positive whole number).");
+  return value;
+}
+
+function checkListener(value: unknown): RunEventListener | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "function") throw new TypeError("onEvent must be a function (or left out).");
+  return value as RunEventListener;
+}
+
+export class SessionTarget extends RpcTarget implements Session {
+  #disposed = false;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly workspaceId: string,
+    private readonly store: DurableObjectStub<WorkspaceStore>,
+  ) {
+    super();
+    connection.stats.sessions++;
+  }
+
+  async workspace(): Promise<{ workspaceId: string }> {
+    return { workspaceId: this.workspaceId };
+  }
+
+  listDrafts(): Promise<DraftSummary[]> {
+    return this.store.listDrafts();
+  }
+
+  createDraft(input: CreateDraftInput): Promise<Draft> {
+    return this.store.createDraft(must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files)));
+  }
+
+  openDraft(draftId: string): Promise<Draft> {
+    return this.store.getDraft(must(checkId(draftId, "draft id")));
+  }
+
+  saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
+    const id = must(checkId(draftId, "draft id"));
+    const raw = (input ?? {}) as Partial<SaveDraftInput>;
+    return this.store.saveDraft(id, checkVersion(raw.baseVersion), must(checkFiles(raw.files)));
+  }
+
+  deleteDraft(draftId: string): Promise<void> {
+    return this.store.deleteDraft(must(checkId(draftId, "draft id")));
+  }
+
+  async runDraft(draftId: string, payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome> {
+    const receivedAt = Date.now();
+    const id = must(checkId(draftId, "draft id"));
+    const listener = checkListener(onEvent);
+    const draft = await this.store.getDraft(id);
+    return launchRun(this.connection, this.workspaceId, this.store, {
+      source: { kind: "draft", draftId: draft.id, version: draft.version },
+      files: draft.files,
+      payload,
+      listener,
+      timeoutMs: (options as RunOptions | undefined)?.timeoutMs,
+      receivedAt,
+    });
+  }
+
+  async cancelRun(runId: string): Promise<boolean> {
+    const controller = this.connection.runs.get(must(checkId(runId, "run id")));
+    if (!controller) return false;
+    controller.abort({ kind: "cancelled", message: "The run was cancelled by the user." });
+    return true;
+  }
+
+  publishDraft(draftId: string): Promise<AgentVersion> {
+    return this.store.publishDraft(must(checkId(draftId, "draft id")));
+  }
+
+  listAgents(): Promise<AgentSummary[]> {
+    return this.store.listAgents();
+  }
+
+  getAgent(agentRef: string): AgentTarget {
+    return new AgentTarget(this.connection, this.workspaceId, this.store, agentRef);
+  }
+
+  listRuns(limit = 50): Promise<RunSummary[]> {
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
+      throw new TypeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT}.`);
+    }
+    return this.store.listRuns(limit);
+  }
+
+  async getRun(runId: string): Promise<RunRecord> {
+    // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
+    const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(must(checkId(runId, "run id")));
+    return record as RunRecord;
+  }
+
+  listErrors(): Promise<ErrorGroup[]> {
+    return this.store.listErrors();
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.connection.stats.sessions--;
+  }
+}

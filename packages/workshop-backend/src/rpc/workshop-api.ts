@@ -1,0 +1,48 @@
+/** The root object of every `/api` session: create a workspace, or authenticate into one. */
+
+import { RpcTarget } from "capnweb";
+import type { ConnectionStats, WorkshopApi, WorkspaceCredentials } from "@gadgets/workshop-shared/api";
+import { MAX_TOKEN_LENGTH } from "@gadgets/workshop-shared/limits";
+import { isWellFormedToken, newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
+import type { Connection } from "./connection.ts";
+import { SessionTarget } from "./session-target.ts";
+
+/** Workspaces one connection may create: enough for tests and tabs, not for a flood. */
+const MAX_WORKSPACES_PER_CONNECTION = 20;
+
+export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
+  #created = 0;
+
+  constructor(private readonly connection: Connection) {
+    super();
+  }
+
+  async createWorkspace(): Promise<WorkspaceCredentials> {
+    if (++this.#created > MAX_WORKSPACES_PER_CONNECTION) {
+      throw new Error(`This connection already created ${MAX_WORKSPACES_PER_CONNECTION} workspaces, the limit. Reuse a token you have.`);
+    }
+    const token = newWorkspaceToken();
+    const workspaceId = await workspaceIdFor(token);
+    const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
+    await store.initialize(workspaceId);
+    return { workspaceId, token };
+  }
+
+  async getSession(token: string): Promise<SessionTarget> {
+    const invalid = "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
+    if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token)) throw new TypeError(invalid);
+    const workspaceId = await workspaceIdFor(token);
+    const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
+    if (!(await store.exists())) throw new Error("Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().");
+    return new SessionTarget(this.connection, workspaceId, store);
+  }
+
+  async ping(): Promise<"pong"> {
+    return "pong";
+  }
+
+  /** Live server-side objects of this connection; disposal on the client shows up here. */
+  async connectionStats(): Promise<ConnectionStats> {
+    return { ...this.connection.stats };
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The event stream of one run: numbers events, stamps them relative to the run's start, enforces the
+ * per-run caps, keeps the first events for the run record, and forwards each to the caller as it
+ * happens. After `end`, nothing more is delivered.
+ */
+
+import type { RunEvent, RunEventListener, RunOutcome } from "@gadgets/workshop-shared/api";
+import { MAX_EVENT_BYTES_PER_RUN, MAX_EVENTS_PER_RUN, MAX_STORED_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+
+/** An event before the stream numbers and stamps it. */
+export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "seq" | "t"> : never) : never;
+
+export class RunEventStream {
+  readonly stored: RunEvent[] = [];
+  #seq = 0;
+  #count = 0;
+  #bytes = 0;
+  #dropped = 0;
+  #closed = false;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(
+    readonly runId: string,
+    readonly startedAt: number,
+    private readonly listener: RunEventListener | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  /** Events over the cap that were counted instead of delivered. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Console and error events: capped by count and size. */
+  emit(body: RunEventBody): void {
+    if (this.#closed) return;
+    const size = body.type === "log" || body.type === "error" ? JSON.stringify(body).length : 0;
+    if (this.#count >= MAX_EVENTS_PER_RUN || this.#bytes + size > MAX_EVENT_BYTES_PER_RUN) {
+      this.#dropped++;
+      return;
+    }
+    this.#count++;
+    this.#bytes += size;
+    this.#push(body);
+  }
+
+  /** Status events are never capped: they are few and the caller needs them. */
+  status(status: "queued" | "building" | "running"): void {
+    if (!this.#closed) this.#push({ type: "status", status });
+  }
+
+  /** Sends the end event, then waits until every event reached the caller (or failed to). */
+  async end(outcome: RunOutcome): Promise<void> {
+    if (this.#closed) return;
+    if (this.#dropped > 0) this.#push({ type: "dropped", count: this.#dropped });
+    this.#push({ type: "end", outcome });
+    this.#closed = true;
+    await Promise.all(this.#pending);
+  }
+
+  #push(body: RunEventBody): void {
+    const event = { ...body, runId: this.runId, seq: this.#seq++, t: Math.max(0, this.now() - this.startedAt) } as RunEvent;
+    if (this.stored.length < MAX_STORED_EVENTS_PER_RUN) this.stored.push(event);
+    if (!this.listener) return;
+    // A caller that went away must not fail the run: delivery errors are dropped.
+    const delivery = Promise.resolve()
+      .then(() => this.listener?.(event))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    this.#pending.add(delivery);
+    void delivery.then(() => this.#pending.delete(delivery));
+  }
+}

@@ -1,0 +1,30 @@
+/** Random ids and workspace tokens. Every id is ≥ 128 bits of randomness, base64url, not enumerable. */
+
+function base64url(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** 128 random bits as 22 URL-safe characters. */
+export function randomId(): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** A workspace token: 256 random bits with a recognisable prefix (so leaks are easy to scan for). */
+export function newWorkspaceToken(): string {
+  return `gw_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
+}
+
+export function isWellFormedToken(token: unknown): token is string {
+  return typeof token === "string" && /^gw_[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/**
+ * The workspace id is derived from the token (SHA-256, first 128 bits): the server stores no token,
+ * and holding an id does not grant access.
+ */
+export async function workspaceIdFor(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
+  return base64url(new Uint8Array(digest).slice(0, 16));
+}

@@ -1,0 +1,256 @@
+/**
+ * The Workshop contract: every type that crosses the wire between a client (browser IDE, Node backend,
+ * embed) and the Workshop backend. The backend `implements` these interfaces; clients use them as
+ * types through Cap'n Web stubs. Types are not validation: the backend checks every argument again at
+ * run time (see `validate.ts`).
+ */
+
+import type { EncodedValue } from "./console-values.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/** A JSON-like value: what a gadget receives as payload and returns as result. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+// ---------------------------------------------------------------------------------------------
+// Gadget format
+
+/** One source file of a gadget. `path` is relative (`index.ts`, `lib/util.ts`, `gadget.json`). */
+export interface GadgetFile {
+  path: string;
+  content: string;
+}
+
+/** The grants a gadget asks for in its manifest. Only what is listed here reaches `env`. */
+export interface GadgetGrants {
+  /** Outbound HTTP to exactly these hosts (`example.com`, `127.0.0.1:8080`). */
+  fetch?: { hosts: string[] };
+  /** A small key-value store scoped to (workspace, gadget). */
+  kv?: boolean;
+  /** Calls to other published agents of the same workspace. */
+  catalog?: boolean;
+}
+
+/** `gadget.json`: what the gadget is, where it starts and what it may use. */
+export interface GadgetManifest {
+  name: string;
+  /** The entry module, relative path of a `.ts` or `.js` file whose default export has `run`. */
+  entry: string;
+  description?: string;
+  exampleInput?: JsonValue;
+  grants?: GadgetGrants;
+}
+
+/** The manifest's file name inside a gadget. */
+export const MANIFEST_PATH = "gadget.json";
+
+// ---------------------------------------------------------------------------------------------
+// Drafts
+
+export interface DraftSummary {
+  id: string;
+  name: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Draft extends DraftSummary {
+  files: GadgetFile[];
+}
+
+export interface CreateDraftInput {
+  files: GadgetFile[];
+}
+
+export interface SaveDraftInput {
+  /** The version this edit was based on; a save based on an older version is a conflict. */
+  baseVersion: number;
+  files: GadgetFile[];
+}
+
+/** A save either lands or reports the newer version it would have overwritten. */
+export type SaveOutcome =
+  | { status: "saved"; draft: DraftSummary }
+  | { status: "conflict"; current: Draft; message: string };
+
+// ---------------------------------------------------------------------------------------------
+// Agents (published, immutable versions of a draft)
+
+export interface AgentVersion {
+  agentId: string;
+  name: string;
+  version: number;
+  description: string;
+  publishedAt: number;
+  grants: GadgetGrants;
+}
+
+export interface AgentSummary {
+  agentId: string;
+  name: string;
+  description: string;
+  latestVersion: number;
+  draftId: string;
+  updatedAt: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+export type LogLevel = "log" | "info" | "warn" | "error" | "debug";
+
+/** One frame of a stack, mapped back to the gadget's own file when it came from there. */
+export interface StackFrame {
+  fn: string;
+  /** The gadget's file (`index.ts`) or `<runtime>` for frames outside the gadget. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface RunErrorInfo {
+  name: string;
+  message: string;
+  /** The stack as text, with gadget frames rewritten to `file:line:column` of the gadget's sources. */
+  stack: string;
+  frames: StackFrame[];
+}
+
+export interface RunTimings {
+  /** Waiting for a free slot. */
+  queueMs: number;
+  /** Validation, transpiling and loading the isolate. */
+  buildMs: number;
+  /** The gadget's own `run`. */
+  runMs: number;
+  totalMs: number;
+}
+
+export type RunErrorKind = "user" | "timeout" | "cpu" | "memory" | "invalid" | "cancelled" | "busy";
+
+/** How a run ended. Crosses every boundary as data, never as a thrown error. */
+export type RunOutcome =
+  | { status: "ok"; runId: string; result: JsonValue; timings: RunTimings }
+  | {
+      status: "error";
+      runId: string;
+      kind: RunErrorKind;
+      /** What happened, the details and how to fix it. */
+      message: string;
+      error?: RunErrorInfo;
+      timings: RunTimings;
+    };
+
+/** Streamed to the caller while a run goes on. `t` is milliseconds since the run started. */
+export type RunEvent =
+  | { type: "status"; runId: string; seq: number; t: number; status: "queued" | "building" | "running" }
+  | { type: "log"; runId: string; seq: number; t: number; level: LogLevel; values: EncodedValue[] }
+  | { type: "error"; runId: string; seq: number; t: number; error: RunErrorInfo; uncaught: boolean }
+  | { type: "dropped"; runId: string; seq: number; t: number; count: number }
+  | { type: "end"; runId: string; seq: number; t: number; outcome: RunOutcome };
+
+/** A callback the caller passes to receive run events as they happen. */
+export type RunEventListener = (event: RunEvent) => void | Promise<void>;
+
+export interface RunOptions {
+  /** Wall-clock limit for this run, within the server's maximum. */
+  timeoutMs?: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  source: { kind: "draft"; draftId: string; version: number } | { kind: "agent"; agentId: string; version: number };
+  name: string;
+  status: RunOutcome["status"];
+  kind?: RunErrorKind;
+  startedAt: number;
+  totalMs: number;
+}
+
+export interface RunRecord extends RunSummary {
+  payload: JsonValue;
+  files: GadgetFile[];
+  events: RunEvent[];
+  /** Events beyond the stored cap were counted, not kept. */
+  droppedEvents: number;
+  outcome: RunOutcome;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors seen in a workspace (aggregated by fingerprint)
+
+export interface ErrorGroup {
+  fingerprint: string;
+  name: string;
+  message: string;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** Where it happened, e.g. `run:<draftId>` or `agent:<agentId>`. */
+  lastContext: Record<string, string>;
+  sampleStack: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RPC interfaces
+
+export interface WorkspaceCredentials {
+  workspaceId: string;
+  /** The workspace capability: whoever holds it can use the workspace. Keep it secret. */
+  token: string;
+}
+
+/** A published agent, callable from any backend. */
+export interface Agent {
+  describe(): Promise<AgentVersion>;
+  /** Runs the agent; resolves with its result, rejects with an error that says what happened and where. */
+  run(payload: JsonValue): Promise<JsonValue>;
+  /** Runs the agent and streams its events; never rejects for a failed run (the outcome says). */
+  runWithEvents(payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome>;
+}
+
+/** The caller's workspace, reached with its token. */
+export interface Session {
+  workspace(): Promise<{ workspaceId: string }>;
+
+  listDrafts(): Promise<DraftSummary[]>;
+  createDraft(input: CreateDraftInput): Promise<Draft>;
+  openDraft(draftId: string): Promise<Draft>;
+  saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome>;
+  deleteDraft(draftId: string): Promise<void>;
+
+  /** Runs the draft's latest saved version; events reach `onEvent` while the run goes on. */
+  runDraft(draftId: string, payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome>;
+  /** Stops a run of this session; resolves true when a run was stopped. */
+  cancelRun(runId: string): Promise<boolean>;
+
+  publishDraft(draftId: string): Promise<AgentVersion>;
+  listAgents(): Promise<AgentSummary[]>;
+  /** `agentId` runs the latest version, `agentId@3` a fixed one. Usable pipelined. */
+  getAgent(agentRef: string): Agent;
+
+  listRuns(limit?: number): Promise<RunSummary[]>;
+  getRun(runId: string): Promise<RunRecord>;
+
+  listErrors(): Promise<ErrorGroup[]>;
+}
+
+/** The object a Cap'n Web session at `/api` starts with. */
+export interface WorkshopApi {
+  /** Creates a new, empty workspace and returns its credentials. */
+  createWorkspace(): Promise<WorkspaceCredentials>;
+  /** Authenticates in-band; usable pipelined (`api.getSession(token).listDrafts()`). */
+  getSession(token: string): Session | Promise<Session>;
+  /** Round-trip check, used for health and latency measurements. */
+  ping(): Promise<"pong">;
+  /** Live server-side objects of this connection: disposing a stub on the client lowers these. */
+  connectionStats(): Promise<ConnectionStats>;
+}
+
+export interface ConnectionStats {
+  sessions: number;
+  agents: number;
+  runs: number;
+}

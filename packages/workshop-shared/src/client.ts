@@ -1,0 +1,96 @@
+/**
+ * `createRpcClient`: the one way browsers and Node backends talk to the Workshop. One Cap'n Web
+ * WebSocket session; everything returned is a stub that can be used pipelined and disposed.
+ *
+ * @example
+ * ```ts
+ * using client = createRpcClient();            // WORKSHOP_URL / WORKSHOP_TOKEN, or the local default
+ * const agent = client.getAgent(agentId);       // no await: pipelined
+ * const result = await agent.run({ input: "hi" });
+ * ```
+ */
+
+import { type RpcStub, newWebSocketRpcSession } from "capnweb";
+import type { Agent, Session, WorkshopApi, WorkspaceCredentials } from "./api.ts";
+
+/** Where `pnpm start` serves by default. */
+export const DEFAULT_WORKSHOP_URL = "http://127.0.0.1:8787";
+
+export interface RpcClientOptions {
+  /** The Workshop's origin (`http://127.0.0.1:8787`) or its `/api` WebSocket URL. */
+  url?: string;
+  /** The workspace token; without it only `createWorkspace` and `ping` work. */
+  token?: string;
+  /** An already-created WebSocket to run the session on (for custom transports and tests). */
+  webSocket?: WebSocket;
+}
+
+export interface WorkshopClient extends Disposable {
+  /** The root stub of the session. */
+  readonly api: RpcStub<WorkshopApi>;
+  /** The workspace session for the client's token (pipelined; the same stub every call). */
+  getSession(): RpcStub<Session>;
+  /** A published agent of the client's workspace (pipelined: no await needed before `.run`). */
+  getAgent(agentRef: string): RpcStub<Agent>;
+  createWorkspace(): Promise<WorkspaceCredentials>;
+}
+
+function environment(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name];
+  return value === "" ? undefined : value;
+}
+
+function defaultOrigin(): string {
+  const location = (globalThis as { location?: { origin?: string } }).location;
+  return location?.origin && location.origin !== "null" ? location.origin : DEFAULT_WORKSHOP_URL;
+}
+
+/** Turns `http(s)://host[/base]` into the session's `ws(s)://host[/base]/api` URL. */
+export function apiWebSocketUrl(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new TypeError(`Invalid Workshop URL ${JSON.stringify(base)}: expected something like ${DEFAULT_WORKSHOP_URL}.`);
+  }
+  if (url.protocol === "http:") url.protocol = "ws:";
+  else if (url.protocol === "https:") url.protocol = "wss:";
+  else if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+    throw new TypeError(`Invalid Workshop URL ${JSON.stringify(base)}: use http(s):// or ws(s)://.`);
+  }
+  if (!url.pathname.endsWith("/api")) url.pathname = `${url.pathname.replace(/\/$/, "")}/api`;
+  url.search = "";
+  url.hash = "";
+  return url.toString();
+}
+
+/** Opens a session to the Workshop. URL and token come from options, else WORKSHOP_URL / WORKSHOP_TOKEN. */
+export function createRpcClient(options: RpcClientOptions = {}): WorkshopClient {
+  const token = options.token ?? environment("WORKSHOP_TOKEN");
+  const api = newWebSocketRpcSession<WorkshopApi>(
+    options.webSocket ?? apiWebSocketUrl(options.url ?? environment("WORKSHOP_URL") ?? defaultOrigin()),
+  );
+  let session: RpcStub<Session> | undefined;
+
+  function getSession(): RpcStub<Session> {
+    if (token === undefined) {
+      throw new Error(
+        "No workspace token: pass createRpcClient({ token }) or set WORKSHOP_TOKEN. Create a workspace with client.createWorkspace().",
+      );
+    }
+    session ??= api.getSession(token);
+    return session;
+  }
+
+  return {
+    api,
+    getSession,
+    getAgent: (agentRef) => getSession().getAgent(agentRef),
+    createWorkspace: () => api.createWorkspace(),
+    [Symbol.dispose]() {
+      session?.[Symbol.dispose]();
+      api[Symbol.dispose]();
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export type * from "./api.ts";
+export { MANIFEST_PATH } from "./api.ts";
+export * from "./client.ts";
+export * from "./console-values.ts";
+export * from "./limits.ts";
+export * from "./validate.ts";

@@ -1,0 +1,75 @@
+/**
+ * Every size, count and time limit of the Workshop, in one place. Each is enforced at a boundary
+ * (RPC argument validation, the isolate's console shim, storage) and tested at N and N+1.
+ */
+
+/** A run's payload, measured as JSON text. Generous for agent inputs, far below capnweb's 32 MiB message cap. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** A run's result, measured as JSON text; same reasoning as the payload. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
+
+/** Files in one gadget: small agents, not projects. */
+export const MAX_FILES = 64;
+/** One source file. */
+export const MAX_FILE_BYTES = 256 * 1024;
+/** All files of a gadget together; well below Cloudflare's 64 MiB Dynamic Worker code cap. */
+export const MAX_GADGET_BYTES = 1024 * 1024;
+/** A file path, including folders. */
+export const MAX_PATH_LENGTH = 128;
+/** Folder nesting inside a gadget. */
+export const MAX_PATH_DEPTH = 4;
+/** A gadget's name in its manifest. */
+export const MAX_NAME_LENGTH = 64;
+/** A manifest description. */
+export const MAX_DESCRIPTION_LENGTH = 1000;
+/** Hosts in a fetch grant. */
+export const MAX_FETCH_HOSTS = 32;
+
+/** Ids we hand out are 22 characters (128 bits, base64url); anything longer is not ours. */
+export const MAX_ID_LENGTH = 64;
+/** Workspace tokens are `gw_` + 43 characters (256 bits). */
+export const MAX_TOKEN_LENGTH = 128;
+
+/** Drafts kept per workspace. */
+export const MAX_DRAFTS_PER_WORKSPACE = 500;
+/** Run records kept per workspace; the oldest are pruned past this. */
+export const MAX_RUN_RECORDS_PER_WORKSPACE = 1000;
+/** Error groups kept per workspace; the least recently seen are pruned past this. */
+export const MAX_ERROR_GROUPS_PER_WORKSPACE = 500;
+/** Rows returned by one list call. */
+export const MAX_LIST_LIMIT = 200;
+
+/** Default wall-clock limit of a run. */
+export const DEFAULT_RUN_TIMEOUT_MS = 2000;
+/** The largest wall-clock limit a caller may ask for. */
+export const MAX_RUN_TIMEOUT_MS = 30_000;
+/** CPU limit given to the platform for each run (enforced on Cloudflare). */
+export const RUN_CPU_MS = 1000;
+/**
+ * Runs in flight per session. Cloudflare allows 4 Dynamic Workers in flight per request, and a
+ * WebSocket session is one request.
+ */
+export const MAX_CONCURRENT_RUNS_PER_SESSION = 4;
+
+/** Console events streamed per run; past it the rest are counted as dropped. */
+export const MAX_EVENTS_PER_RUN = 2000;
+/** Console text per run, summed over encoded values. */
+export const MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
+/** Events stored in a run record (the stream itself may carry more). */
+export const MAX_STORED_EVENTS_PER_RUN = 1000;
+
+/** Caps for encoding one console call's values: enough to read, never enough to hurt. */
+export const CONSOLE_CAPS = {
+  /** Arguments of one console call. */
+  maxArgs: 32,
+  /** Nesting depth of objects and arrays. */
+  maxDepth: 6,
+  /** Keys shown per object, entries per Map/Set, items per array. */
+  maxKeys: 100,
+  /** Characters kept per string. */
+  maxStringLength: 10_000,
+  /** Nodes encoded per console call. */
+  maxNodes: 2_000,
+} as const;
+
+export type ConsoleCaps = { readonly [K in keyof typeof CONSOLE_CAPS]: number };
