@@ -16,7 +16,7 @@ export function harnessSource(entryModule: string): string {
   return `
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { AsyncLocalStorage } from "node:async_hooks";
-import gadget from ${JSON.stringify(`./${entryModule}`)};
+import * as entry from ${JSON.stringify(`./${entryModule}`)};
 
 const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
 const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
@@ -91,6 +91,7 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
     activeRuns.add(run);
     try {
       return await runContext.run(run, async () => {
+        const gadget = entry.default;
         if (!gadget || typeof gadget.run !== "function") {
           return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The entry module has no default export with a run() method. Write: export default { async run(payload, env) { … } }", stack: "" } };
         }

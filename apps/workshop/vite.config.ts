@@ -1,0 +1,5 @@
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  build: { outDir: "dist", emptyOutDir: true },
+});

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
+ * Options: --port N (default 8787), --data DIR.
+ */
+
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { REPO_ROOT, startWorkshopServer } from "./workshop-server.ts";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: process.env.PORT ?? "8787" },
+    data: { type: "string", default: resolve(REPO_ROOT, ".data") },
+    verbose: { type: "boolean", default: false },
+  },
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`--port must be a port number from 1 to 65535, not ${JSON.stringify(values.port)}.`);
+  process.exit(2);
+}
+
+const server = await startWorkshopServer({ port, dataDir: resolve(values.data), echo: values.verbose });
+console.log(`\nGadget Workshop is running at ${server.url}`);
+console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.stop();
+    process.exit(0);
+  });
+}
