@@ -1,10 +1,10 @@
 import type { RunEvent, RunOutcome } from "@gadgets/workshop-shared/api";
 import { MAX_EVENTS_PER_RUN, MAX_STORED_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
-import { RunEventStream } from "./run-events.ts";
+import { type RunEventBody, RunEventStream } from "./run-events.ts";
 
 const outcome: RunOutcome = { status: "ok", runId: "r", result: null, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
-const log = { type: "log", level: "log", values: [{ t: "number", v: 1 }] } as const;
+const log: RunEventBody = { type: "log", level: "log", values: [{ t: "number", v: 1 }] };
 
 function stream() {
   const received: RunEvent[] = [];
