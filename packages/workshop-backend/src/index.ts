@@ -51,9 +51,19 @@ app.all("/api", (c) => {
   });
 });
 
-app.all("*", async (c) => {
-  if (c.env.ASSETS) return c.env.ASSETS.fetch(c.req.raw);
-  return c.text("Not found", 404);
+app.get("*", async (c) => {
+  const assets = c.env.ASSETS;
+  if (!assets) return c.text("Not found", 404);
+  const url = new URL(c.req.url);
+  // Locally, assets come from a plain directory service: "/" would list the folder, and client-side
+  // routes have no file. Both get the app's index.html, as Cloudflare's SPA handling does.
+  if (url.pathname.endsWith("/")) url.pathname += "index.html";
+  const response = await assets.fetch(new Request(url, c.req.raw));
+  if (response.status !== 404 || /\.[a-z0-9]+$/i.test(url.pathname)) return response;
+  url.pathname = "/index.html";
+  return assets.fetch(new Request(url, c.req.raw));
 });
+
+app.all("*", (c) => c.text("Not found", 404));
 
 export default app;

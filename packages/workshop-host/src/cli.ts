@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
- * Options: --port N (default 8787), --data DIR.
+ * Options: --port N (default 8787), --data DIR, --quiet (do not print the server's log lines).
  */
 
 import { resolve } from "node:path";
@@ -12,7 +12,7 @@ const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT ?? "8787" },
     data: { type: "string", default: resolve(REPO_ROOT, ".data") },
-    verbose: { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
   },
 });
 
@@ -22,7 +22,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   process.exit(2);
 }
 
-const server = await startWorkshopServer({ port, dataDir: resolve(values.data), echo: values.verbose });
+const server = await startWorkshopServer({ port, dataDir: resolve(values.data), echo: !values.quiet });
 console.log(`\nGadget Workshop is running at ${server.url}`);
 console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);
 

@@ -1,110 +1,115 @@
 /**
- * Starts the Workshop on this machine: the Worker (Hono, Durable Objects, Worker Loader) in local
- * workerd through `wrangler dev`, with its data on disk. Used by `pnpm start` and by the end-to-end
- * tests, so both run exactly the same thing.
+ * Starts the Workshop on this machine: the Worker (Hono, Durable Objects with SQLite on disk, Worker
+ * Loader) in a workerd process of its own, configured directly — no dev proxy on the request path.
+ * Used by `pnpm start`, the end-to-end tests and the benchmarks, so all three run the same thing.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { list, text } from "./capnp.ts";
 import { freePort } from "./free-port.ts";
+import { bundleWorker } from "./worker-bundle.ts";
+import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Must match wrangler.toml, so local and deployed Workers behave alike. */
+const COMPATIBILITY_DATE = "2026-11-01";
+/** Durable Object ids derive from this key: changing it orphans stored workspaces. */
+const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
 
 export interface WorkshopServerOptions {
   /** Port on 127.0.0.1; a free one when left out. */
   port?: number;
-  /** Where workspaces are stored (Durable Object SQLite files). */
+  /** Where workspaces are stored (one SQLite file per workspace Durable Object). */
   dataDir: string;
   /** Extra Worker variables. */
   vars?: Record<string, string>;
-  /** Pass the server's own output through (the CLI does; tests collect it). */
+  /** Print the server's own output (the CLI's --verbose). */
   echo?: boolean;
 }
 
 export interface WorkshopServer {
   url: string;
-  /** Everything the server printed, for test failure messages. */
+  /** The last lines the server printed, for test failure messages. */
   output(): string;
   stop(): Promise<void>;
 }
 
-const STARTUP_TIMEOUT_MS = 60_000;
-
-function wranglerBin(): string {
-  const require = createRequire(join(REPO_ROOT, "package.json"));
-  return join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
+function backendEntry(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve("@gadgets/workshop-backend");
 }
 
-async function waitForHealth(url: string, deadline: number, child: ChildProcess): Promise<void> {
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The Workshop server exited with code ${child.exitCode} while starting.`);
+function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Record<string, string>): string {
+  const bindings = [
+    `(name = "LOADER", workerLoader = (id = "gadgets"))`,
+    `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
+    `(name = "ASSETS", service = "assets")`,
+    ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
+  ];
+  return `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .mainWorker),
+    (name = "workspaces", disk = (path = ${text(dataDir)}, writable = true)),
+    (name = "assets", disk = (path = ${text(assetsDir)})),
+    (name = "loopback", network = (allow = ["local"])),
+  ],
+  sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
+);
+
+const mainWorker :Workerd.Worker = (
+  modules = [(name = "index.js", esModule = embed "index.js")],
+  compatibilityDate = ${text(COMPATIBILITY_DATE)},
+  bindings = ${list(bindings)},
+  durableObjectNamespaces = [(className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true)],
+  durableObjectStorage = (localDisk = "workspaces"),
+  globalOutbound = "loopback",
+);
+`;
+}
+
+async function waitForHealth(url: string, process: WorkerdProcess): Promise<void> {
+  for (let i = 0; i < 100 && process.alive; i++) {
     try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) return;
+      if ((await fetch(`${url}/health`)).ok) return;
     } catch {
-      // not listening yet
+      // not answering yet
     }
-    await new Promise((done) => setTimeout(done, 100));
+    await new Promise((done) => setTimeout(done, 50));
   }
-  throw new Error(`The Workshop server did not answer on ${url}/health within ${STARTUP_TIMEOUT_MS} ms.`);
+  throw new Error(`The Workshop did not answer on ${url}/health.`);
 }
 
 export async function startWorkshopServer(options: WorkshopServerOptions): Promise<WorkshopServer> {
   const port = options.port ?? (await freePort());
-  mkdirSync(options.dataDir, { recursive: true });
-  const args = [
-    wranglerBin(),
-    "dev",
-    "--config", join(REPO_ROOT, "wrangler.toml"),
-    "--ip", "127.0.0.1",
-    "--port", String(port),
-    "--persist-to", options.dataDir,
-    "--show-interactive-dev-session=false",
-    "--live-reload=false",
-    "--inspector-port", String(await freePort()),
-  ];
-  for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const dataDir = resolve(options.dataDir, "workspaces");
+  mkdirSync(dataDir, { recursive: true });
+  const assetsDir = join(REPO_ROOT, "apps/workshop/dist");
   let output = "";
-  const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-200_000);
-    if (options.echo) process.stdout.write(text);
+  const onOutput = (line: string) => {
+    output = (output + line + "\n").slice(-100_000);
+    if (options.echo) console.log(line);
   };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const url = `http://127.0.0.1:${port}`;
-
+  const main = await startWorkerd({
+    config: mainConfig(port, dataDir, assetsDir, options.vars ?? {}),
+    files: { "index.js": await bundleWorker(backendEntry()) },
+    sockets: ["http"],
+    onOutput,
+  });
+  const url = `http://127.0.0.1:${main.ports.http}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
-    const exited = new Promise<void>((done) => child.once("exit", () => done()));
-    try {
-      // The whole group: wrangler starts workerd as its own child.
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      return;
-    }
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, 5000);
-    await exited;
+    main.kill("SIGTERM");
+    const timer = setTimeout(() => main.kill("SIGKILL"), 3000);
+    await main.exited;
     clearTimeout(timer);
   };
-
   try {
-    await waitForHealth(url, Date.now() + STARTUP_TIMEOUT_MS, child);
+    await waitForHealth(url, main);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);

@@ -1,0 +1,131 @@
+/**
+ * `pnpm bench`: starts a Workshop exactly as `pnpm start` does (fresh temp data folder) and prints, from
+ * one run, each figure with its median, p99 and its ratio to a bare Node↔Node Cap'n Web ping measured
+ * in the same run. Not part of the tests: machines are noisy, ratios are what to compare.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startWorkshopServer } from "@gadgets/workshop-host";
+import { createRpcClient, type GadgetFile } from "@gadgets/workshop-shared";
+import { newWebSocketRpcSession } from "capnweb";
+import { startBarePingServer } from "./bare-ping.ts";
+import { type Summary, summarize, timeEach } from "./stats.ts";
+
+const quick = process.argv.includes("--quick");
+const N = quick ? 100 : 1000;
+const COLD_N = quick ? 20 : 100;
+const SESSIONS = 32;
+const THROUGHPUT_MS = quick ? 2000 : 5000;
+
+const echoFiles = (tag = ""): GadgetFile[] => [
+  { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
+  { path: "index.ts", content: `export default { async run({ input }: { input: string }) { return \`Echo${tag}: \${input}\`; } };` },
+];
+
+interface Row {
+  name: string;
+  summary?: Summary;
+  throughput?: number;
+  note?: string;
+}
+
+const rows: Row[] = [];
+const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
+
+async function main(): Promise<void> {
+  const bare = await startBarePingServer();
+  const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
+  const server = await startWorkshopServer({ dataDir });
+  try {
+    // 1. Baseline: bare capnweb ping between two Node endpoints.
+    const bareStub = newWebSocketRpcSession<{ ping(): string }>(bare.url);
+    const baseline = summarize(await timeEach(N, 200, () => bareStub.ping()));
+    rows.push({ name: "bare capnweb ping (Node ↔ Node)", summary: baseline });
+    bareStub[Symbol.dispose]();
+
+    // 2. Ping through the Workshop's session.
+    const boot = createRpcClient({ url: server.url });
+    rows.push({ name: "Workshop session ping", summary: summarize(await timeEach(N, 200, () => boot.api.ping())) });
+
+    const { token } = await boot.createWorkspace();
+    const client = createRpcClient({ url: server.url, token });
+    const session = client.getSession();
+    const draft = await session.createDraft({ files: echoFiles() });
+    const { agentId } = await session.publishDraft(draft.id);
+
+    // 3. Warm echo run end to end (published agent, isolate cached).
+    const agent = client.getAgent(agentId);
+    rows.push({ name: "warm echo run, agent.run() end to end", summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))) });
+
+    // 4. Pipelined getAgent(id).run(x) on an existing session.
+    rows.push({
+      name: "getAgent(id).run(x) pipelined, new stub each call",
+      summary: summarize(await timeEach(N, 50, async () => {
+        const stub = client.getAgent(agentId);
+        try {
+          return await stub.run({ input: "hi" });
+        } finally {
+          stub[Symbol.dispose]();
+        }
+      })),
+    });
+
+    // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile).
+    const coldDrafts: string[] = [];
+    for (let i = 0; i < COLD_N + 5; i++) coldDrafts.push((await session.createDraft({ files: echoFiles(`-${i}-${Date.now()}`) })).id);
+    rows.push({
+      name: "cold run of new code (transpile + new isolate)",
+      summary: summarize(await timeEach(COLD_N, 5, async (i) => {
+        const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
+        const outcome = await session.runDraft(id, { input: "x" });
+        if (outcome.status !== "ok") throw new Error(outcome.message);
+      })),
+    });
+
+    // 6. Throughput: 32 sessions, each with its own WebSocket, running the warm echo back to back.
+    const clients = Array.from({ length: SESSIONS }, () => createRpcClient({ url: server.url, token }));
+    const agents = clients.map((c) => c.getAgent(agentId));
+    await Promise.all(agents.map((a) => a.run({ input: "warm" })));
+    let runs = 0;
+    const latencies: number[] = [];
+    const until = performance.now() + THROUGHPUT_MS;
+    await Promise.all(agents.map(async (a) => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        await a.run({ input: "hi" });
+        latencies.push(performance.now() - start);
+        runs++;
+      }
+    }));
+    rows.push({ name: `warm runs over ${SESSIONS} concurrent sessions`, summary: summarize(latencies), throughput: runs / (THROUGHPUT_MS / 1000) });
+    for (const c of clients) c[Symbol.dispose]();
+
+    client[Symbol.dispose]();
+    boot[Symbol.dispose]();
+    print(baseline);
+  } finally {
+    await server.stop();
+    await bare.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function print(baseline: Summary): void {
+  const lines = [
+    `Gadget Workshop benchmark — ${new Date().toISOString()} — Node ${process.version}, ${N} samples (cold: ${COLD_N})`,
+    "",
+    "| measurement | median ms | p99 ms | median ÷ bare ping | runs/s |",
+    "| --- | ---: | ---: | ---: | ---: |",
+  ];
+  for (const row of rows) {
+    const s = row.summary;
+    lines.push(
+      `| ${row.name} | ${s ? fmt(s.median) : ""} | ${s ? fmt(s.p99) : ""} | ${s ? (s.median / baseline.median).toFixed(1) : ""} | ${row.throughput ? Math.round(row.throughput) : ""} |`,
+    );
+  }
+  console.log(lines.join("\n"));
+}
+
+await main();

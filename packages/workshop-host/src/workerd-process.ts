@@ -1,0 +1,124 @@
+/**
+ * One workerd process started from a generated config. Its listening ports come back on a control
+ * file descriptor (no port guessing, no races), and its life is tied to ours with
+ * `setpriv --pdeathsig KILL` where available, so a killed host leaves no orphan serving requests.
+ */
+
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+
+const require = createRequire(import.meta.url);
+
+/** The workerd binary shipped in the `workerd` npm package. */
+export function workerdBinary(): string {
+  return (require("workerd") as { default: string }).default;
+}
+
+let setprivAvailable: boolean | undefined;
+function hasSetpriv(): boolean {
+  setprivAvailable ??= process.platform === "linux" && spawnSync("setpriv", ["--help"], { stdio: "ignore" }).status === 0;
+  return setprivAvailable;
+}
+
+export interface WorkerdProcessOptions {
+  /** The config's text; `embed "name"` paths resolve against `files`. */
+  config: string;
+  /** Files written beside the config (module sources). */
+  files: Record<string, string>;
+  /** Called with each line the process prints. */
+  onOutput?: (line: string) => void;
+  /** Socket names to wait for before `start` resolves. */
+  sockets: string[];
+}
+
+export interface WorkerdProcess {
+  readonly pid: number;
+  /** Port of each named socket. */
+  readonly ports: Record<string, number>;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  readonly exited: Promise<number | string>;
+  readonly alive: boolean;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+export async function startWorkerd(options: WorkerdProcessOptions): Promise<WorkerdProcess> {
+  const dir = mkdtempSync(join(tmpdir(), "workshop-workerd-"));
+  for (const [name, content] of Object.entries(options.files)) writeFileSync(join(dir, name), content);
+  writeFileSync(join(dir, "config.capnp"), options.config);
+
+  const args = ["serve", "--experimental", join(dir, "config.capnp"), "--control-fd=3"];
+  const [command, argv] = hasSetpriv() ? ["setpriv", ["--pdeathsig", "KILL", "--", workerdBinary(), ...args]] : [workerdBinary(), args];
+  const child: ChildProcess = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe", "pipe"], cwd: dir });
+  if (child.pid === undefined) throw new Error("workerd could not be started.");
+
+  let output = "";
+  const lines = (stream: Readable | null) => {
+    let buffered = "";
+    stream?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const line of parts) {
+        output = (output + line + "\n").slice(-20_000);
+        options.onOutput?.(line);
+      }
+    });
+  };
+  lines(child.stdout);
+  lines(child.stderr);
+
+  let alive = true;
+  const exited = new Promise<number | string>((resolve) => {
+    child.once("exit", (code, signal) => {
+      alive = false;
+      rmSync(dir, { recursive: true, force: true });
+      resolve(code ?? signal ?? "unknown");
+    });
+  });
+
+  const ports: Record<string, number> = {};
+  const control = child.stdio[3] as Readable;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output}`)), START_TIMEOUT_MS);
+    let buffered = "";
+    control.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const part of parts) {
+        try {
+          const event = JSON.parse(part) as { event?: string; socket?: string; port?: number };
+          if (event.event === "listen" && event.socket && event.port) ports[event.socket] = event.port;
+        } catch {
+          // not a control message
+        }
+      }
+      if (options.sockets.every((name) => ports[name] !== undefined)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`workerd exited (${code}) while starting:\n${output}`));
+    });
+  });
+
+  return {
+    pid: child.pid,
+    ports,
+    exited,
+    get alive() {
+      return alive;
+    },
+    kill(signal: NodeJS.Signals = "SIGKILL") {
+      if (alive) child.kill(signal);
+    },
+  };
+}
