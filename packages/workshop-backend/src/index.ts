@@ -23,8 +23,11 @@ const MAX_RPC_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** capnweb's default nesting (256) is far deeper than any payload we accept (64). */
 const MAX_RPC_DEPTH = 96;
 
+let overseer: Overseer | undefined;
+
+/** One overseer per Worker isolate: its build cache serves every connection. */
 function overseerFor(env: Env): Overseer {
-  return new Overseer({
+  overseer ??= new Overseer({
     executor: new LoaderExecutor({ loader: env.LOADER }),
     logger,
     reportError: (workspaceId, error, context) => {
@@ -32,6 +35,7 @@ function overseerFor(env: Env): Overseer {
       createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(error, context);
     },
   });
+  return overseer;
 }
 
 const app = new Hono<{ Bindings: Env }>();

@@ -8,6 +8,7 @@ import type { CapturedError } from "@gadgets/backend-utils/error-reporting";
 import type { Logger } from "@gadgets/backend-utils/logger";
 import type {
   GadgetFile,
+  GadgetManifest,
   JsonValue,
   RunErrorInfo,
   RunErrorKind,
@@ -38,7 +39,17 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** When the request arrived, for queue time. */
   receivedAt?: number;
+  /**
+   * Names files that never change (a draft version, an agent version): validation and build are then
+   * done once and reused. Leave out for files that are not immutable.
+   */
+  codeKey?: string;
 }
+
+type Prepared = { ok: true; manifest: GadgetManifest; build: GadgetBuild } | { ok: false; message: string; error?: RunErrorInfo };
+
+/** Prepared gadgets kept in memory (per Worker isolate). */
+const PREPARED_CACHE_SIZE = 256;
 
 export interface RunReport {
   outcome: RunOutcome;
@@ -88,6 +99,7 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
+  readonly #prepared = new Map<string, Prepared>();
 
   constructor(options: OverseerOptions) {
     this.#executor = options.executor;
@@ -118,35 +130,25 @@ export class Overseer {
     });
 
     events.status("building");
-    let name = "gadget";
     let payload: JsonValue = null;
     let outcome: RunOutcome;
-    let build: GadgetBuild | undefined;
-
-    const files = checkFiles(request.files);
-    const manifest = files.ok ? checkManifest(files.value) : files;
+    const prepared = await this.#prepare(request);
     const checkedPayload = checkPayload(request.payload);
     const timeout = checkTimeout(request.timeoutMs);
-    if (manifest.ok) name = manifest.value.name;
+    const name = prepared.ok ? prepared.manifest.name : "gadget";
     if (checkedPayload.ok) payload = checkedPayload.value;
+    buildDoneAt = runDoneAt = this.#now();
 
-    if (!manifest.ok) outcome = fail("invalid", manifest.error);
-    else if (!checkedPayload.ok) outcome = fail("invalid", checkedPayload.error);
+    if (!prepared.ok) {
+      outcome = fail("invalid", prepared.message, prepared.error);
+      if (prepared.error) events.emit({ type: "error", error: prepared.error, uncaught: true });
+    } else if (!checkedPayload.ok) outcome = fail("invalid", checkedPayload.error);
     else if (!timeout.ok) outcome = fail("invalid", timeout.error);
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
-      const built = await buildGadget(files.ok ? files.value : [], manifest.value);
-      buildDoneAt = runDoneAt = this.#now();
-      if (!built.ok) {
-        outcome = fail("invalid", `The gadget does not build: ${built.error.message}`, built.error);
-        events.emit({ type: "error", error: built.error, uncaught: true });
-      } else {
-        build = built.build;
-        outcome = await this.#execute(request, build, payload, timeout.value, events, fail);
-        runDoneAt = this.#now();
-        if (outcome.status === "ok") outcome = { ...outcome, timings: timings() };
-        else outcome = { ...outcome, timings: timings() };
-      }
+      outcome = await this.#execute(request, prepared.build, payload, timeout.value, events, fail);
+      runDoneAt = this.#now();
+      outcome = { ...outcome, timings: timings() };
     }
 
     await events.end(outcome);
@@ -180,6 +182,27 @@ export class Overseer {
       this.#reportError?.(request.workspaceId, { name: outcome.error?.name ?? outcome.kind, message: outcome.error?.message ?? outcome.message, stack: outcome.error?.stack ?? "" }, context);
     }
     return { outcome, record };
+  }
+
+  /** Validates and builds the files, or takes both from the cache when the code is known to be immutable. */
+  async #prepare(request: RunRequest): Promise<Prepared> {
+    const key = request.codeKey === undefined ? undefined : `${request.workspaceId}:${request.codeKey}`;
+    const cached = key === undefined ? undefined : this.#prepared.get(key);
+    if (cached) return cached;
+    const files = checkFiles(request.files);
+    const manifest = files.ok ? checkManifest(files.value) : files;
+    if (!manifest.ok) return { ok: false, message: manifest.error };
+    const built = await buildGadget(files.ok ? files.value : [], manifest.value);
+    if (!built.ok) return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
+    const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build };
+    if (key !== undefined) {
+      this.#prepared.set(key, prepared);
+      if (this.#prepared.size > PREPARED_CACHE_SIZE) {
+        const oldest = this.#prepared.keys().next().value;
+        if (oldest !== undefined) this.#prepared.delete(oldest);
+      }
+    }
+    return prepared;
   }
 
   async #execute(

@@ -6,6 +6,14 @@ import { checkId } from "@gadgets/workshop-shared/validate";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
 import { launchRun } from "./run-launcher.ts";
+import type { RunRecordWriter } from "./run-record-writer.ts";
+
+/**
+ * Published versions never change, so a pinned `id@N` is read from storage once per Worker isolate.
+ * The latest version is always looked up: a publish must be visible to the very next call.
+ */
+const pinnedVersions = new Map<string, ResolvedAgent & { meta: AgentVersion }>();
+const PINNED_CACHE_SIZE = 256;
 
 /** `id` or `id@version`. */
 export function parseAgentRef(ref: unknown): { ok: true; agentId: string; version: number | undefined } | { ok: false; error: string } {
@@ -27,6 +35,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     private readonly connection: Connection,
     private readonly workspaceId: string,
     private readonly store: DurableObjectStub<WorkspaceStore>,
+    private readonly records: RunRecordWriter,
     private readonly ref: unknown,
   ) {
     super();
@@ -36,7 +45,17 @@ export class AgentTarget extends RpcTarget implements Agent {
   async #resolve(): Promise<ResolvedAgent & { meta: AgentVersion }> {
     const parsed = parseAgentRef(this.ref);
     if (!parsed.ok) throw new TypeError(parsed.error);
+    const pinnedKey = parsed.version === undefined ? undefined : `${this.workspaceId}:${parsed.agentId}@${parsed.version}`;
+    const pinned = pinnedKey === undefined ? undefined : pinnedVersions.get(pinnedKey);
+    if (pinned) return pinned;
     const resolved = await this.store.resolveAgent(parsed.agentId, parsed.version);
+    if (resolved && pinnedKey !== undefined) {
+      pinnedVersions.set(pinnedKey, resolved as ResolvedAgent & { meta: AgentVersion });
+      if (pinnedVersions.size > PINNED_CACHE_SIZE) {
+        const oldest = pinnedVersions.keys().next().value;
+        if (oldest !== undefined) pinnedVersions.delete(oldest);
+      }
+    }
     if (!resolved) {
       throw new Error(
         parsed.version === undefined
@@ -55,13 +74,14 @@ export class AgentTarget extends RpcTarget implements Agent {
     const receivedAt = Date.now();
     if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("onEvent must be a function (or left out).");
     const agent = await this.#resolve();
-    return launchRun(this.connection, this.workspaceId, this.store, {
+    return launchRun(this.connection, this.workspaceId, this.records, {
       source: { kind: "agent", agentId: agent.agentId, version: agent.version },
       files: agent.files,
       payload,
       listener: onEvent,
       timeoutMs: options?.timeoutMs,
       receivedAt,
+      codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
   }
 

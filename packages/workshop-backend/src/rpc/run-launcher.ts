@@ -5,8 +5,8 @@
 
 import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
 import { randomId } from "../storage/ids.ts";
-import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import type { RunRecordWriter } from "./run-record-writer.ts";
 
 export interface LaunchRequest {
   source: RunSummary["source"];
@@ -15,12 +15,14 @@ export interface LaunchRequest {
   listener: RunEventListener | undefined;
   timeoutMs: unknown;
   receivedAt: number;
+  /** Immutable identity of the files (`draft:<id>@<version>`), so the build is cached. */
+  codeKey: string;
 }
 
 export async function launchRun(
   connection: Connection,
   workspaceId: string,
-  store: DurableObjectStub<WorkspaceStore>,
+  records: RunRecordWriter,
   request: LaunchRequest,
 ): Promise<RunOutcome> {
   const runId = randomId();
@@ -40,10 +42,10 @@ export async function launchRun(
       listener: request.listener,
       signal: controller.signal,
       receivedAt: request.receivedAt,
+      codeKey: request.codeKey,
     });
-    // Stored after the caller has its outcome in sight; calls on one stub arrive in order, so a
-    // getRun() that follows on this session sees the record.
-    store.recordRun(record).catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "storing run record failed", runId, reason: String(error) })));
+    // Stored after the caller has its outcome; the session's reads flush the writer first.
+    records.add(record);
     return outcome;
   } finally {
     connection.releaseRunSlot(runId);

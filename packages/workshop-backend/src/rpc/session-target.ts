@@ -24,6 +24,7 @@ import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import type { Connection } from "./connection.ts";
 import { launchRun } from "./run-launcher.ts";
+import { RunRecordWriter } from "./run-record-writer.ts";
 
 function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!checked.ok) throw new TypeError(checked.error);
@@ -43,6 +44,7 @@ function checkListener(value: unknown): RunEventListener | undefined {
 
 export class SessionTarget extends RpcTarget implements Session {
   #disposed = false;
+  readonly #records: RunRecordWriter;
 
   constructor(
     private readonly connection: Connection,
@@ -50,6 +52,7 @@ export class SessionTarget extends RpcTarget implements Session {
     private readonly store: DurableObjectStub<WorkspaceStore>,
   ) {
     super();
+    this.#records = new RunRecordWriter(store);
     connection.stats.sessions++;
   }
 
@@ -84,13 +87,14 @@ export class SessionTarget extends RpcTarget implements Session {
     const id = must(checkId(draftId, "draft id"));
     const listener = checkListener(onEvent);
     const draft = await this.store.getDraft(id);
-    return launchRun(this.connection, this.workspaceId, this.store, {
+    return launchRun(this.connection, this.workspaceId, this.#records, {
       source: { kind: "draft", draftId: draft.id, version: draft.version },
       files: draft.files,
       payload,
       listener,
       timeoutMs: (options as RunOptions | undefined)?.timeoutMs,
       receivedAt,
+      codeKey: `draft:${draft.id}@${draft.version}`,
     });
   }
 
@@ -110,17 +114,19 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   getAgent(agentRef: string): AgentTarget {
-    return new AgentTarget(this.connection, this.workspaceId, this.store, agentRef);
+    return new AgentTarget(this.connection, this.workspaceId, this.store, this.#records, agentRef);
   }
 
-  listRuns(limit = 50): Promise<RunSummary[]> {
+  async listRuns(limit = 50): Promise<RunSummary[]> {
     if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
       throw new TypeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT}.`);
     }
+    await this.#records.flush();
     return this.store.listRuns(limit);
   }
 
   async getRun(runId: string): Promise<RunRecord> {
+    await this.#records.flush();
     // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
     const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(must(checkId(runId, "run id")));
     return record as RunRecord;
@@ -133,6 +139,7 @@ export class SessionTarget extends RpcTarget implements Session {
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    void this.#records.flush();
     this.connection.stats.sessions--;
   }
 }

@@ -49,6 +49,9 @@ CREATE TABLE IF NOT EXISTS errors (
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
 `;
 
+/** Records beyond the cap are deleted once this many have piled up. */
+const RUN_PRUNE_STEP = 50;
+
 /** What the runner needs to execute a published agent version. */
 export interface ResolvedAgent {
   agentId: string;
@@ -74,6 +77,8 @@ function draftName(files: readonly GadgetFile[]): string {
 
 export class WorkspaceStore extends DurableObject<Env> {
   readonly #sql: SqlStorage;
+  /** Rows in `runs`, counted once and then tracked. */
+  #runRows: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -191,12 +196,17 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   // ----- runs
 
-  recordRun(record: RunRecord): void {
-    const { payload: _payload, files: _files, events: _events, droppedEvents: _dropped, outcome: _outcome, ...runSummary } = record;
-    this.#sql.exec("INSERT OR REPLACE INTO runs (id, summary, record, started_at) VALUES (?, ?, ?, ?)", record.runId, JSON.stringify(runSummary), JSON.stringify(record), record.startedAt);
-    const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM runs").one().n;
-    if (count > MAX_RUN_RECORDS_PER_WORKSPACE) {
-      this.#sql.exec("DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY started_at ASC LIMIT ?)", count - MAX_RUN_RECORDS_PER_WORKSPACE);
+  recordRuns(records: RunRecord[]): void {
+    for (const record of records) {
+      const { payload: _payload, files: _files, events: _events, droppedEvents: _dropped, outcome: _outcome, ...runSummary } = record;
+      this.#sql.exec("INSERT OR REPLACE INTO runs (id, summary, record, started_at) VALUES (?, ?, ?, ?)", record.runId, JSON.stringify(runSummary), JSON.stringify(record), record.startedAt);
+    }
+    this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM runs").one().n - records.length;
+    this.#runRows += records.length;
+    // Pruning in steps keeps the COUNT and DELETE off most writes.
+    if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP) {
+      this.#sql.exec("DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY started_at ASC LIMIT ?)", this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE);
+      this.#runRows = MAX_RUN_RECORDS_PER_WORKSPACE;
     }
   }
 
