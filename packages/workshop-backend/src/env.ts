@@ -7,4 +7,7 @@ export interface Env {
   ASSETS?: Fetcher;
   /** Comma-separated extra origins allowed to open `/api` sessions from a browser. */
   ALLOWED_ORIGINS?: string;
+  /** Set by the local host: the runner pool's supervisor, which enforces limits workerd does not. */
+  RUNNER_POOL_URL?: string;
+  RUNNER_POOL_SECRET?: string;
 }

@@ -8,7 +8,6 @@ import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
 import type { Env } from "./env.ts";
-import { LoaderExecutor } from "./executors/loader-executor.ts";
 import { Overseer } from "./overseer.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
@@ -28,7 +27,6 @@ let overseer: Overseer | undefined;
 /** One overseer per Worker isolate: its build cache serves every connection. */
 function overseerFor(env: Env): Overseer {
   overseer ??= new Overseer({
-    executor: new LoaderExecutor({ loader: env.LOADER }),
     logger,
     reportError: (workspaceId, error, context) => {
       const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));

@@ -28,6 +28,8 @@ import { RunEventStream } from "./run-events.ts";
 
 export interface RunRequest {
   runId: string;
+  /** Where the code runs: the Worker Loader directly, or the local runner pool. */
+  executor: Executor;
   workspaceId: string;
   source: RunSummary["source"];
   files: readonly GadgetFile[];
@@ -57,7 +59,6 @@ export interface RunReport {
 }
 
 export interface OverseerOptions {
-  executor: Executor;
   logger: Logger;
   /** Failures of user code go here, fingerprinted and aggregated per workspace. */
   reportError?: (workspaceId: string, error: CapturedError, context: Record<string, string>) => void;
@@ -95,14 +96,12 @@ function checkTimeout(value: unknown): { ok: true; value: number } | { ok: false
 }
 
 export class Overseer {
-  readonly #executor: Executor;
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
   readonly #prepared = new Map<string, Prepared>();
 
   constructor(options: OverseerOptions) {
-    this.#executor = options.executor;
     this.#logger = options.logger;
     this.#reportError = options.reportError;
     this.#now = options.now ?? Date.now;
@@ -226,7 +225,8 @@ export class Overseer {
     events.status("running");
     let result: ExecuteResult;
     try {
-      result = await this.#executor.execute({
+      result = await request.executor.execute({
+        runId: request.runId,
         isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
         gadget: build.gadget,
         payload,

@@ -4,12 +4,17 @@
  * Used by `pnpm start`, the end-to-end tests and the benchmarks, so all three run the same thing.
  */
 
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUN_MEMORY_LIMIT_BYTES, RUN_QUEUE_DEPTH, RUNNER_RECYCLE_AFTER_RUNS } from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
 import { freePort } from "./free-port.ts";
+import { servePool } from "./pool-server.ts";
+import { RunnerPool, type RunnerPoolOptions, type RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 
@@ -27,21 +32,27 @@ export interface WorkshopServerOptions {
   dataDir: string;
   /** Extra Worker variables. */
   vars?: Record<string, string>;
-  /** Print the server's own output (the CLI's --verbose). */
+  /** Print the server's own output. */
   echo?: boolean;
+  /**
+   * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
+   * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
+   */
+  pool?: false | Partial<Omit<RunnerPoolOptions, "bundle" | "onOutput">>;
 }
 
 export interface WorkshopServer {
   url: string;
   /** The last lines the server printed, for test failure messages. */
   output(): string;
+  /** The runner pool's counters, when there is a pool. */
+  poolStats(): RunnerPoolStats | undefined;
   stop(): Promise<void>;
 }
 
-function backendEntry(): string {
-  const require = createRequire(import.meta.url);
-  return require.resolve("@gadgets/workshop-backend");
-}
+const require = createRequire(import.meta.url);
+const backendEntry = () => require.resolve("@gadgets/workshop-backend");
+const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
 
 function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Record<string, string>): string {
   const bindings = [
@@ -95,18 +106,46 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     output = (output + line + "\n").slice(-100_000);
     if (options.echo) console.log(line);
   };
-  const main = await startWorkerd({
-    config: mainConfig(port, dataDir, assetsDir, options.vars ?? {}),
-    files: { "index.js": await bundleWorker(backendEntry()) },
-    sockets: ["http"],
-    onOutput,
-  });
+  const vars = { ...options.vars };
+  let pool: RunnerPool | undefined;
+  let poolServer: Awaited<ReturnType<typeof servePool>> | undefined;
+  if (options.pool !== false) {
+    pool = await RunnerPool.start({
+      size: options.pool?.size ?? availableParallelism(),
+      memoryLimitBytes: options.pool?.memoryLimitBytes ?? RUN_MEMORY_LIMIT_BYTES,
+      maxQueue: options.pool?.maxQueue ?? RUN_QUEUE_DEPTH,
+      recycleAfterRuns: options.pool?.recycleAfterRuns ?? RUNNER_RECYCLE_AFTER_RUNS,
+      bundle: await bundleWorker(runnerEntry()),
+      onOutput,
+    });
+    const secret = randomBytes(32).toString("base64url");
+    poolServer = await servePool(pool, secret);
+    vars.RUNNER_POOL_URL = poolServer.url;
+    vars.RUNNER_POOL_SECRET = secret;
+  }
+  const stopPool = async () => {
+    await poolServer?.close();
+    await pool?.stop();
+  };
+  let main: WorkerdProcess;
+  try {
+    main = await startWorkerd({
+      config: mainConfig(port, dataDir, assetsDir, vars),
+      files: { "index.js": await bundleWorker(backendEntry()) },
+      sockets: ["http"],
+      onOutput,
+    });
+  } catch (error) {
+    await stopPool();
+    throw error;
+  }
   const url = `http://127.0.0.1:${main.ports.http}`;
   const stop = async () => {
     main.kill("SIGTERM");
     const timer = setTimeout(() => main.kill("SIGKILL"), 3000);
     await main.exited;
     clearTimeout(timer);
+    await stopPool();
   };
   try {
     await waitForHealth(url, main);
@@ -114,5 +153,5 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
-  return { url, output: () => output, stop };
+  return { url, output: () => output, poolStats: () => pool?.stats(), stop };
 }

@@ -155,8 +155,14 @@ export type RunEvent =
 export type RunEventListener = (event: RunEvent) => void | Promise<void>;
 
 export interface RunOptions {
-  /** Wall-clock limit for this run, within the server's maximum. */
+  /** Wall-clock limit for this run, within the server's maximum; defaults to the workspace's setting. */
   timeoutMs?: number;
+}
+
+/** Per-workspace settings. */
+export interface WorkspaceSettings {
+  /** Default wall-clock limit of a run in this workspace (1 ms up to the server's maximum). */
+  runTimeoutMs: number;
 }
 
 export interface RunSummary {
@@ -214,6 +220,9 @@ export interface Agent {
 /** The caller's workspace, reached with its token. */
 export interface Session {
   workspace(): Promise<{ workspaceId: string }>;
+  getSettings(): Promise<WorkspaceSettings>;
+  /** Changes settings; they apply to this session at once and to sessions opened afterwards. */
+  updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings>;
 
   listDrafts(): Promise<DraftSummary[]>;
   createDraft(input: CreateDraftInput): Promise<Draft>;

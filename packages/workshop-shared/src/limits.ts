@@ -73,3 +73,10 @@ export const CONSOLE_CAPS = {
 } as const;
 
 export type ConsoleCaps = { readonly [K in keyof typeof CONSOLE_CAPS]: number };
+
+/** Memory a run may add to its runner, as on Cloudflare (128 MB per isolate). Enforced by the local pool. */
+export const RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
+/** Runs waiting for a local runner; past this a run ends at once as `busy`, so a flood cannot take the machine. */
+export const RUN_QUEUE_DEPTH = 64;
+/** Runs a local runner serves before it is replaced (workerd keeps 4–10 KB per request it served). */
+export const RUNNER_RECYCLE_AFTER_RUNS = 5000;

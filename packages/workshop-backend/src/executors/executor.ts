@@ -28,13 +28,18 @@ export interface BuiltGadget {
   modules: Record<string, string>;
 }
 
-export interface ExecuteRequest {
+/** The part of a request that can cross a process boundary (no sink, no signal). */
+export interface ExecuteJob {
+  runId: string;
   /** Isolates are reused only for the same key; it always includes the workspace. */
   isolateKey: string;
   gadget: BuiltGadget;
   payload: JsonValue;
-  sink: IsolateEventSink;
   limits: { cpuMs: number; timeoutMs: number };
+}
+
+export interface ExecuteRequest extends ExecuteJob {
+  sink: IsolateEventSink;
   /** Aborted when the run is cancelled or its deadline passes; the executor stops the code if it can. */
   signal: AbortSignal;
 }
@@ -42,7 +47,7 @@ export interface ExecuteRequest {
 export type ExecuteResult =
   | { status: "ok"; result: JsonValue }
   | { status: "error"; kind: "user" | "invalid"; error: RawError }
-  | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled"; message: string };
+  | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled" | "busy"; message: string };
 
 export interface Executor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;

@@ -5,29 +5,14 @@
  * can only end the *wait* for an asynchronous run — synchronous runaway code needs the runner pool.
  */
 
-import { RpcTarget } from "cloudflare:workers";
-import type { JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
-import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import type { JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
-import type { ExecuteRequest, ExecuteResult, Executor, IsolateEventSink, RawError } from "./executor.ts";
+import { abortResult } from "./abort-result.ts";
+import type { ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
+import { SinkTarget } from "./sink-target.ts";
 
 /** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
 export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
-
-/** The sink as an RPC target, so the isolate can call it while the run goes on. */
-class SinkTarget extends RpcTarget {
-  readonly #sink: IsolateEventSink;
-  constructor(sink: IsolateEventSink) {
-    super();
-    this.#sink = sink;
-  }
-  log(level: LogLevel, values: EncodedValue[]): void {
-    this.#sink.log(level, values);
-  }
-  error(error: RawError, uncaught: boolean): void {
-    this.#sink.error(error, uncaught);
-  }
-}
 
 type HarnessReply = { status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError };
 
@@ -37,17 +22,6 @@ interface HarnessEntrypoint {
 
 export interface LoaderExecutorOptions {
   loader: WorkerLoader;
-}
-
-function abortResult(signal: AbortSignal): ExecuteResult {
-  const reason: unknown = signal.reason;
-  if (reason && typeof reason === "object" && "kind" in reason && "message" in reason) {
-    const { kind, message } = reason as { kind: unknown; message: unknown };
-    if ((kind === "timeout" || kind === "cancelled" || kind === "cpu" || kind === "memory") && typeof message === "string") {
-      return { status: "error", kind, message };
-    }
-  }
-  return { status: "error", kind: "cancelled", message: "The run was cancelled." };
 }
 
 export class LoaderExecutor implements Executor {

@@ -36,6 +36,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     private readonly workspaceId: string,
     private readonly store: DurableObjectStub<WorkspaceStore>,
     private readonly records: RunRecordWriter,
+    private readonly defaultTimeoutMs: number,
     private readonly ref: unknown,
   ) {
     super();
@@ -79,7 +80,7 @@ export class AgentTarget extends RpcTarget implements Agent {
       files: agent.files,
       payload,
       listener: onEvent,
-      timeoutMs: options?.timeoutMs,
+      timeoutMs: options?.timeoutMs ?? this.defaultTimeoutMs,
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });

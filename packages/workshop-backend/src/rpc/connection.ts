@@ -7,6 +7,9 @@
 import type { ConnectionStats } from "@gadgets/workshop-shared/api";
 import { MAX_CONCURRENT_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
+import type { Executor } from "../executors/executor.ts";
+import { LoaderExecutor } from "../executors/loader-executor.ts";
+import { PoolExecutor } from "../executors/pool-executor.ts";
 import type { Overseer } from "../overseer.ts";
 
 
@@ -14,11 +17,24 @@ export class Connection {
   readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0 };
   /** Runs in flight by id, so they can be cancelled. */
   readonly runs = new Map<string, AbortController>();
+  /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
+  readonly executor: Executor & Partial<Disposable>;
 
   constructor(
     readonly env: Env,
     readonly overseer: Overseer,
-  ) {}
+  ) {
+    this.executor =
+      env.RUNNER_POOL_URL && env.RUNNER_POOL_SECRET
+        ? new PoolExecutor({ url: env.RUNNER_POOL_URL, secret: env.RUNNER_POOL_SECRET })
+        : new LoaderExecutor({ loader: env.LOADER });
+  }
+
+  /** The client went away: stop its runs and release what the connection holds. */
+  close(): void {
+    for (const controller of this.runs.values()) controller.abort({ kind: "cancelled", message: "The client disconnected." });
+    this.executor[Symbol.dispose]?.();
+  }
 
   /** Takes a run slot, or returns undefined when the connection is at its limit. */
   acquireRunSlot(runId: string): AbortController | undefined {

@@ -34,6 +34,7 @@ export async function launchRun(
   try {
     const { outcome, record } = await connection.overseer.run({
       runId,
+      executor: connection.executor,
       workspaceId,
       source: request.source,
       files: request.files,

@@ -17,8 +17,9 @@ import type {
   SaveDraftInput,
   SaveOutcome,
   Session,
+  WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
-import { MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
+import { MAX_LIST_LIMIT, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { checkFiles, checkId } from "@gadgets/workshop-shared/validate";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
@@ -50,6 +51,7 @@ export class SessionTarget extends RpcTarget implements Session {
     private readonly connection: Connection,
     private readonly workspaceId: string,
     private readonly store: DurableObjectStub<WorkspaceStore>,
+    private settings: WorkspaceSettings,
   ) {
     super();
     this.#records = new RunRecordWriter(store);
@@ -58,6 +60,23 @@ export class SessionTarget extends RpcTarget implements Session {
 
   async workspace(): Promise<{ workspaceId: string }> {
     return { workspaceId: this.workspaceId };
+  }
+
+  async getSettings(): Promise<WorkspaceSettings> {
+    return { ...this.settings };
+  }
+
+  async updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> {
+    if (typeof changes !== "object" || changes === null) throw new TypeError("updateSettings takes an object like { runTimeoutMs: 5000 }.");
+    for (const key of Object.keys(changes)) {
+      if (key !== "runTimeoutMs") throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs.`);
+    }
+    const timeout = changes.runTimeoutMs;
+    if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_RUN_TIMEOUT_MS)) {
+      throw new RangeError(`runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
+    }
+    this.settings = await this.store.updateSettings(timeout === undefined ? {} : { runTimeoutMs: timeout });
+    return { ...this.settings };
   }
 
   listDrafts(): Promise<DraftSummary[]> {
@@ -92,7 +111,7 @@ export class SessionTarget extends RpcTarget implements Session {
       files: draft.files,
       payload,
       listener,
-      timeoutMs: (options as RunOptions | undefined)?.timeoutMs,
+      timeoutMs: (options as RunOptions | undefined)?.timeoutMs ?? this.settings.runTimeoutMs,
       receivedAt,
       codeKey: `draft:${draft.id}@${draft.version}`,
     });
@@ -114,7 +133,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   getAgent(agentRef: string): AgentTarget {
-    return new AgentTarget(this.connection, this.workspaceId, this.store, this.#records, agentRef);
+    return new AgentTarget(this.connection, this.workspaceId, this.store, this.#records, this.settings.runTimeoutMs, agentRef);
   }
 
   async listRuns(limit = 50): Promise<RunSummary[]> {

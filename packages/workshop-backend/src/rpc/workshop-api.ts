@@ -33,12 +33,18 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token)) throw new TypeError(invalid);
     const workspaceId = await workspaceIdFor(token);
     const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
-    if (!(await store.exists())) throw new Error("Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().");
-    return new SessionTarget(this.connection, workspaceId, store);
+    const opened = await store.openSession();
+    if (!opened.exists) throw new Error("Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().");
+    return new SessionTarget(this.connection, workspaceId, store, opened.settings);
   }
 
   async ping(): Promise<"pong"> {
     return "pong";
+  }
+
+  /** The session ended (client disposed the root or the socket closed). */
+  [Symbol.dispose](): void {
+    this.connection.close();
   }
 
   /** Live server-side objects of this connection; disposal on the client shows up here. */

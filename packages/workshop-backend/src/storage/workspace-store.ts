@@ -19,8 +19,10 @@ import {
   type RunRecord,
   type RunSummary,
   type SaveOutcome,
+  type WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
 import {
+  DEFAULT_RUN_TIMEOUT_MS,
   MAX_DRAFTS_PER_WORKSPACE,
   MAX_ERROR_GROUPS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
@@ -97,6 +99,24 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   exists(): boolean {
     return this.#sql.exec("SELECT 1 FROM meta WHERE key = 'workspace_id'").toArray().length > 0;
+  }
+
+  /** What a new session needs: whether the workspace exists, and its settings. */
+  openSession(): { exists: boolean; settings: WorkspaceSettings } {
+    return { exists: this.exists(), settings: this.getSettings() };
+  }
+
+  getSettings(): WorkspaceSettings {
+    const row = this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'run_timeout_ms'").toArray()[0];
+    return { runTimeoutMs: row ? Number(row.value) : DEFAULT_RUN_TIMEOUT_MS };
+  }
+
+  /** `changes` were validated by the caller. */
+  updateSettings(changes: Partial<WorkspaceSettings>): WorkspaceSettings {
+    if (changes.runTimeoutMs !== undefined) {
+      this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)", String(changes.runTimeoutMs));
+    }
+    return this.getSettings();
   }
 
   // ----- drafts

@@ -1,0 +1,84 @@
+/**
+ * Runs gadgets on the local runner pool: separate workerd processes supervised from Node, which kill
+ * and replace a runner whose run overruns its deadline or memory limit. Used by the embedded default
+ * (`pnpm start`), where workerd itself enforces no limits. One pool session per client connection:
+ * a Worker cannot share I/O objects between requests.
+ */
+
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { RunnerPoolApi } from "../runner/runner-api.ts";
+import { abortResult } from "./abort-result.ts";
+import type { ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
+import { SinkTarget } from "./sink-target.ts";
+
+export interface PoolExecutorOptions {
+  /** `http://127.0.0.1:<port>/pool` of the supervisor. */
+  url: string;
+  /** Shared secret: only this Worker may use the pool. */
+  secret: string;
+}
+
+function unreachable(reason: string): ExecuteResult {
+  return {
+    status: "error",
+    kind: "busy",
+    message: `The local runner pool could not run this gadget (${reason}). Try again; if it keeps failing, restart the Workshop.`,
+  };
+}
+
+export class PoolExecutor implements Executor {
+  readonly #options: PoolExecutorOptions;
+  #pool: Promise<RpcStub<RunnerPoolApi>> | undefined;
+
+  constructor(options: PoolExecutorOptions) {
+    this.#options = options;
+  }
+
+  async #connect(): Promise<RpcStub<RunnerPoolApi>> {
+    const response = await fetch(this.#options.url, {
+      headers: { Upgrade: "websocket", Authorization: `Bearer ${this.#options.secret}` },
+    });
+    const socket = response.webSocket;
+    if (!socket) throw new Error(`the pool answered ${response.status} instead of a WebSocket`);
+    socket.accept();
+    return newWebSocketRpcSession<RunnerPoolApi>(socket as unknown as WebSocket);
+  }
+
+  async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    const { sink, signal, ...job } = request;
+    if (signal.aborted) return abortResult(signal);
+    let pool: RpcStub<RunnerPoolApi>;
+    try {
+      this.#pool ??= this.#connect();
+      pool = await this.#pool;
+    } catch (error) {
+      this.#pool = undefined;
+      return unreachable(error instanceof Error ? error.message : String(error));
+    }
+
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<ExecuteResult>((resolve) => {
+      onAbort = () => {
+        const result = abortResult(signal);
+        // Stopping the isolate means killing its runner; the pool does that.
+        pool.cancel(job.runId, result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled").catch(() => {});
+        resolve(result);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([pool.execute(job, new SinkTarget(sink)), aborted]);
+    } catch (error) {
+      this.#pool = undefined;
+      return unreachable(error instanceof Error ? error.message : String(error));
+    } finally {
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    pool?.then((stub) => stub[Symbol.dispose]()).catch(() => {});
+  }
+}

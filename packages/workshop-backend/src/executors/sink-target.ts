@@ -1,0 +1,25 @@
+import { RpcTarget } from "capnweb";
+import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import type { IsolateEventSink, RawError } from "./executor.ts";
+
+/**
+ * An event sink as an RPC target, so it can be called from inside an isolate (Workers RPC) or from
+ * another process (Cap'n Web) while the run goes on. On Workers, capnweb's RpcTarget is the runtime's.
+ */
+export class SinkTarget extends RpcTarget implements IsolateEventSink {
+  readonly #sink: IsolateEventSink;
+
+  constructor(sink: IsolateEventSink) {
+    super();
+    this.#sink = sink;
+  }
+
+  log(level: LogLevel, values: EncodedValue[]): void {
+    this.#sink.log(level, values);
+  }
+
+  error(error: RawError, uncaught: boolean): void {
+    this.#sink.error(error, uncaught);
+  }
+}

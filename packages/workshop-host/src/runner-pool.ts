@@ -1,0 +1,240 @@
+/**
+ * The supervisor of the local runner pool. Local workerd enforces no CPU or memory limit, and a
+ * synchronous loop in an isolate blocks its whole process; so every run gets a runner process of its
+ * own for its duration, and the supervisor — in Node, never blocked by gadget code — watches each
+ * run's deadline and its runner's memory. A runner that overruns is killed and replaced, the run ends
+ * with a `timeout` or `memory` outcome, and every other run goes on untouched.
+ */
+
+import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import { type RunnerProcess, startRunner } from "./runner-process.ts";
+
+export interface RunnerPoolOptions {
+  /** Runner processes kept ready. */
+  size: number;
+  /** A run may grow its runner's resident memory by this much before the runner is killed. */
+  memoryLimitBytes: number;
+  /** Runs waiting for a runner; past this a run ends at once as `busy`. */
+  maxQueue: number;
+  /** A runner is replaced after this many runs: workerd keeps a few KB per request it served. */
+  recycleAfterRuns: number;
+  /** The runner Worker, bundled. */
+  bundle: string;
+  onOutput?: (line: string) => void;
+}
+
+/** How often runner memory is read while runs are active (measured: kills within 2–10 ms of crossing). */
+const MEMORY_SAMPLE_MS = 10;
+/** The overseer stops a run at its deadline; the supervisor acts on its own this much later. */
+const DEADLINE_BACKSTOP_MS = 500;
+/** Wait before retrying a runner that failed to start. */
+const RESPAWN_DELAY_MS = 500;
+
+interface Slot {
+  runner: RunnerProcess;
+  runs: number;
+  retired: boolean;
+}
+
+interface ActiveRun {
+  runId: string;
+  slot: Slot;
+  baselineRss: number;
+  stoppedWith?: ExecuteResult;
+  settle(result: ExecuteResult): void;
+}
+
+export interface RunnerPoolStats {
+  runners: number;
+  idle: number;
+  active: number;
+  queued: number;
+  restarts: number;
+  timeouts: number;
+  memoryKills: number;
+  cancels: number;
+  busyRejections: number;
+}
+
+export class RunnerPool {
+  readonly #options: RunnerPoolOptions;
+  readonly #slots = new Set<Slot>();
+  readonly #idle: Slot[] = [];
+  readonly #waiting: { runId: string; resolve(slot: Slot | undefined): void }[] = [];
+  readonly #active = new Map<string, ActiveRun>();
+  readonly #cancelledWhileQueued = new Set<string>();
+  readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
+  #sampler: ReturnType<typeof setInterval> | undefined;
+  #stopped = false;
+
+  private constructor(options: RunnerPoolOptions) {
+    this.#options = options;
+  }
+
+  static async start(options: RunnerPoolOptions): Promise<RunnerPool> {
+    const pool = new RunnerPool(options);
+    await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
+    pool.#sampler = setInterval(() => pool.#sampleMemory(), MEMORY_SAMPLE_MS);
+    return pool;
+  }
+
+  stats(): RunnerPoolStats {
+    return { runners: this.#slots.size, idle: this.#idle.length, active: this.#active.size, queued: this.#waiting.length, ...this.#counters };
+  }
+
+  async execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteResult> {
+    const slot = this.#idle.pop() ?? (await this.#wait(job.runId));
+    if (slot === undefined) {
+      if (this.#cancelledWhileQueued.delete(job.runId)) return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
+      if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
+      return { status: "error", kind: "busy", message: this.#busyMessage() };
+    }
+
+    let settle: (result: ExecuteResult) => void = () => {};
+    const stopped = new Promise<ExecuteResult>((resolve) => {
+      settle = resolve;
+    });
+    const active: ActiveRun = { runId: job.runId, slot, baselineRss: slot.runner.rss() ?? 0, settle };
+    this.#active.set(job.runId, active);
+    const backstop = setTimeout(() => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)), job.limits.timeoutMs + DEADLINE_BACKSTOP_MS);
+    try {
+      return await Promise.race([slot.runner.api.execute(job, sink), stopped]);
+    } catch {
+      // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
+      const exit = await Promise.race([slot.runner.process.exited, new Promise((done) => setTimeout(() => done("running"), 500))]);
+      if (active.stoppedWith) return active.stoppedWith;
+      const result = this.#crashResult(exit);
+      this.#stop(active, result);
+      return result;
+    } finally {
+      clearTimeout(backstop);
+      this.#active.delete(job.runId);
+      if (!active.stoppedWith && !slot.retired) {
+        slot.runs++;
+        if (slot.runs >= this.#options.recycleAfterRuns) this.#replace(slot);
+        else this.#release(slot);
+      }
+    }
+  }
+
+  /** Stops a queued or running run; a running one's runner is killed, which ends even a synchronous loop. */
+  cancel(runId: string, reason: "timeout" | "cancelled"): boolean {
+    const active = this.#active.get(runId);
+    if (active) {
+      this.#stop(active, reason === "timeout" ? this.#timeoutResult() : { status: "error", kind: "cancelled", message: "The run was cancelled." });
+      return true;
+    }
+    const index = this.#waiting.findIndex((waiter) => waiter.runId === runId);
+    if (index === -1) return false;
+    const [waiter] = this.#waiting.splice(index, 1);
+    this.#counters.cancels++;
+    this.#cancelledWhileQueued.add(runId);
+    waiter?.resolve(undefined);
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#sampler) clearInterval(this.#sampler);
+    for (const waiter of this.#waiting.splice(0)) waiter.resolve(undefined);
+    const exits = [...this.#slots].map((slot) => {
+      slot.retired = true;
+      slot.runner.kill();
+      return slot.runner.process.exited;
+    });
+    await Promise.all(exits);
+  }
+
+  #busyMessage(): string {
+    return `The Workshop is busy: all ${this.#options.size} runners are working and ${this.#options.maxQueue} runs are already waiting. Try again in a moment.`;
+  }
+
+  #timeoutResult(timeoutMs?: number): ExecuteResult {
+    this.#counters.timeouts++;
+    return {
+      status: "error",
+      kind: "timeout",
+      message: `The run took longer than ${timeoutMs === undefined ? "its limit" : `${timeoutMs} ms`} and was stopped. Look for a loop that never ends or a promise that never settles.`,
+    };
+  }
+
+  #memoryResult(grownBytes: number): ExecuteResult {
+    this.#counters.memoryKills++;
+    const limitMb = Math.round(this.#options.memoryLimitBytes / (1024 * 1024));
+    return {
+      status: "error",
+      kind: "memory",
+      message: `The run used more than ${limitMb} MB of memory (${Math.round(grownBytes / (1024 * 1024))} MB when it was stopped). Look for data that grows without bound, or work through it in smaller pieces.`,
+    };
+  }
+
+  #crashResult(exit: unknown): ExecuteResult {
+    // V8 aborts (SIGTRAP/SIGABRT) when the heap backstop is hit; anything else is an unexplained crash.
+    if (exit === "SIGTRAP" || exit === "SIGABRT" || exit === "SIGILL") return this.#memoryResult(this.#options.memoryLimitBytes);
+    return { status: "error", kind: "user", error: { name: "RunnerCrashed", message: `The process running this gadget stopped unexpectedly (${String(exit)}).`, stack: "" } };
+  }
+
+  #stop(active: ActiveRun, result: ExecuteResult): void {
+    if (active.stoppedWith) return;
+    active.stoppedWith = result;
+    if (result.status === "error" && result.kind === "cancelled") this.#counters.cancels++;
+    active.settle(result);
+    this.#replace(active.slot);
+  }
+
+  #sampleMemory(): void {
+    for (const active of this.#active.values()) {
+      const rss = active.slot.runner.rss();
+      if (rss !== undefined && rss - active.baselineRss > this.#options.memoryLimitBytes) this.#stop(active, this.#memoryResult(rss - active.baselineRss));
+    }
+  }
+
+  #wait(runId: string): Promise<Slot | undefined> {
+    if (this.#stopped || this.#waiting.length >= this.#options.maxQueue) {
+      if (!this.#stopped) this.#counters.busyRejections++;
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve) => this.#waiting.push({ runId, resolve }));
+  }
+
+  #release(slot: Slot): void {
+    const waiter = this.#waiting.shift();
+    if (waiter) waiter.resolve(slot);
+    else this.#idle.push(slot);
+  }
+
+  #replace(slot: Slot): void {
+    if (slot.retired) return;
+    slot.retired = true;
+    const idleIndex = this.#idle.indexOf(slot);
+    if (idleIndex !== -1) this.#idle.splice(idleIndex, 1);
+    slot.runner.kill();
+    this.#slots.delete(slot);
+    this.#counters.restarts++;
+    if (!this.#stopped) void this.#spawn();
+  }
+
+  async #spawn(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
+        const runner = await startRunner(this.#options.bundle, heapLimitMb, this.#options.onOutput);
+        const slot: Slot = { runner, runs: 0, retired: false };
+        if (this.#stopped) {
+          runner.kill();
+          return;
+        }
+        this.#slots.add(slot);
+        void runner.process.exited.then(() => {
+          // A runner that died on its own (not retired by us) is replaced; a run on it ends via execute().
+          if (!slot.retired && ![...this.#active.values()].some((active) => active.slot === slot)) this.#replace(slot);
+        });
+        this.#release(slot);
+        return;
+      } catch (error) {
+        this.#options.onOutput?.(`runner failed to start: ${error instanceof Error ? error.message : String(error)}`);
+        await new Promise((done) => setTimeout(done, RESPAWN_DELAY_MS));
+      }
+    }
+  }
+}

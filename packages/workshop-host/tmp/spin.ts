@@ -1,0 +1,14 @@
+import { RunnerPool } from "../src/runner-pool.ts";
+import { bundleWorker } from "../src/worker-bundle.ts";
+import { buildGadget } from "../../workshop-backend/src/build/gadget-build.ts";
+const bundle = await bundleWorker("/work/main/packages/workshop-backend/src/runner/runner-worker.ts");
+const t0 = performance.now();
+const pool = await RunnerPool.start({ size: 1, memoryLimitBytes: 128 << 20, maxQueue: 10, recycleAfterRuns: 100000, bundle, onOutput: (l) => console.log(Math.round(performance.now() - t0), "OUT:", l.slice(0, 150)) });
+const src = `const orig = console.log; export default { async run() { let i = 0; for (;;) { i++; if (i % 50000000 === 0) { orig("native", i); console.log("shim", i); } } } };`;
+const files = [{ path: "gadget.json", content: JSON.stringify({ name: "e", entry: "index.js" }) }, { path: "index.js", content: src }];
+const b = await buildGadget(files, { name: "e", entry: "index.js" });
+if (!b.ok) throw new Error(b.error.message);
+const sink = { log: (l: string, v: unknown) => console.log(Math.round(performance.now() - t0), "SINK", JSON.stringify(v)), error() {} };
+const job = { runId: "r1", isolateKey: "w:" + b.build.gadget.hash, gadget: b.build.gadget, payload: {}, limits: { cpuMs: 1000, timeoutMs: 1500 } };
+console.log(await pool.execute(job, sink));
+await pool.stop();
