@@ -81,6 +81,22 @@ describe("runaway gadgets on the local runner pool", () => {
     expect(await a.run(ECHO_SOURCE, { input: "after" })).toMatchObject({ status: "ok", result: "Echo: after" });
   });
 
+  it("streams console output live from a synchronous loop until the timeout stops it", async () => {
+    const collector = eventCollector();
+    const outcome = await a.run(`export default {
+  async run() {
+    for (let i = 1; ; i++) if (i % 20_000_000 === 0) console.log("still spinning", i);
+  },
+};`, {}, 1000, collector.listener);
+    expectKind(outcome, "timeout");
+    const logs = collector.ofType("log");
+    expect(logs.length).toBeGreaterThan(1);
+    const end = collector.events.at(-1);
+    expect(end?.event.type).toBe("end");
+    // The first line reached the client while the loop was still going, well before the end event.
+    expect((end?.at ?? 0) - (collector.events.find((entry) => entry.event.type === "log")?.at ?? 0)).toBeGreaterThan(300);
+  });
+
   it("uses the workspace's run timeout setting, within the server maximum", async () => {
     const session = a.client.getSession();
     await expect(session.updateSettings({ runTimeoutMs: 10 ** 9 })).rejects.toThrow(/from 1 to 30000/);

@@ -10,6 +10,7 @@ import type {
   GadgetFile,
   GadgetManifest,
   JsonValue,
+  LogLevel,
   RunErrorInfo,
   RunErrorKind,
   RunEventListener,
@@ -18,12 +19,12 @@ import type {
   RunSummary,
   RunTimings,
 } from "@gadgets/workshop-shared/api";
-import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import { DEFAULT_RUN_TIMEOUT_MS, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
+import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shared/console-values";
+import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
 import { checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { mapError } from "./build/stack-map.ts";
-import type { Executor, ExecuteResult } from "./executors/executor.ts";
+import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
 import { RunEventStream } from "./run-events.ts";
 
 export interface RunRequest {
@@ -69,6 +70,15 @@ export interface OverseerOptions {
 export interface StopReason {
   kind: "timeout" | "cancelled";
   message: string;
+}
+
+const LOG_LEVELS = new Set<LogLevel>(["log", "info", "warn", "error", "debug"]);
+
+/** What the isolate reports is input: it ran in the gadget's realm. */
+function sanitizeRawError(raw: unknown): RawError {
+  const value = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  const text = (field: unknown, max: number) => (typeof field === "string" ? field.slice(0, max) : "");
+  return { name: text(value.name, 200) || "Error", message: text(value.message, 10_000), stack: text(value.stack, 20_000) };
 }
 
 /** Limits on error values inside console output that get their stacks mapped. */
@@ -233,8 +243,15 @@ export class Overseer {
         limits: { cpuMs: RUN_CPU_MS, timeoutMs },
         signal: controller.signal,
         sink: {
-          log: (level, values) => events.emit({ type: "log", level, values: mapLoggedErrors(values, build) }),
-          error: (raw, uncaught) => events.emit({ type: "error", error: mapError(raw, build), uncaught }),
+          log: (level, values) => {
+            if (events.closed) return;
+            const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
+            events.emit({ type: "log", level: checkedLevel, values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build) });
+          },
+          error: (raw, uncaught) => {
+            if (events.closed) return;
+            events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
+          },
         },
       });
     } finally {

@@ -6,7 +6,11 @@
  * with a `timeout` or `memory` outcome, and every other run goes on untouched.
  */
 
-import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import type { ExecuteJob, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
+import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { type RunnerProcess, startRunner } from "./runner-process.ts";
 
 export interface RunnerPoolOptions {
@@ -29,6 +33,10 @@ const MEMORY_SAMPLE_MS = 10;
 const DEADLINE_BACKSTOP_MS = 500;
 /** Wait before retrying a runner that failed to start. */
 const RESPAWN_DELAY_MS = 500;
+/** How long a finished run's result waits for its last event lines to be read from the pipe. */
+const DRAIN_TIMEOUT_MS = 1000;
+/** Event lines forwarded per run; the overseer keeps fewer (MAX_EVENTS_PER_RUN) and counts the rest. */
+const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
 
 interface Slot {
   runner: RunnerProcess;
@@ -39,9 +47,15 @@ interface Slot {
 interface ActiveRun {
   runId: string;
   slot: Slot;
+  sink: IsolateEventSink;
   baselineRss: number;
+  /** Event lines forwarded, to bound what one run can push through the supervisor. */
+  lines: number;
   stoppedWith?: ExecuteResult;
   settle(result: ExecuteResult): void;
+  /** Resolves when the harness's `done` line was read: every event line of the run is in. */
+  drained: Promise<void>;
+  markDrained(): void;
 }
 
 export interface RunnerPoolStats {
@@ -94,11 +108,17 @@ export class RunnerPool {
     const stopped = new Promise<ExecuteResult>((resolve) => {
       settle = resolve;
     });
-    const active: ActiveRun = { runId: job.runId, slot, baselineRss: slot.runner.rss() ?? 0, settle };
+    let markDrained: () => void = () => {};
+    const drained = new Promise<void>((resolve) => {
+      markDrained = resolve;
+    });
+    const active: ActiveRun = { runId: job.runId, slot, sink, baselineRss: slot.runner.rss() ?? 0, lines: 0, settle, drained, markDrained };
     this.#active.set(job.runId, active);
     const backstop = setTimeout(() => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)), job.limits.timeoutMs + DEADLINE_BACKSTOP_MS);
     try {
-      return await Promise.race([slot.runner.api.execute(job, sink), stopped]);
+      const result = await Promise.race([slot.runner.api.execute(job), stopped]);
+      if (!active.stoppedWith) await Promise.race([drained, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+      return active.stoppedWith ?? result;
     } catch {
       // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
       const exit = await Promise.race([slot.runner.process.exited, new Promise((done) => setTimeout(() => done("running"), 500))]);
@@ -214,12 +234,42 @@ export class RunnerPool {
     if (!this.#stopped) void this.#spawn();
   }
 
+  /** Routes a runner's output: event lines go to the run on that runner, the rest to the log. */
+  #onRunnerLine(slot: Slot | undefined, line: string): void {
+    const at = line.indexOf(EVENT_LINE_MARKER);
+    if (at === -1) {
+      this.#options.onOutput?.(line);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line.slice(at + EVENT_LINE_MARKER.length));
+    } catch {
+      return;
+    }
+    if (!Array.isArray(parsed) || typeof parsed[0] !== "string") return;
+    const [runId, kind, data] = parsed as [string, unknown, unknown];
+    const active = this.#active.get(runId);
+    // Only the run on this very runner may speak for itself; anything else is dropped.
+    if (!active || active.slot !== slot || active.stoppedWith) return;
+    if (kind === "done") {
+      active.markDrained();
+      return;
+    }
+    if (++active.lines > MAX_LINES_PER_RUN || !Array.isArray(data)) return;
+    // Shapes are checked again by the overseer; calls go out in order on its session.
+    if (kind === "log") void Promise.resolve(active.sink.log(data[0] as LogLevel, data[1] as EncodedValue[])).catch(() => {});
+    else if (kind === "error") void Promise.resolve(active.sink.error(data[0] as RawError, data[1] === true)).catch(() => {});
+  }
+
   async #spawn(): Promise<void> {
     while (!this.#stopped) {
       try {
         const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
-        const runner = await startRunner(this.#options.bundle, heapLimitMb, this.#options.onOutput);
+        let spawned: Slot | undefined;
+        const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
         const slot: Slot = { runner, runs: 0, retired: false };
+        spawned = slot;
         if (this.#stopped) {
           runner.kill();
           return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type EncodedValue, encodeConsoleValues, formatConsoleLine, formatEncodedValue } from "./console-values.ts";
+import { type EncodedValue, encodeConsoleValues, formatConsoleLine, formatEncodedValue, sanitizeEncodedValues } from "./console-values.ts";
 import { CONSOLE_CAPS } from "./limits.ts";
 
 const encode = (...values: unknown[]) => encodeConsoleValues(values, CONSOLE_CAPS);
@@ -86,6 +86,15 @@ describe("encodeConsoleValues", () => {
     expect(over.at(-1)).toEqual({ t: "string", v: "… 1 more arguments" });
   });
 
+  it("keeps at most maxCharsPerCall characters of text per call (N and N+1)", () => {
+    const per = CONSOLE_CAPS.maxStringLength;
+    const count = CONSOLE_CAPS.maxCharsPerCall / per;
+    const exact = encode(..."x".repeat(count).split("").map(() => "y".repeat(per)));
+    expect(exact.every((value) => value.t === "string" && value.length === undefined)).toBe(true);
+    const over = encode(...Array.from({ length: count }, () => "y".repeat(per)), "z");
+    expect(over.at(-1)).toEqual({ t: "string", v: "", length: 1 });
+  });
+
   it("stops expanding once maxNodes values were encoded", () => {
     const wide = Array.from({ length: 100 }, () => Array.from({ length: 100 }, (_, i) => i));
     const size = JSON.stringify(one(wide)).match(/"t":/g)?.length ?? 0;
@@ -95,5 +104,28 @@ describe("encodeConsoleValues", () => {
   it("is self-contained, so it can be shipped into an isolate as source text", () => {
     const rebuilt = new Function(`return (${encodeConsoleValues.toString()})`)() as typeof encodeConsoleValues;
     expect(rebuilt([new Map([[1, 2]])], CONSOLE_CAPS)).toEqual(encode(new Map([[1, 2]])));
+  });
+});
+
+describe("sanitizeEncodedValues", () => {
+  it("passes well-formed encodings through unchanged", () => {
+    const values = encode(new Map([["k", [1, { a: new Set([2n]) }]]]), new Error("e"), "s", -0, undefined);
+    expect(sanitizeEncodedValues(values, CONSOLE_CAPS)).toEqual(values);
+  });
+
+  it("turns forged or malformed nodes into unreadable ones", () => {
+    const forged = [{ t: "string", v: 42 }, { t: "nope" }, null, { t: "array", items: "x", length: 1 }, { t: "object", ctor: "O", size: 1, entries: [[1, 2]] }];
+    const result = sanitizeEncodedValues(forged, CONSOLE_CAPS);
+    expect(result.slice(0, 4).every((value) => value.t === "unreadable")).toBe(true);
+    expect(result[4]).toEqual({ t: "object", ctor: "O", size: 1, entries: [["?", { t: "unreadable", reason: "malformed console value" }]] });
+    expect(sanitizeEncodedValues("not an array", CONSOLE_CAPS)).toEqual([{ t: "unreadable", reason: "malformed console value" }]);
+  });
+
+  it("bounds depth and size of what it accepts", () => {
+    let deep: unknown = { t: "null" };
+    for (let i = 0; i < 1000; i++) deep = { t: "array", items: [deep], length: 1 };
+    expect(JSON.stringify(sanitizeEncodedValues([deep], CONSOLE_CAPS))).toContain('"truncated"');
+    const long = sanitizeEncodedValues([{ t: "string", v: "x".repeat(CONSOLE_CAPS.maxStringLength + 5) }], CONSOLE_CAPS)[0];
+    expect(long?.t === "string" && long.v.length).toBe(CONSOLE_CAPS.maxStringLength);
   });
 });

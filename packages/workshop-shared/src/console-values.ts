@@ -40,11 +40,17 @@ export type EncodedValue =
  */
 export function encodeConsoleValues(values: readonly unknown[], caps: ConsoleCaps): EncodedValue[] {
   let nodes = 0;
+  let chars = 0;
   const path: unknown[] = [];
 
   function cut(text: string): EncodedValue {
-    if (text.length <= caps.maxStringLength) return { t: "string", v: text };
-    return { t: "string", v: text.slice(0, caps.maxStringLength), length: text.length };
+    const room = Math.max(0, Math.min(caps.maxStringLength, caps.maxCharsPerCall - chars));
+    if (text.length <= room) {
+      chars += text.length;
+      return { t: "string", v: text };
+    }
+    chars += room;
+    return { t: "string", v: text.slice(0, room), length: text.length };
   }
   function safeString(read: () => unknown): string {
     try {
@@ -233,4 +239,86 @@ export function formatEncodedValue(value: EncodedValue, nested = false): string 
 /** A console line as text: the encoded arguments joined by spaces. */
 export function formatConsoleLine(values: readonly EncodedValue[]): string {
   return values.map((value) => formatEncodedValue(value)).join(" ");
+}
+
+const MALFORMED: EncodedValue = { t: "unreadable", reason: "malformed console value" };
+const isString = (value: unknown): value is string => typeof value === "string";
+
+/**
+ * Checks encoded values that arrive from an isolate before they go further. The encoder runs in the
+ * gadget's realm, where the gadget can replace the built-ins it relies on, so its output is input.
+ * Anything not shaped like an EncodedValue becomes an `unreadable` node; depth and size stay bounded.
+ */
+export function sanitizeEncodedValues(values: unknown, caps: ConsoleCaps): EncodedValue[] {
+  let nodes = 0;
+  const clip = (text: string) => text.slice(0, caps.maxStringLength);
+  function check(value: unknown, depth: number): EncodedValue {
+    if (++nodes > caps.maxNodes * 2 || depth > caps.maxDepth + 2) return { t: "truncated", ctor: "value" };
+    if (typeof value !== "object" || value === null) return MALFORMED;
+    const v = value as Record<string, unknown>;
+    switch (v.t) {
+      case "undefined":
+      case "null":
+      case "promise":
+      case "circular":
+        return { t: v.t };
+      case "boolean":
+        return typeof v.v === "boolean" ? { t: "boolean", v: v.v } : MALFORMED;
+      case "number":
+        return typeof v.v === "number" || (isString(v.v) && v.v.length < 32) ? { t: "number", v: v.v } : MALFORMED;
+      case "bigint":
+      case "symbol":
+      case "date":
+      case "regexp":
+        return isString(v.v) ? { t: v.t, v: clip(v.v) } : MALFORMED;
+      case "string":
+        if (!isString(v.v)) return MALFORMED;
+        return typeof v.length === "number" ? { t: "string", v: clip(v.v), length: v.length } : { t: "string", v: clip(v.v) };
+      case "function":
+        return isString(v.name) ? { t: "function", name: clip(v.name) } : MALFORMED;
+      case "truncated":
+        return isString(v.ctor) ? { t: "truncated", ctor: clip(v.ctor) } : MALFORMED;
+      case "unreadable":
+        return isString(v.reason) ? { t: "unreadable", reason: clip(v.reason) } : MALFORMED;
+      case "error":
+        return isString(v.name) && isString(v.message) && isString(v.stack)
+          ? { t: "error", name: clip(v.name), message: clip(v.message), stack: v.stack.slice(0, caps.maxStringLength * 2) }
+          : MALFORMED;
+      case "array":
+      case "set": {
+        const items = v.items;
+        const size = v.t === "array" ? v.length : v.size;
+        if (!Array.isArray(items) || typeof size !== "number") return MALFORMED;
+        const checked = items.slice(0, caps.maxKeys).map((item) => check(item, depth + 1));
+        return v.t === "array" ? { t: "array", items: checked, length: size } : { t: "set", items: checked, size };
+      }
+      case "typedarray":
+        return isString(v.ctor) && Array.isArray(v.items) && typeof v.length === "number"
+          ? { t: "typedarray", ctor: clip(v.ctor), items: v.items.slice(0, caps.maxKeys).map(Number), length: v.length }
+          : MALFORMED;
+      case "object":
+        if (!isString(v.ctor) || !Array.isArray(v.entries) || typeof v.size !== "number") return MALFORMED;
+        return {
+          t: "object",
+          ctor: clip(v.ctor),
+          size: v.size,
+          entries: v.entries.slice(0, caps.maxKeys).map((entry): [string, EncodedValue] =>
+            Array.isArray(entry) && isString(entry[0]) ? [clip(entry[0]), check(entry[1], depth + 1)] : ["?", MALFORMED],
+          ),
+        };
+      case "map":
+        if (!Array.isArray(v.entries) || typeof v.size !== "number") return MALFORMED;
+        return {
+          t: "map",
+          size: v.size,
+          entries: v.entries.slice(0, caps.maxKeys).map((entry): [EncodedValue, EncodedValue] =>
+            Array.isArray(entry) ? [check(entry[0], depth + 1), check(entry[1], depth + 1)] : [MALFORMED, MALFORMED],
+          ),
+        };
+      default:
+        return MALFORMED;
+    }
+  }
+  if (!Array.isArray(values)) return [MALFORMED];
+  return values.slice(0, caps.maxArgs + 1).map((value) => check(value, 0));
 }

@@ -70,6 +70,8 @@ export const CONSOLE_CAPS = {
   maxStringLength: 10_000,
   /** Nodes encoded per console call. */
   maxNodes: 2_000,
+  /** Characters of string content per console call, summed over its strings: six full strings. */
+  maxCharsPerCall: 60_000,
 } as const;
 
 export type ConsoleCaps = { readonly [K in keyof typeof CONSOLE_CAPS]: number };

@@ -17,18 +17,26 @@ export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 type HarnessReply = { status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError };
 
 interface HarnessEntrypoint {
-  run(payload: JsonValue, sink: SinkTarget): Promise<HarnessReply>;
+  run(payload: JsonValue, sink: SinkTarget | null, runId: string): Promise<HarnessReply>;
 }
 
 export interface LoaderExecutorOptions {
   loader: WorkerLoader;
+  /**
+   * How the isolate reports events: `rpc` calls the request's sink; `stdout` writes event lines to
+   * the process's stdout for a supervisor to read (the local runner pool), so output written just
+   * before a synchronous loop still gets out. With `stdout`, the request's sink is not called.
+   */
+  eventChannel?: "rpc" | "stdout";
 }
 
 export class LoaderExecutor implements Executor {
   readonly #loader: WorkerLoader;
+  readonly #channel: "rpc" | "stdout";
 
   constructor(options: LoaderExecutorOptions) {
     this.#loader = options.loader;
+    this.#channel = options.eventChannel ?? "rpc";
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -44,7 +52,7 @@ export class LoaderExecutor implements Executor {
       limits: { cpuMs: limits.cpuMs },
     }));
     const entrypoint = worker.getEntrypoint(HARNESS_ENTRYPOINT) as unknown as HarnessEntrypoint;
-    const sink = new SinkTarget(request.sink);
+    const sink = this.#channel === "rpc" ? new SinkTarget(request.sink) : null;
 
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<ExecuteResult>((resolve) => {
@@ -52,7 +60,7 @@ export class LoaderExecutor implements Executor {
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const reply = await Promise.race([entrypoint.run(request.payload, sink), aborted]);
+      const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId), aborted]);
       if ("status" in reply && reply.status === "ok" && "json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue };
       return reply as ExecuteResult;
     } catch (thrown) {

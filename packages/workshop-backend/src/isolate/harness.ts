@@ -10,6 +10,12 @@ import { CONSOLE_CAPS, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits"
 
 export const HARNESS_MODULE = "__workshop_harness.js";
 export const HARNESS_ENTRYPOINT = "GadgetHarness";
+/**
+ * Starts every event line the harness writes to the process's stdout (the runner pool's channel):
+ * `<marker>[runId, kind, data]`. A line is written synchronously, so it leaves the isolate even when
+ * the gadget then spins for ever.
+ */
+export const EVENT_LINE_MARKER = "\u001eGWEV1 ";
 
 /** Source of the harness for a gadget whose entry module is `entryModule`. */
 export function harnessSource(entryModule: string): string {
@@ -25,6 +31,18 @@ const encodeConsoleValues = ${encodeConsoleValues.toString()};
 // Warm isolates serve concurrent runs of the same code: each run's sink travels in async context.
 const runContext = new AsyncLocalStorage();
 const activeRuns = new Set();
+const nativeLog = console.log.bind(console);
+const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
+
+// A run has either an RPC sink, or (in the local runner pool) writes event lines to stdout.
+function emit(run, kind, data) {
+  if (run.sink) {
+    const call = kind === "log" ? run.sink.log(data[0], data[1]) : run.sink.error(data[0], data[1]);
+    run.pending.push(Promise.resolve(call).catch(() => {}));
+  } else {
+    nativeLog(MARKER + JSON.stringify([run.id, kind, data]));
+  }
+}
 
 function describe(thrown) {
   try {
@@ -52,7 +70,7 @@ for (const level of ["log", "info", "warn", "error", "debug"]) {
       } catch (error) {
         values = [{ t: "unreadable", reason: "console value could not be encoded" }];
       }
-      run.pending.push(run.sink.log(level, values).catch(() => {}));
+      emit(run, "log", [level, values]);
     }
   };
 }
@@ -61,7 +79,7 @@ console.table = console.log;
 console.dir = console.log;
 
 function reportUncaught(thrown) {
-  for (const run of currentRuns()) run.pending.push(run.sink.error(describe(thrown), true).catch(() => {}));
+  for (const run of currentRuns()) emit(run, "error", [describe(thrown), true]);
 }
 addEventListener("unhandledrejection", (event) => {
   event.preventDefault?.();
@@ -86,8 +104,8 @@ function toResult(value) {
 }
 
 export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
-  async run(payload, sink) {
-    const run = { sink, pending: [] };
+  async run(payload, sink, runId) {
+    const run = { sink, id: runId, pending: [] };
     activeRuns.add(run);
     try {
       return await runContext.run(run, async () => {
@@ -105,6 +123,7 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
       activeRuns.delete(run);
       // Log calls still in flight would be lost once run() returns and the sink is released.
       await Promise.all(run.pending);
+      if (!sink) nativeLog(MARKER + JSON.stringify([runId, "done", null]));
     }
   }
 }

@@ -1,8 +1,14 @@
 import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "../executors/executor.ts";
 
-/** What a runner process offers its supervisor over Cap'n Web: execute one job in an isolate. */
+export { EVENT_LINE_MARKER } from "../isolate/harness.ts";
+
+/**
+ * What a runner process offers its supervisor over Cap'n Web: execute one job in an isolate. Events
+ * do not come back over this session: the isolate writes them to the runner's stdout as lines
+ * starting with EVENT_LINE_MARKER, which the supervisor reads and forwards.
+ */
 export interface RunnerApi {
-  execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteResult>;
+  execute(job: ExecuteJob): Promise<ExecuteResult>;
   ping(): Promise<"pong">;
 }
 

@@ -14,22 +14,19 @@ interface RunnerEnv {
 }
 
 const never = new AbortController().signal;
+/** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
+const ignoredSink: IsolateEventSink = { log() {}, error() {} };
 
 class Runner extends RpcTarget implements RunnerApi {
   readonly #executor: LoaderExecutor;
 
   constructor(env: RunnerEnv) {
     super();
-    this.#executor = new LoaderExecutor({ loader: env.LOADER });
+    this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
   }
 
-  async execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteResult> {
-    return this.#executor.execute({
-      ...job,
-      // Calls go out in order on the session; they need not be awaited one by one.
-      sink: { log: (level, values) => void sink.log(level, values), error: (error, uncaught) => void sink.error(error, uncaught) },
-      signal: never,
-    });
+  async execute(job: ExecuteJob): Promise<ExecuteResult> {
+    return this.#executor.execute({ ...job, sink: ignoredSink, signal: never });
   }
 
   async ping(): Promise<"pong"> {
