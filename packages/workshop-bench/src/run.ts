@@ -102,6 +102,9 @@ async function main(): Promise<void> {
     rows.push({ name: `warm runs over ${SESSIONS} concurrent sessions`, summary: summarize(latencies), throughput: runs / (THROUGHPUT_MS / 1000) });
     for (const c of clients) c[Symbol.dispose]();
 
+    await runaway(server.url, token, agentId);
+    await directPath();
+
     client[Symbol.dispose]();
     boot[Symbol.dispose]();
     print(baseline);
@@ -112,17 +115,100 @@ async function main(): Promise<void> {
   }
 }
 
+const SPIN = `export default { async run() { while (true) {} } };`;
+const HEAP_BOMB = `export default { async run() { const a = []; while (true) a.push(new Array(1_000_000).fill(7)); } };`;
+
+/** Runaway code: how fast it ends, and what another session sees meanwhile. */
+async function runaway(url: string, token: string, agentId: string): Promise<void> {
+  const spinner = createRpcClient({ url, token });
+  const observer = createRpcClient({ url, token });
+  try {
+    const session = spinner.getSession();
+    const spin = await session.createDraft({ files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }] });
+    const bomb = await session.createDraft({ files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: HEAP_BOMB }] });
+    const deadline = 1000;
+    const overshoot: number[] = [];
+    for (let i = 0; i < (quick ? 2 : 5); i++) {
+      const start = performance.now();
+      const outcome = await session.runDraft(spin.id, {}, undefined, { timeoutMs: deadline });
+      if (outcome.status !== "error" || outcome.kind !== "timeout") throw new Error(`expected a timeout, got ${JSON.stringify(outcome)}`);
+      overshoot.push(performance.now() - start - deadline);
+    }
+    rows.push({ name: `while(true) with a ${deadline} ms deadline: time past the deadline to the timeout outcome`, summary: summarize(overshoot) });
+
+    const toMemory: number[] = [];
+    for (let i = 0; i < (quick ? 2 : 5); i++) {
+      const start = performance.now();
+      const outcome = await session.runDraft(bomb.id, {}, undefined, { timeoutMs: 20_000 });
+      if (outcome.status !== "error" || outcome.kind !== "memory") throw new Error(`expected memory, got ${JSON.stringify(outcome)}`);
+      toMemory.push(performance.now() - start);
+    }
+    rows.push({ name: "heap bomb: start to memory outcome", summary: summarize(toMemory) });
+
+    const agent = observer.getAgent(agentId);
+    const idle = summarize(await timeEach(quick ? 100 : 300, 20, () => agent.run({ input: "idle" })));
+    rows.push({ name: "another session's warm run, idle", summary: idle });
+    const during: number[] = [];
+    let spinning = true;
+    const spinRun = session.runDraft(spin.id, {}, undefined, { timeoutMs: 3000 }).then(() => {
+      spinning = false;
+    });
+    await new Promise((done) => setTimeout(done, 50));
+    let failures = 0;
+    while (spinning) {
+      const start = performance.now();
+      try {
+        await agent.run({ input: "during" });
+      } catch {
+        failures++;
+      }
+      during.push(performance.now() - start);
+    }
+    await spinRun;
+    const summary = summarize(during);
+    rows.push({
+      name: `another session's warm run while a gadget spins (${failures} failures)`,
+      summary,
+      note: `p50 ×${(summary.median / idle.median).toFixed(2)}, p99 ×${(summary.p99 / idle.p99).toFixed(2)} of idle`,
+    });
+  } finally {
+    spinner[Symbol.dispose]();
+    observer[Symbol.dispose]();
+  }
+}
+
+/** The same warm run with isolates in the Worker's own process (the Cloudflare path, no local limits). */
+async function directPath(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-direct-"));
+  const server = await startWorkshopServer({ dataDir, pool: false });
+  try {
+    const boot = createRpcClient({ url: server.url });
+    const { token } = await boot.createWorkspace();
+    const client = createRpcClient({ url: server.url, token });
+    const session = client.getSession();
+    const draft = await session.createDraft({ files: echoFiles() });
+    const { agentId } = await session.publishDraft(draft.id);
+    const agent = client.getAgent(agentId);
+    rows.push({ name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)", summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))) });
+    client[Symbol.dispose]();
+    boot[Symbol.dispose]();
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 function print(baseline: Summary): void {
   const lines = [
     `Gadget Workshop benchmark — ${new Date().toISOString()} — Node ${process.version}, ${N} samples (cold: ${COLD_N})`,
     "",
-    "| measurement | median ms | p99 ms | median ÷ bare ping | runs/s |",
-    "| --- | ---: | ---: | ---: | ---: |",
+    "| measurement | median ms | p99 ms | median ÷ bare ping | runs/s | note |",
+    "| --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const row of rows) {
     const s = row.summary;
     lines.push(
-      `| ${row.name} | ${s ? fmt(s.median) : ""} | ${s ? fmt(s.p99) : ""} | ${s ? (s.median / baseline.median).toFixed(1) : ""} | ${row.throughput ? Math.round(row.throughput) : ""} |`,
+      `| ${row.name} | ${s ? fmt(s.median) : ""} | ${s ? fmt(s.p99) : ""} | ${s ? (s.median / baseline.median).toFixed(1) : ""} | ${row.throughput ? Math.round(row.throughput) : ""} | ${row.note ?? ""} |`,
     );
   }
   console.log(lines.join("\n"));

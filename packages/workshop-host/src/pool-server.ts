@@ -6,7 +6,7 @@
 
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import type { ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import type { RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, RpcTarget } from "capnweb";
 import { WebSocketServer } from "ws";
@@ -21,7 +21,7 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     super();
     this.#pool = pool;
   }
-  execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteResult> {
+  execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink);
   }
   async cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean> {

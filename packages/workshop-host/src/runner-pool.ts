@@ -6,11 +6,12 @@
  * with a `timeout` or `memory` outcome, and every other run goes on untouched.
  */
 
-import type { ExecuteJob, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import type { ExecuteJob, ExecuteReply, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import { CodeCache } from "./code-cache.ts";
 import { type RunnerProcess, startRunner } from "./runner-process.ts";
 
 export interface RunnerPoolOptions {
@@ -35,6 +36,8 @@ const DEADLINE_BACKSTOP_MS = 500;
 const RESPAWN_DELAY_MS = 500;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
 const DRAIN_TIMEOUT_MS = 1000;
+/** Gadget code kept by the supervisor, so the Worker sends each gadget once per session. */
+const CODE_CACHE_BYTES = 64 * 1024 * 1024;
 /** Event lines forwarded per run; the overseer keeps fewer (MAX_EVENTS_PER_RUN) and counts the rest. */
 const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
 
@@ -42,6 +45,8 @@ interface Slot {
   runner: RunnerProcess;
   runs: number;
   retired: boolean;
+  /** Code hashes this runner was sent (it may have evicted some since; it then asks again). */
+  knownCode: Set<string>;
 }
 
 interface ActiveRun {
@@ -77,6 +82,7 @@ export class RunnerPool {
   readonly #waiting: { runId: string; resolve(slot: Slot | undefined): void }[] = [];
   readonly #active = new Map<string, ActiveRun>();
   readonly #cancelledWhileQueued = new Set<string>();
+  readonly #code = new CodeCache(CODE_CACHE_BYTES);
   readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
   #sampler: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
@@ -96,7 +102,9 @@ export class RunnerPool {
     return { runners: this.#slots.size, idle: this.#idle.length, active: this.#active.size, queued: this.#waiting.length, ...this.#counters };
   }
 
-  async execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteResult> {
+  async execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteReply> {
+    if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
+    else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
     const slot = this.#idle.pop() ?? (await this.#wait(job.runId));
     if (slot === undefined) {
       if (this.#cancelledWhileQueued.delete(job.runId)) return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
@@ -116,8 +124,20 @@ export class RunnerPool {
     this.#active.set(job.runId, active);
     const backstop = setTimeout(() => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)), job.limits.timeoutMs + DEADLINE_BACKSTOP_MS);
     try {
-      const result = await Promise.race([slot.runner.api.execute(job), stopped]);
-      if (!active.stoppedWith) await Promise.race([drained, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+      const { modules: _modules, ...reference } = job.gadget;
+      const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
+        const modules = withCode ? this.#code.get(job.gadget.hash) : undefined;
+        if (withCode && !modules) return { status: "missing-code" };
+        const reply = await slot.runner.api.execute({ ...job, gadget: modules ? { ...reference, modules } : reference });
+        if (reply.status === "missing-code" && !withCode) return runOn(true);
+        if (withCode) slot.knownCode.add(job.gadget.hash);
+        return reply;
+      };
+      const result = await Promise.race([runOn(!slot.knownCode.has(job.gadget.hash)), stopped]);
+      // Event lines travel through the stdout pipe and may still be on their way: wait for the last.
+      if (!active.stoppedWith && "eventLines" in result && (result.eventLines ?? 0) > 0) {
+        await Promise.race([drained, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+      }
       return active.stoppedWith ?? result;
     } catch {
       // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
@@ -268,7 +288,7 @@ export class RunnerPool {
         const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
         let spawned: Slot | undefined;
         const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
-        const slot: Slot = { runner, runs: 0, retired: false };
+        const slot: Slot = { runner, runs: 0, retired: false, knownCode: new Set() };
         spawned = slot;
         if (this.#stopped) {
           runner.kill();

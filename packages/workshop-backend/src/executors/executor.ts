@@ -28,12 +28,22 @@ export interface BuiltGadget {
   modules: Record<string, string>;
 }
 
+/**
+ * A gadget's code as sent to another process. `modules` may be left out when the receiver already has
+ * the code for `hash`; a receiver that does not answers `missing-code` and gets it on the retry.
+ */
+export interface GadgetCode {
+  hash: string;
+  mainModule: string;
+  modules?: Record<string, string>;
+}
+
 /** The part of a request that can cross a process boundary (no sink, no signal). */
 export interface ExecuteJob {
   runId: string;
   /** Isolates are reused only for the same key; it always includes the workspace. */
   isolateKey: string;
-  gadget: BuiltGadget;
+  gadget: GadgetCode;
   payload: JsonValue;
   limits: { cpuMs: number; timeoutMs: number };
 }
@@ -48,6 +58,12 @@ export type ExecuteResult =
   | { status: "ok"; result: JsonValue }
   | { status: "error"; kind: "user" | "invalid"; error: RawError }
   | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled" | "busy"; message: string };
+
+/**
+ * What a runner or the pool answers: a result (with the number of event lines the run wrote, so the
+ * reader knows when it has them all), or a request for the code it does not have.
+ */
+export type ExecuteReply = (ExecuteResult & { eventLines?: number }) | { status: "missing-code" };
 
 export interface Executor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;

@@ -8,13 +8,33 @@
 import type { JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
 import { abortResult } from "./abort-result.ts";
-import type { ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
+import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
 import { SinkTarget } from "./sink-target.ts";
 
 /** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
 export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 
-type HarnessReply = { status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError };
+type HarnessReply = ({ status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError }) & { eventLines?: number };
+
+/**
+ * Code received from another process, by content hash, so each gadget crosses the wire once per
+ * runner instead of once per run. Bounded by bytes; the oldest entries go first.
+ */
+const codeCache = new Map<string, { modules: Record<string, string>; bytes: number }>();
+const CODE_CACHE_BYTES = 64 * 1024 * 1024;
+let codeCacheBytes = 0;
+
+function rememberCode(hash: string, modules: Record<string, string>): void {
+  if (codeCache.has(hash)) return;
+  const bytes = Object.values(modules).reduce((sum, source) => sum + source.length, 0);
+  codeCache.set(hash, { modules, bytes });
+  codeCacheBytes += bytes;
+  for (const [oldest, entry] of codeCache) {
+    if (codeCacheBytes <= CODE_CACHE_BYTES) break;
+    codeCache.delete(oldest);
+    codeCacheBytes -= entry.bytes;
+  }
+}
 
 interface HarnessEntrypoint {
   run(payload: JsonValue, sink: SinkTarget | null, runId: string): Promise<HarnessReply>;
@@ -40,13 +60,24 @@ export class LoaderExecutor implements Executor {
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    const reply = await this.executeJob(request);
+    if (reply.status === "missing-code") return { status: "error", kind: "invalid", error: { name: "MissingCode", message: "The gadget's code was not sent with the run.", stack: "" } };
+    const { eventLines: _lines, ...result } = reply;
+    return result;
+  }
+
+  /** Runs a job whose code may be referenced by hash only (see GadgetCode). */
+  async executeJob(request: ExecuteRequest): Promise<ExecuteReply> {
     const { gadget, limits, signal } = request;
     if (signal.aborted) return abortResult(signal);
+    if (gadget.modules) rememberCode(gadget.hash, gadget.modules);
+    const modules = gadget.modules ?? codeCache.get(gadget.hash)?.modules;
+    if (!modules) return { status: "missing-code" };
     const worker = this.#loader.get(request.isolateKey, () => ({
       compatibilityDate: GADGET_COMPATIBILITY_DATE,
       compatibilityFlags: ["nodejs_als"],
       mainModule: gadget.mainModule,
-      modules: gadget.modules,
+      modules,
       env: {},
       globalOutbound: null,
       limits: { cpuMs: limits.cpuMs },
@@ -55,14 +86,14 @@ export class LoaderExecutor implements Executor {
     const sink = this.#channel === "rpc" ? new SinkTarget(request.sink) : null;
 
     let onAbort: (() => void) | undefined;
-    const aborted = new Promise<ExecuteResult>((resolve) => {
+    const aborted = new Promise<ExecuteReply>((resolve) => {
       onAbort = () => resolve(abortResult(signal));
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
       const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId), aborted]);
-      if ("status" in reply && reply.status === "ok" && "json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue };
-      return reply as ExecuteResult;
+      if ("json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue, eventLines: reply.eventLines ?? 0 };
+      return reply as ExecuteReply;
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.
       const message = thrown instanceof Error ? thrown.message : String(thrown);

@@ -29,6 +29,8 @@ function unreachable(reason: string): ExecuteResult {
 export class PoolExecutor implements Executor {
   readonly #options: PoolExecutorOptions;
   #pool: Promise<RpcStub<RunnerPoolApi>> | undefined;
+  /** Code hashes this session already sent: later runs send the hash only. */
+  readonly #sent = new Set<string>();
 
   constructor(options: PoolExecutorOptions) {
     this.#options = options;
@@ -66,10 +68,22 @@ export class PoolExecutor implements Executor {
       };
       signal.addEventListener("abort", onAbort, { once: true });
     });
+    const send = async (withCode: boolean): Promise<ExecuteResult> => {
+      const { modules, ...reference } = job.gadget;
+      const reply = await pool.execute({ ...job, gadget: withCode ? job.gadget : reference }, new SinkTarget(sink));
+      if (reply.status === "missing-code") {
+        if (withCode) return unreachable("the pool did not accept the gadget's code");
+        return send(true);
+      }
+      if (withCode && modules) this.#sent.add(job.gadget.hash);
+      const { eventLines: _lines, ...result } = reply;
+      return result;
+    };
     try {
-      return await Promise.race([pool.execute(job, new SinkTarget(sink)), aborted]);
+      return await Promise.race([send(!this.#sent.has(job.gadget.hash)), aborted]);
     } catch (error) {
       this.#pool = undefined;
+      this.#sent.clear();
       return unreachable(error instanceof Error ? error.message : String(error));
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);

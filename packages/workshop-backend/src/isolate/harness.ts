@@ -40,6 +40,7 @@ function emit(run, kind, data) {
     const call = kind === "log" ? run.sink.log(data[0], data[1]) : run.sink.error(data[0], data[1]);
     run.pending.push(Promise.resolve(call).catch(() => {}));
   } else {
+    run.lines++;
     nativeLog(MARKER + JSON.stringify([run.id, kind, data]));
   }
 }
@@ -105,10 +106,10 @@ function toResult(value) {
 
 export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
   async run(payload, sink, runId) {
-    const run = { sink, id: runId, pending: [] };
+    const run = { sink, id: runId, pending: [], lines: 0 };
     activeRuns.add(run);
     try {
-      return await runContext.run(run, async () => {
+      const reply = await runContext.run(run, async () => {
         const gadget = entry.default;
         if (!gadget || typeof gadget.run !== "function") {
           return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The entry module has no default export with a run() method. Write: export default { async run(payload, env) { … } }", stack: "" } };
@@ -119,11 +120,12 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
           return { status: "error", kind: "user", error: describe(thrown) };
         }
       });
+      return { ...reply, eventLines: run.lines };
     } finally {
       activeRuns.delete(run);
       // Log calls still in flight would be lost once run() returns and the sink is released.
       await Promise.all(run.pending);
-      if (!sink) nativeLog(MARKER + JSON.stringify([runId, "done", null]));
+      if (run.lines > 0) nativeLog(MARKER + JSON.stringify([runId, "done", run.lines]));
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import { newWorkersWebSocketRpcResponse, RpcTarget } from "capnweb";
-import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "../executors/executor.ts";
+import type { ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import type { RunnerApi } from "./runner-api.ts";
 
@@ -25,8 +25,8 @@ class Runner extends RpcTarget implements RunnerApi {
     this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
   }
 
-  async execute(job: ExecuteJob): Promise<ExecuteResult> {
-    return this.#executor.execute({ ...job, sink: ignoredSink, signal: never });
+  async execute(job: ExecuteJob): Promise<ExecuteReply> {
+    return this.#executor.executeJob({ ...job, sink: ignoredSink, signal: never });
   }
 
   async ping(): Promise<"pong"> {
