@@ -1,5 +1,14 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
 export default defineConfig({
-  build: { outDir: "dist", emptyOutDir: true },
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // Monaco's TypeScript worker alone is ~7 MB; it is loaded only when an editor opens.
+    chunkSizeWarningLimit: 8000,
+  },
+  worker: { format: "es" },
 });

@@ -7,6 +7,7 @@ import { createErrorReporter } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
+import { serveAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { Overseer } from "./overseer.ts";
 import { isOriginAllowed } from "./origin.ts";
@@ -53,18 +54,7 @@ app.all("/api", (c) => {
   });
 });
 
-app.get("*", async (c) => {
-  const assets = c.env.ASSETS;
-  if (!assets) return c.text("Not found", 404);
-  const url = new URL(c.req.url);
-  // Locally, assets come from a plain directory service: "/" would list the folder, and client-side
-  // routes have no file. Both get the app's index.html, as Cloudflare's SPA handling does.
-  if (url.pathname.endsWith("/")) url.pathname += "index.html";
-  const response = await assets.fetch(new Request(url, c.req.raw));
-  if (response.status !== 404 || /\.[a-z0-9]+$/i.test(url.pathname)) return response;
-  url.pathname = "/index.html";
-  return assets.fetch(new Request(url, c.req.raw));
-});
+app.get("*", (c) => (c.env.ASSETS ? serveAsset(c.env.ASSETS, c.req.raw) : c.text("Not found", 404)));
 
 app.all("*", (c) => c.text("Not found", 404));
 

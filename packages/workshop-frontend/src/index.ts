@@ -1,5 +1,10 @@
 /**
- * React components and hooks of the IDE live here. The package exists so the app and the IDE stay
- * separate: the app mounts pages, this package holds the editor, console and run panel.
+ * The IDE's React components and hooks. Logic lives in framework-free modules (connection, console
+ * store, draft editor); the components are thin views over them.
  */
-export type { RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+export { Workbench } from "./components/Workbench.tsx";
+export { WorkshopProvider, useWorkshop, useConnectionState } from "./hooks/workshop-context.tsx";
+export { ConsoleStore, MAX_CONSOLE_ENTRIES } from "./console/console-store.ts";
+export { decodeValue } from "./console/decode-value.ts";
+export { DraftEditor } from "./drafts/draft-editor.ts";
+export { WorkshopConnection } from "./connection/workshop-connection.ts";

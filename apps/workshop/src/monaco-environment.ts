@@ -1,0 +1,9 @@
+// Monaco's web workers, bundled with the app: the editor never fetches anything from a CDN.
+import EditorWorker from "monaco-editor/editor/editor.worker?worker";
+import TypeScriptWorker from "monaco-editor/languages/features/typescript/ts.worker?worker";
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    return label === "typescript" || label === "javascript" ? new TypeScriptWorker() : new EditorWorker();
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * Serves the web app's files. On Cloudflare the ASSETS binding does the work; locally it is a plain
+ * directory service, so types, the single-page fallback and the security headers are added here —
+ * the same for both, so a page behaves alike wherever it is served.
+ */
+
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  ico: "image/x-icon",
+  ttf: "font/ttf",
+  woff: "font/woff",
+  woff2: "font/woff2",
+  wasm: "application/wasm",
+  map: "application/json; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+};
+
+/**
+ * Nothing from another origin, ever. Monaco sets inline styles and starts its workers from this
+ * origin; the API session is a same-origin WebSocket.
+ */
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function withHeaders(response: Response, pathname: string): Response {
+  const headers = new Headers(response.headers);
+  const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
+  const type = extension ? TYPES[extension] : undefined;
+  if (type && (!headers.get("content-type") || headers.get("content-type") === "application/octet-stream")) headers.set("content-type", type);
+  headers.set("x-content-type-options", "nosniff");
+  headers.set("referrer-policy", "no-referrer");
+  if (type?.startsWith("text/html")) {
+    headers.set("content-security-policy", APP_CSP);
+    headers.set("x-frame-options", "DENY");
+    headers.set("cache-control", "no-cache");
+  } else if (pathname.startsWith("/assets/")) {
+    // Vite names these by content hash: they never change.
+    headers.set("cache-control", "public, max-age=31536000, immutable");
+  }
+  return new Response(response.body, { status: response.status, headers });
+}
+
+export async function serveAsset(assets: Fetcher, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname.endsWith("/")) url.pathname += "index.html";
+  const response = await assets.fetch(new Request(url, request));
+  // A client-side route has no file: the app's page handles it.
+  if (response.status === 404 && !/\.[a-z0-9]+$/i.test(url.pathname)) {
+    url.pathname = "/index.html";
+    return withHeaders(await assets.fetch(new Request(url, request)), url.pathname);
+  }
+  return withHeaders(response, url.pathname);
+}

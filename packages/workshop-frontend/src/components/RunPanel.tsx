@@ -1,0 +1,134 @@
+import { useEffect, useState } from "react";
+import { checkPayload, type JsonValue } from "@gadgets/workshop-shared";
+import type { RunState } from "../hooks/use-run.ts";
+import { ValueView } from "./ValueView.tsx";
+
+interface Preset {
+  name: string;
+  payload: string;
+}
+
+const presetsKey = (draftId: string) => `workshop.presets.${draftId}`;
+
+function loadPresets(draftId: string): Preset[] {
+  try {
+    const parsed = JSON.parse(window.localStorage.getItem(presetsKey(draftId)) ?? "[]") as unknown;
+    return Array.isArray(parsed) ? parsed.filter((p): p is Preset => typeof p?.name === "string" && typeof p?.payload === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function parsePayload(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = text.trim() === "" ? null : JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `The payload is not valid JSON: ${(error as Error).message}` };
+  }
+  return checkPayload(value);
+}
+
+/** Payload editor with saved presets, the run button, status, timings and the result. */
+export function RunPanel(props: {
+  draftId: string;
+  payloadText: string;
+  onPayloadText(text: string): void;
+  state: RunState;
+  onRun(): void;
+  onCancel(): void;
+  dark: boolean;
+}) {
+  const { draftId, payloadText, onPayloadText, state } = props;
+  const [presets, setPresets] = useState<Preset[]>(() => loadPresets(draftId));
+  useEffect(() => setPresets(loadPresets(draftId)), [draftId]);
+  const parsed = parsePayload(payloadText);
+  const running = state.status === "running";
+
+  const savePreset = () => {
+    const name = window.prompt("Name this payload preset:")?.trim();
+    if (!name) return;
+    const next = [...presets.filter((p) => p.name !== name), { name, payload: payloadText }].slice(-20);
+    setPresets(next);
+    window.localStorage.setItem(presetsKey(draftId), JSON.stringify(next));
+  };
+
+  return (
+    <section className="flex h-full flex-col gap-2 overflow-auto p-2 text-sm" aria-label="Run">
+      <div className="flex items-center gap-2">
+        <label htmlFor="payload" className="font-semibold">
+          Payload
+        </label>
+        <select className="ml-auto rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700" aria-label="Payload presets" value="" onChange={(e) => {
+          const preset = presets.find((p) => p.name === e.target.value);
+          if (preset) onPayloadText(preset.payload);
+        }}>
+          <option value="">Presets…</option>
+          {presets.map((preset) => (
+            <option key={preset.name} value={preset.name}>
+              {preset.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="rounded px-2 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={savePreset}>
+          Save preset
+        </button>
+      </div>
+      <textarea
+        id="payload"
+        className="h-24 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
+        value={payloadText}
+        spellCheck={false}
+        onChange={(e) => onPayloadText(e.target.value)}
+      />
+      {!parsed.ok && <p className="text-xs text-red-600" role="alert">{parsed.error}</p>}
+      <div className="flex items-center gap-2">
+        {running ? (
+          <button type="button" className="rounded bg-red-600 px-3 py-1 text-white" onClick={props.onCancel}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="rounded bg-emerald-600 px-3 py-1 text-white disabled:opacity-50" disabled={!parsed.ok} onClick={props.onRun} title="Run (Ctrl+Enter)">
+            Run
+          </button>
+        )}
+        <span className="text-xs text-zinc-500" data-testid="run-status" aria-live="polite">
+          {state.status === "running" && `${state.phase}…`}
+          {state.status === "done" && (state.outcome.status === "ok" ? "✓ ok" : `✗ ${state.outcome.kind}`)}
+          {state.status === "interrupted" && "interrupted"}
+          {state.status === "failed" && "could not run"}
+        </span>
+      </div>
+      {state.status === "done" && (
+        <div className="space-y-1" data-testid="run-result">
+          <p className="text-xs text-zinc-500">
+            queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run {state.outcome.timings.runMs} ms · total {state.outcome.timings.totalMs} ms
+          </p>
+          {state.outcome.status === "ok" ? (
+            <div className="rounded border border-zinc-200 p-1 font-mono text-xs dark:border-zinc-800">
+              <ValueView value={toEncoded(state.outcome.result)} dark={props.dark} />
+            </div>
+          ) : (
+            <p className="whitespace-pre-wrap text-xs text-red-600">{state.outcome.message}</p>
+          )}
+        </div>
+      )}
+      {(state.status === "interrupted" || state.status === "failed") && (
+        <p className="text-xs text-red-600" role="alert">
+          {state.status === "interrupted" ? state.reason : state.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Results are JSON; give them the console's encoding so the same inspector shows them. */
+function toEncoded(value: JsonValue): import("@gadgets/workshop-shared/console-values").EncodedValue {
+  if (value === null) return { t: "null" };
+  if (typeof value === "string") return { t: "string", v: value };
+  if (typeof value === "number") return { t: "number", v: value };
+  if (typeof value === "boolean") return { t: "boolean", v: value };
+  if (Array.isArray(value)) return { t: "array", items: value.map(toEncoded), length: value.length };
+  const entries = Object.entries(value).map(([k, v]): [string, ReturnType<typeof toEncoded>] => [k, toEncoded(v)]);
+  return { t: "object", ctor: "Object", entries, size: entries.length };
+}

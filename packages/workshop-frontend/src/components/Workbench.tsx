@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { Group, Panel, Separator } from "react-resizable-panels";
+import { checkManifest, MANIFEST_PATH, type StackFrame } from "@gadgets/workshop-shared";
+import { formatSource } from "../editor/format.ts";
+import { gadgetEnvTypes } from "../editor/gadget-types.ts";
+import { useDraft, useDraftMutations } from "../hooks/use-drafts.ts";
+import { useDraftEditor, useEditorSnapshot } from "../hooks/use-draft-editor.ts";
+import { useRun } from "../hooks/use-run.ts";
+import { useTheme } from "../hooks/use-theme.ts";
+import { CodeEditor } from "./CodeEditor.tsx";
+import { ConsolePanel } from "./ConsolePanel.tsx";
+import { DraftList } from "./DraftList.tsx";
+import { FileTree } from "./FileTree.tsx";
+import { ManifestForm } from "./ManifestForm.tsx";
+import { parsePayload, RunPanel } from "./RunPanel.tsx";
+import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
+
+const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
+const resizer = "w-1 bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
+const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
+
+/** The IDE: drafts and files | editor | run panel and console. */
+export function Workbench() {
+  const [theme, toggleTheme] = useTheme();
+  const [draftId, setDraftId] = useState<string | undefined>(() => window.localStorage.getItem(ACTIVE_DRAFT_KEY) ?? undefined);
+  const draft = useDraft(draftId);
+  const editor = useDraftEditor(draft.data);
+  const { files, state: saveState } = useEditorSnapshot(editor);
+  const [activePath, setActivePath] = useState("index.ts");
+  const [reveal, setReveal] = useState<{ path: string; line: number; column: number }>();
+  const [payloadText, setPayloadText] = useState("");
+  const [notice, setNotice] = useState<string>();
+  const { publish } = useDraftMutations();
+
+  const manifest = useMemo(() => checkManifest(files), [files]);
+  const name = manifest.ok ? manifest.value.name : (draft.data?.name ?? "gadget");
+  const { state: runState, run, cancel } = useRun(editor, name);
+
+  useEffect(() => {
+    if (draftId) window.localStorage.setItem(ACTIVE_DRAFT_KEY, draftId);
+    else window.localStorage.removeItem(ACTIVE_DRAFT_KEY);
+  }, [draftId]);
+
+  // A fresh draft: open its entry and fill the payload from the manifest's example.
+  useEffect(() => {
+    if (!draft.data) return;
+    const opened = checkManifest(draft.data.files);
+    setActivePath(opened.ok ? opened.value.entry : MANIFEST_PATH);
+    const stored = window.localStorage.getItem(`workshop.payload.${draft.data.id}`);
+    setPayloadText(stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2));
+  }, [draft.data]);
+
+  useEffect(() => {
+    if (draftId) window.localStorage.setItem(`workshop.payload.${draftId}`, payloadText);
+  }, [draftId, payloadText]);
+
+  useEffect(() => {
+    if (draft.isError) setDraftId(undefined);
+  }, [draft.isError]);
+
+  const startRun = useCallback(() => {
+    const payload = parsePayload(payloadText);
+    if (!payload.ok) {
+      setNotice(payload.error);
+      return;
+    }
+    setNotice(undefined);
+    void run(payload.value);
+  }, [payloadText, run]);
+
+  const saveAndFormat = useCallback(async () => {
+    if (!editor) return;
+    const file = editor.file(activePath);
+    if (file) {
+      try {
+        editor.update(file.path, await formatSource(file.path, file.content));
+      } catch (error) {
+        setNotice(`Not formatted: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      }
+    }
+    await editor.saveNow();
+  }, [editor, activePath]);
+
+  // Ctrl/Cmd+Enter runs and Ctrl/Cmd+S saves from anywhere on the page, not only inside the editor.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey)) return;
+      if (event.key === "Enter") {
+        event.preventDefault();
+        startRun();
+      } else if (event.key === "s") {
+        event.preventDefault();
+        void saveAndFormat();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [startRun, saveAndFormat]);
+
+  const openFrame = useCallback((frame: StackFrame) => {
+    setActivePath(frame.file);
+    setReveal({ path: frame.file, line: frame.line, column: frame.column });
+  }, []);
+
+  const envTypes = useMemo(() => gadgetEnvTypes(manifest.ok ? (manifest.value.grants ?? {}) : {}), [manifest]);
+  const dark = theme === "dark";
+
+  return (
+    <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
+        <h1 className="font-semibold">Gadget Workshop</h1>
+        {draft.data && <span className="text-sm text-zinc-500">{name}</span>}
+        <SaveBadge state={saveState} />
+        <div className="ml-auto flex items-center gap-3">
+          {editor && (
+            <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={async () => {
+              await editor.saveNow();
+              try {
+                const version = await publish.mutateAsync(editor.draftId);
+                setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
+              } catch (error) {
+                setNotice(error instanceof Error ? error.message : String(error));
+              }
+            }}>
+              Publish
+            </button>
+          )}
+          <ConnectionBadge />
+          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={toggleTheme} aria-label={`Switch to ${dark ? "light" : "dark"} theme`}>
+            {dark ? "☀ light" : "☾ dark"}
+          </button>
+        </div>
+      </header>
+      {saveState?.status === "conflict" && editor && (
+        <div className="flex items-center gap-3 bg-red-50 px-3 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100" role="alert" data-testid="conflict">
+          <span className="flex-1">{saveState.message}</span>
+          <button type="button" className="rounded border border-current px-2" onClick={() => void editor.resolveConflict("mine")}>Keep mine</button>
+          <button type="button" className="rounded border border-current px-2" onClick={() => void editor.resolveConflict("theirs")}>Take theirs</button>
+        </div>
+      )}
+      {notice && (
+        <div className="flex items-center gap-2 bg-sky-50 px-3 py-1 text-sm dark:bg-sky-950" role="status" data-testid="notice">
+          <span className="flex-1 break-all">{notice}</span>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">×</button>
+        </div>
+      )}
+      <Group orientation="horizontal" className="min-h-0 flex-1">
+        <Panel defaultSize="18" minSize="10" className="overflow-auto">
+          <DraftList activeId={draftId} onOpen={setDraftId} />
+          {editor && (
+            <>
+              <FileTree editor={editor} files={files} active={activePath} onOpen={setActivePath} />
+              <ManifestForm editor={editor} files={files} />
+            </>
+          )}
+        </Panel>
+        <Separator className={resizer} />
+        <Panel defaultSize="47" minSize="20" className="flex flex-col">
+          {editor ? (
+            <>
+              <div className="flex overflow-x-auto border-b border-zinc-200 text-sm dark:border-zinc-800" role="tablist" aria-label="Open file">
+                {files.map((file) => (
+                  <button key={file.path} type="button" role="tab" aria-selected={file.path === activePath} className={`px-3 py-1 ${file.path === activePath ? "border-b-2 border-sky-500" : "text-zinc-500"}`} onClick={() => setActivePath(file.path)}>
+                    {file.path}
+                  </button>
+                ))}
+              </div>
+              <div className="min-h-0 flex-1">
+                <CodeEditor files={files} activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH} theme={theme} envTypes={envTypes} onChange={(path, content) => editor.update(path, content)} onRun={startRun} onSave={() => void saveAndFormat()} reveal={reveal} />
+              </div>
+            </>
+          ) : (
+            <div className="m-auto max-w-sm p-6 text-center text-sm text-zinc-500">
+              {draftId ? "Opening the draft…" : "Create a draft from a template (Drafts → + new…) to start. Press Ctrl+Enter to run it."}
+            </div>
+          )}
+        </Panel>
+        <Separator className={resizer} />
+        <Panel defaultSize="35" minSize="20">
+          <Group orientation="vertical">
+            <Panel defaultSize="40" minSize="15">
+              {editor ? <RunPanel draftId={editor.draftId} payloadText={payloadText} onPayloadText={setPayloadText} state={runState} onRun={startRun} onCancel={() => void cancel()} dark={dark} /> : null}
+            </Panel>
+            <Separator className={resizerRow} />
+            <Panel defaultSize="60" minSize="15">
+              <ConsolePanel dark={dark} onOpenFrame={openFrame} />
+            </Panel>
+          </Group>
+        </Panel>
+      </Group>
+    </div>
+  );
+}

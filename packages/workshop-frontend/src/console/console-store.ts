@@ -1,0 +1,119 @@
+/**
+ * The console panel's entries: runs separated, levels filterable, capped so a 10,000-line flood stays
+ * smooth — past the cap the oldest lines are dropped and counted. Framework-free; React subscribes.
+ */
+
+import type { LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+
+export type ConsoleEntry =
+  | { kind: "run-start"; id: number; runId: string; name: string; at: number }
+  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number }
+  | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number }
+  | { kind: "dropped"; id: number; runId: string; count: number; t: number }
+  | { kind: "end"; id: number; runId: string; outcome: RunOutcome; t: number };
+
+export type LevelFilter = Record<LogLevel | "error-events", boolean>;
+
+/** Lines kept in the panel; older ones are dropped and counted. */
+export const MAX_CONSOLE_ENTRIES = 5000;
+
+export const ALL_LEVELS: LevelFilter = { log: true, info: true, warn: true, error: true, debug: true, "error-events": true };
+
+export class ConsoleStore {
+  #entries: ConsoleEntry[] = [];
+  #droppedByCap = 0;
+  #nextId = 1;
+  #filter: LevelFilter = { ...ALL_LEVELS };
+  #visible: ConsoleEntry[] | undefined;
+  readonly #listeners = new Set<() => void>();
+  #notifyScheduled = false;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** Lines dropped because the panel was full. */
+  get droppedByCap(): number {
+    return this.#droppedByCap;
+  }
+
+  get filter(): LevelFilter {
+    return this.#filter;
+  }
+
+  setFilter(filter: LevelFilter): void {
+    this.#filter = filter;
+    this.#changed(true);
+  }
+
+  /** Entries that pass the filter (cached until the next change). */
+  visible(): ConsoleEntry[] {
+    this.#visible ??= this.#entries.filter((entry) => {
+      if (entry.kind === "log") return this.#filter[entry.level];
+      if (entry.kind === "error") return this.#filter["error-events"];
+      return true;
+    });
+    return this.#visible;
+  }
+
+  all(): readonly ConsoleEntry[] {
+    return this.#entries;
+  }
+
+  startRun(runId: string, name: string): void {
+    this.#push({ kind: "run-start", id: this.#nextId++, runId, name, at: Date.now() });
+  }
+
+  add(event: RunEvent): void {
+    const id = this.#nextId++;
+    switch (event.type) {
+      case "log":
+        this.#push({ kind: "log", id, runId: event.runId, level: event.level, values: event.values, t: event.t });
+        break;
+      case "error":
+        this.#push({ kind: "error", id, runId: event.runId, error: event.error, t: event.t });
+        break;
+      case "dropped":
+        this.#push({ kind: "dropped", id, runId: event.runId, count: event.count, t: event.t });
+        break;
+      case "end":
+        this.#push({ kind: "end", id, runId: event.runId, outcome: event.outcome, t: event.t });
+        break;
+      case "status":
+        break;
+    }
+  }
+
+  clear(): void {
+    this.#entries = [];
+    this.#droppedByCap = 0;
+    this.#changed(true);
+  }
+
+  #push(entry: ConsoleEntry): void {
+    this.#entries.push(entry);
+    if (this.#entries.length > MAX_CONSOLE_ENTRIES) {
+      const excess = this.#entries.length - MAX_CONSOLE_ENTRIES;
+      this.#entries.splice(0, excess);
+      this.#droppedByCap += excess;
+    }
+    this.#changed(false);
+  }
+
+  /** Floods arrive faster than frames: listeners hear of changes at most once per microtask. */
+  #changed(now: boolean): void {
+    this.#visible = undefined;
+    if (now) {
+      for (const listener of this.#listeners) listener();
+      return;
+    }
+    if (this.#notifyScheduled) return;
+    this.#notifyScheduled = true;
+    queueMicrotask(() => {
+      this.#notifyScheduled = false;
+      for (const listener of this.#listeners) listener();
+    });
+  }
+}

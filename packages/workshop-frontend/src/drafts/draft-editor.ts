@@ -1,0 +1,210 @@
+/**
+ * One open draft being edited: the files as typed, autosave with a visible state, and conflicts that
+ * are shown, never silently overwritten. Unsaved edits are also kept in the browser, so a reload
+ * within the autosave delay loses nothing. Framework-free; React subscribes.
+ */
+
+import { checkPath, type Draft, type GadgetFile, MANIFEST_PATH, type SaveDraftInput, type SaveOutcome } from "@gadgets/workshop-shared";
+import type { TokenStorage } from "../connection/workshop-connection.ts";
+
+export type SaveState =
+  | { status: "saved"; version: number }
+  | { status: "dirty" }
+  | { status: "saving" }
+  | { status: "conflict"; theirs: Draft; message: string }
+  | { status: "error"; message: string };
+
+export type SaveFunction = (draftId: string, input: SaveDraftInput) => Promise<SaveOutcome>;
+
+export type FileChange = { ok: true } | { ok: false; error: string };
+
+/** Edits wait this long for more typing before they are saved. */
+export const AUTOSAVE_DELAY_MS = 700;
+
+const unsavedKey = (draftId: string) => `workshop.unsaved.${draftId}`;
+
+export class DraftEditor {
+  readonly draftId: string;
+  #files: GadgetFile[];
+  #version: number;
+  #state: SaveState;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #saving: Promise<void> | undefined;
+  #editsDuringSave = false;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(
+    draft: Draft,
+    private readonly save: SaveFunction,
+    private readonly storage?: TokenStorage & { removeItem(key: string): void },
+  ) {
+    this.draftId = draft.id;
+    this.#files = draft.files;
+    this.#version = draft.version;
+    this.#state = { status: "saved", version: draft.version };
+    this.#restoreUnsaved(draft);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  get files(): GadgetFile[] {
+    return this.#files;
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  get state(): SaveState {
+    return this.#state;
+  }
+
+  file(path: string): GadgetFile | undefined {
+    return this.#files.find((file) => file.path === path);
+  }
+
+  update(path: string, content: string): void {
+    if (this.file(path)?.content === content) return;
+    this.#files = this.#files.map((file) => (file.path === path ? { ...file, content } : file));
+    this.#edited();
+  }
+
+  addFile(path: string, content = ""): FileChange {
+    const checked = checkPath(path);
+    if (!checked.ok) return checked;
+    if (this.#files.some((file) => file.path.toLowerCase() === path.toLowerCase())) return { ok: false, error: `A file named "${path}" already exists.` };
+    this.#files = [...this.#files, { path, content }];
+    this.#edited();
+    return { ok: true };
+  }
+
+  renameFile(from: string, to: string): FileChange {
+    if (from === MANIFEST_PATH) return { ok: false, error: `${MANIFEST_PATH} is the manifest; it keeps its name.` };
+    const checked = checkPath(to);
+    if (!checked.ok) return checked;
+    if (from !== to && this.#files.some((file) => file.path.toLowerCase() === to.toLowerCase())) return { ok: false, error: `A file named "${to}" already exists.` };
+    this.#files = this.#files.map((file) => (file.path === from ? { ...file, path: to } : file));
+    this.#edited();
+    return { ok: true };
+  }
+
+  deleteFile(path: string): FileChange {
+    if (path === MANIFEST_PATH) return { ok: false, error: `${MANIFEST_PATH} is the manifest; a gadget cannot do without it.` };
+    this.#files = this.#files.filter((file) => file.path !== path);
+    this.#edited();
+    return { ok: true };
+  }
+
+  /** Saves now (waiting for a save in flight first); resolves with the resulting state. */
+  async saveNow(): Promise<SaveState> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    while (this.#saving) await this.#saving;
+    if (this.#state.status !== "dirty" && this.#state.status !== "error") return this.#state;
+    this.#saving = this.#runSave().finally(() => {
+      this.#saving = undefined;
+    });
+    await this.#saving;
+    return this.#state;
+  }
+
+  /** Settles a conflict: keep my files on top of their version, or take theirs. */
+  async resolveConflict(choice: "mine" | "theirs"): Promise<SaveState> {
+    if (this.#state.status !== "conflict") return this.#state;
+    const theirs = this.#state.theirs;
+    this.#version = theirs.version;
+    if (choice === "theirs") {
+      this.#files = theirs.files;
+      this.#forgetUnsaved();
+      this.#set({ status: "saved", version: theirs.version });
+      return this.#state;
+    }
+    this.#set({ status: "dirty" });
+    return this.saveNow();
+  }
+
+  dispose(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  async #runSave(): Promise<void> {
+    const files = this.#files;
+    this.#editsDuringSave = false;
+    this.#set({ status: "saving" });
+    let outcome: SaveOutcome;
+    try {
+      outcome = await this.save(this.draftId, { baseVersion: this.#version, files });
+    } catch (error) {
+      this.#set({ status: "error", message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    if (outcome.status === "conflict") {
+      this.#set({ status: "conflict", theirs: outcome.current, message: outcome.message });
+      return;
+    }
+    this.#version = outcome.draft.version;
+    if (this.#editsDuringSave) {
+      this.#set({ status: "dirty" });
+      this.#schedule();
+    } else {
+      this.#forgetUnsaved();
+      this.#set({ status: "saved", version: outcome.draft.version });
+    }
+  }
+
+  #edited(): void {
+    this.#keepUnsaved();
+    if (this.#state.status === "conflict") {
+      this.#emit();
+      return;
+    }
+    if (this.#state.status === "saving") this.#editsDuringSave = true;
+    else this.#set({ status: "dirty" });
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.saveNow(), AUTOSAVE_DELAY_MS);
+  }
+
+  #keepUnsaved(): void {
+    try {
+      this.storage?.setItem(unsavedKey(this.draftId), JSON.stringify({ baseVersion: this.#version, files: this.#files }));
+    } catch {
+      // storage full or disabled: autosave still runs
+    }
+  }
+
+  #forgetUnsaved(): void {
+    this.storage?.removeItem(unsavedKey(this.draftId));
+  }
+
+  #restoreUnsaved(draft: Draft): void {
+    const raw = this.storage?.getItem(unsavedKey(draft.id));
+    if (!raw) return;
+    try {
+      const unsaved = JSON.parse(raw) as { baseVersion: number; files: GadgetFile[] };
+      if (!Array.isArray(unsaved.files)) return;
+      this.#files = unsaved.files;
+      this.#version = unsaved.baseVersion;
+      // Based on an older version: saving will surface the conflict instead of overwriting.
+      this.#state = { status: "dirty" };
+      this.#schedule();
+    } catch {
+      this.#forgetUnsaved();
+    }
+  }
+
+  #set(state: SaveState): void {
+    this.#state = state;
+    this.#emit();
+  }
+
+  #emit(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,29 @@
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { Draft } from "@gadgets/workshop-shared";
+import { DraftEditor, type SaveState } from "../drafts/draft-editor.ts";
+import { useWorkshop } from "./workshop-context.tsx";
+
+/** The editor of an open draft; a new one when another draft (or a fresh copy) is opened. */
+export function useDraftEditor(draft: Draft | undefined): DraftEditor | undefined {
+  const { connection } = useWorkshop();
+  const [editor, setEditor] = useState<DraftEditor>();
+  useEffect(() => {
+    if (!draft) return;
+    const next = new DraftEditor(draft, async (id, input) => (await connection.ready()).saveDraft(id, input), window.localStorage);
+    setEditor(next);
+    return () => {
+      void next.saveNow();
+      next.dispose();
+    };
+  }, [draft, connection]);
+  return editor && draft && editor.draftId === draft.id ? editor : undefined;
+}
+
+const noEditor = () => () => {};
+const NO_FILES: DraftEditor["files"] = [];
+
+export function useEditorSnapshot(editor: DraftEditor | undefined): { files: DraftEditor["files"]; state: SaveState | undefined } {
+  const files = useSyncExternalStore(editor?.subscribe ?? noEditor, () => editor?.files ?? NO_FILES);
+  const state = useSyncExternalStore(editor?.subscribe ?? noEditor, () => editor?.state);
+  return { files, state };
+}
