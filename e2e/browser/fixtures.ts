@@ -19,11 +19,12 @@ export async function newDraft(page: Page, template: "Echo" | "Loop with logs" |
   await expect(page.getByTestId("save-state")).toContainText("saved");
 }
 
-/** Replaces the text of the editor's current model by typing into it, as a person would. */
+/** Replaces the text of the editor's current file by select-all and paste, as a person would. */
 export async function replaceEditorText(page: Page, text: string): Promise<void> {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.locator(".monaco-editor .view-lines").first().click();
   await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Delete");
-  // Monaco auto-closes brackets and quotes; insertText types the text as one edit without that.
-  await page.keyboard.insertText(text);
+  await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+  await page.keyboard.press("ControlOrMeta+V");
+  await expect(page.locator(".monaco-editor .view-lines").first()).toContainText(text.split("\n")[0]?.slice(0, 20) ?? "");
 }

@@ -66,14 +66,27 @@ export class RunEventStream {
     const event = { ...body, runId: this.runId, seq: this.#seq++, t: Math.max(0, this.now() - this.startedAt) } as RunEvent;
     if (this.stored.length < MAX_STORED_EVENTS_PER_RUN) this.stored.push(event);
     if (!this.listener) return;
-    // A caller that went away must not fail the run: delivery errors are dropped.
-    const delivery = Promise.resolve()
-      .then(() => this.listener?.(event))
-      .then(
+    // Events are sent without waiting for each reply: calls on one stub arrive in order, so once
+    // the end event's reply is in, every earlier event has been delivered too.
+    let result: unknown;
+    try {
+      result = this.listener(event);
+    } catch {
+      return;
+    }
+    if (body.type === "end") {
+      const delivery = Promise.resolve(result).then(
         () => undefined,
         () => undefined,
       );
-    this.#pending.add(delivery);
-    void delivery.then(() => this.#pending.delete(delivery));
+      this.#pending.add(delivery);
+      return;
+    }
+    if (result && typeof result === "object") {
+      // An RPC call's result is never read; release it instead of leaving it on the caller's side.
+      const disposable = result as Partial<Disposable> & Partial<PromiseLike<unknown>>;
+      if (typeof disposable[Symbol.dispose] === "function") disposable[Symbol.dispose]();
+      else if (typeof disposable.then === "function") disposable.then(undefined, () => undefined);
+    }
   }
 }

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { OutputTail } from "./output-tail.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -57,7 +58,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   const child: ChildProcess = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe", "pipe"], cwd: dir });
   if (child.pid === undefined) throw new Error("workerd could not be started.");
 
-  let output = "";
+  const output = new OutputTail(200);
   const lines = (stream: Readable | null) => {
     let buffered = "";
     stream?.on("data", (chunk: Buffer) => {
@@ -65,7 +66,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
       const parts = buffered.split("\n");
       buffered = parts.pop() ?? "";
       for (const line of parts) {
-        output = (output + line + "\n").slice(-20_000);
+        output.push(line);
         options.onOutput?.(line);
       }
     });
@@ -85,7 +86,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   const ports: Record<string, number> = {};
   const control = child.stdio[3] as Readable;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output.text()}`)), START_TIMEOUT_MS);
     let buffered = "";
     control.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -106,7 +107,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`workerd exited (${code}) while starting:\n${output}`));
+      reject(new Error(`workerd exited (${code}) while starting:\n${output.text()}`));
     });
   });
 

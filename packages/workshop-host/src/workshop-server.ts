@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { RUN_MEMORY_LIMIT_BYTES, RUN_QUEUE_DEPTH, RUNNER_RECYCLE_AFTER_RUNS } from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
 import { freePort } from "./free-port.ts";
+import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
 import { RunnerPool, type RunnerPoolOptions, type RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
@@ -101,9 +102,9 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   const dataDir = resolve(options.dataDir, "workspaces");
   mkdirSync(dataDir, { recursive: true });
   const assetsDir = join(REPO_ROOT, "apps/workshop/dist");
-  let output = "";
+  const output = new OutputTail(1000);
   const onOutput = (line: string) => {
-    output = (output + line + "\n").slice(-100_000);
+    output.push(line);
     if (options.echo) console.log(line);
   };
   const vars = { ...options.vars };
@@ -151,7 +152,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await waitForHealth(url, main);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.text()}`);
   }
-  return { url, output: () => output, poolStats: () => pool?.stats(), stop };
+  return { url, output: () => output.text(), poolStats: () => pool?.stats(), stop };
 }

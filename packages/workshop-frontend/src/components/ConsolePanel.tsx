@@ -20,7 +20,8 @@ function Frames({ frames, onOpen }: { frames: StackFrame[]; onOpen(frame: StackF
   return (
     <ul className="ml-4 mt-1 space-y-0.5">
       {own.map((frame, i) => (
-        <li key={`${frame.file}:${frame.line}:${i}`}>
+        // biome-ignore lint/suspicious/noArrayIndexKey: a stack's frames never reorder, and may repeat
+        <li key={i}>
           at {frame.fn ? `${frame.fn} ` : ""}
           <button type="button" className="underline decoration-dotted hover:text-red-600" onClick={() => onOpen(frame)} aria-label={`Open ${frame.file} at line ${frame.line}`}>
             {frame.file}:{frame.line}:{frame.column}
@@ -35,7 +36,7 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
   switch (entry.kind) {
     case "run-start":
       return (
-        <div className="mt-1 flex items-center gap-2 border-t border-zinc-300 pt-1 text-[11px] uppercase tracking-wide text-zinc-500 dark:border-zinc-700" role="separator">
+        <div className="mt-1 flex items-center gap-2 border-t border-zinc-300 pt-1 text-[11px] uppercase tracking-wide text-zinc-500 dark:border-zinc-700">
           Run of {entry.name} · {new Date(entry.at).toLocaleTimeString()}
         </div>
       );

@@ -28,7 +28,9 @@ export function Workbench() {
   const { files, state: saveState } = useEditorSnapshot(editor);
   const [activePath, setActivePath] = useState("index.ts");
   const [reveal, setReveal] = useState<{ path: string; line: number; column: number }>();
-  const [payloadText, setPayloadText] = useState("");
+  const [payload, setPayload] = useState<{ draftId: string | undefined; text: string }>({ draftId: undefined, text: "" });
+  const payloadText = payload.draftId === draftId ? payload.text : "";
+  const setPayloadText = useCallback((text: string) => setPayload({ draftId, text }), [draftId]);
   const [notice, setNotice] = useState<string>();
   const { publish } = useDraftMutations();
 
@@ -47,12 +49,13 @@ export function Workbench() {
     const opened = checkManifest(draft.data.files);
     setActivePath(opened.ok ? opened.value.entry : MANIFEST_PATH);
     const stored = window.localStorage.getItem(`workshop.payload.${draft.data.id}`);
-    setPayloadText(stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2));
+    setPayload({ draftId: draft.data.id, text: stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2) });
   }, [draft.data]);
 
+  // Remembered per draft, once it was loaded for that draft (never the previous draft's text).
   useEffect(() => {
-    if (draftId) window.localStorage.setItem(`workshop.payload.${draftId}`, payloadText);
-  }, [draftId, payloadText]);
+    if (payload.draftId) window.localStorage.setItem(`workshop.payload.${payload.draftId}`, payload.text);
+  }, [payload]);
 
   useEffect(() => {
     if (draft.isError) setDraftId(undefined);

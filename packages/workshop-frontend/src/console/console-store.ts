@@ -102,7 +102,7 @@ export class ConsoleStore {
     this.#changed(false);
   }
 
-  /** Floods arrive faster than frames: listeners hear of changes at most once per microtask. */
+  /** Floods arrive faster than frames: listeners hear of changes at most once per frame. */
   #changed(now: boolean): void {
     this.#visible = undefined;
     if (now) {
@@ -111,9 +111,11 @@ export class ConsoleStore {
     }
     if (this.#notifyScheduled) return;
     this.#notifyScheduled = true;
-    queueMicrotask(() => {
+    const notify = () => {
       this.#notifyScheduled = false;
       for (const listener of this.#listeners) listener();
-    });
+    };
+    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && !document.hidden) requestAnimationFrame(notify);
+    else setTimeout(notify, 0);
   }
 }
