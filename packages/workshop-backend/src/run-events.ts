@@ -84,9 +84,9 @@ export class RunEventStream {
     }
     if (result && typeof result === "object") {
       // An RPC call's result is never read; release it instead of leaving it on the caller's side.
-      const disposable = result as Partial<Disposable> & Partial<PromiseLike<unknown>>;
-      if (typeof disposable[Symbol.dispose] === "function") disposable[Symbol.dispose]();
-      else if (typeof disposable.then === "function") disposable.then(undefined, () => undefined);
+      const { [Symbol.dispose]: dispose, then } = result as Partial<Disposable> & Partial<PromiseLike<unknown>>;
+      if (typeof dispose === "function") dispose.call(result);
+      else if (typeof then === "function") then.call(result, undefined, () => undefined);
     }
   }
 }
