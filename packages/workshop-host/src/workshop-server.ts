@@ -48,7 +48,10 @@ export interface WorkshopServer {
   output(): string;
   /** The runner pool's counters, when there is a pool. */
   poolStats(): RunnerPoolStats | undefined;
+  /** Stops gracefully: requests in flight may finish first. */
   stop(): Promise<void>;
+  /** Stops at once, as a crash would. */
+  kill(): Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
@@ -141,8 +144,8 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     throw error;
   }
   const url = `http://127.0.0.1:${main.ports.http}`;
-  const stop = async () => {
-    main.kill("SIGTERM");
+  const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
+    main.kill(signal);
     const timer = setTimeout(() => main.kill("SIGKILL"), 3000);
     await main.exited;
     clearTimeout(timer);
@@ -154,5 +157,5 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.text()}`);
   }
-  return { url, output: () => output.text(), poolStats: () => pool?.stats(), stop };
+  return { url, output: () => output.text(), poolStats: () => pool?.stats(), stop: () => stop(), kill: () => stop("SIGKILL") };
 }
