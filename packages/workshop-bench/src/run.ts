@@ -7,10 +7,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWorkshopServer } from "@gadgets/workshop-host";
+import { REPO_ROOT, startWorkshopServer } from "@gadgets/workshop-host";
 import { createRpcClient, type GadgetFile } from "@gadgets/workshop-shared";
 import { newWebSocketRpcSession } from "capnweb";
 import { startBarePingServer } from "./bare-ping.ts";
+import { measureIde } from "./ide-bench.ts";
 import { type Summary, summarize, timeEach } from "./stats.ts";
 
 const quick = process.argv.includes("--quick");
@@ -32,6 +33,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
+let bundles: { name: string; bytes: number; gzip: number }[] = [];
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
 
 async function main(): Promise<void> {
@@ -103,6 +105,10 @@ async function main(): Promise<void> {
     for (const c of clients) c[Symbol.dispose]();
 
     await runaway(server.url, token, agentId);
+    const ide = await measureIde(server.url, join(REPO_ROOT, "apps/workshop/dist"), quick ? 3 : 7);
+    rows.push({ name: "IDE: page load to editable editor (cold cache)", summary: ide.loadToEditable });
+    rows.push({ name: "IDE: Ctrl+Enter to first console line (in the page)", summary: ide.runToFirstLine });
+    bundles = ide.bundles;
     await directPath();
 
     client[Symbol.dispose]();
@@ -210,6 +216,11 @@ function print(baseline: Summary): void {
     lines.push(
       `| ${row.name} | ${s ? fmt(s.median) : ""} | ${s ? fmt(s.p99) : ""} | ${s ? (s.median / baseline.median).toFixed(1) : ""} | ${row.throughput ? Math.round(row.throughput) : ""} | ${row.note ?? ""} |`,
     );
+  }
+  if (bundles.length > 0) {
+    const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+    lines.push("", "| built file (apps/workshop/dist/assets) | KB | KB gzip |", "| --- | ---: | ---: |");
+    for (const bundle of bundles.slice(0, 12)) lines.push(`| ${bundle.name} | ${kb(bundle.bytes)} | ${kb(bundle.gzip)} |`);
   }
   console.log(lines.join("\n"));
 }

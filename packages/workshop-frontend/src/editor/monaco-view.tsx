@@ -4,7 +4,7 @@
  * Loaded lazily: pages that only show code never download it.
  */
 
-import * as monaco from "monaco-editor";
+import * as monaco from "./monaco.ts";
 import { useEffect, useRef } from "react";
 import type { GadgetFile } from "@gadgets/workshop-shared";
 

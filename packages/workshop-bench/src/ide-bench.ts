@@ -1,0 +1,77 @@
+/**
+ * The IDE's own figures, in real Chromium: page load to an editable editor, Ctrl+Enter to the first
+ * console line (timed inside the page), and what the build ships.
+ */
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { type Summary, summarize } from "./stats.ts";
+
+export interface IdeFigures {
+  loadToEditable: Summary;
+  runToFirstLine: Summary;
+  bundles: { name: string; bytes: number; gzip: number }[];
+}
+
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"];
+
+export async function measureIde(url: string, distDir: string, samples: number): Promise<IdeFigures> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const load: number[] = [];
+  const run: number[] = [];
+  try {
+    // One workspace with one open draft; each sample is a fresh browser context (cold cache).
+    const setup = await browser.newContext();
+    const first = await setup.newPage();
+    await first.goto(url);
+    await first.getByLabel("New draft from a template").selectOption({ label: "Echo" });
+    await first.locator(".monaco-editor .view-lines").first().waitFor();
+    await first.getByTestId("save-state").getByText("saved").waitFor();
+    const storage = await setup.storageState();
+    await setup.close();
+
+    for (let i = 0; i < samples; i++) {
+      const context = await browser.newContext({ storageState: storage });
+      const page = await context.newPage();
+      const start = Date.now();
+      await page.goto(url);
+      await page.locator(".monaco-editor .view-lines").getByText("export default").waitFor();
+      load.push(Date.now() - start);
+
+      // Timed in the page: from the key press to the first console line in the DOM.
+      const elapsed = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const console = document.querySelector('[data-testid="console"]');
+            const before = document.querySelectorAll('[data-testid="console-line"]').length;
+            let pressedAt = 0;
+            const observer = new MutationObserver(() => {
+              if (pressedAt && document.querySelectorAll('[data-testid="console-line"]').length > before) {
+                observer.disconnect();
+                resolve(performance.now() - pressedAt);
+              }
+            });
+            observer.observe(console ?? document.body, { childList: true, subtree: true });
+            pressedAt = performance.now();
+            window.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
+          }),
+      );
+      run.push(elapsed);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+
+  const assets = join(distDir, "assets");
+  const bundles = readdirSync(assets)
+    .filter((name) => /\.(js|css)$/.test(name))
+    .map((name) => {
+      const bytes = statSync(join(assets, name)).size;
+      return { name: name.replace(/-[A-Za-z0-9_-]{8}\./, "."), bytes, gzip: gzipSync(readFileSync(join(assets, name))).length };
+    })
+    .sort((a, b) => b.bytes - a.bytes);
+  return { loadToEditable: summarize(load), runToFirstLine: summarize(run), bundles };
+}

@@ -1,0 +1,12 @@
+/**
+ * The parts of Monaco the Workshop uses: the editor, TypeScript/JavaScript with their language
+ * service, JSON for the manifest, Markdown for docs. Importing `monaco-editor` whole would add dozens
+ * of languages and their workers to the bundle.
+ */
+import "monaco-editor/languages/definitions/typescript/register";
+import "monaco-editor/languages/definitions/javascript/register";
+import "monaco-editor/languages/definitions/markdown/register";
+import "monaco-editor/languages/features/json/register";
+
+export * from "monaco-editor/editor";
+export * as typescript from "monaco-editor/languages/features/typescript/register";
