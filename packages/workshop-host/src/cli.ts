@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
- * Options: --port N (default 8787), --data DIR, --quiet (do not print the server's log lines).
+ * Options: --port N (default 8787), --data DIR, --runners N (default: one per core), --quiet (do not
+ * print the server's log lines).
  */
 
 import { resolve } from "node:path";
@@ -12,6 +13,7 @@ const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT ?? "8787" },
     data: { type: "string", default: resolve(REPO_ROOT, ".data") },
+    runners: { type: "string" },
     quiet: { type: "boolean", default: false },
   },
 });
@@ -22,7 +24,18 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   process.exit(2);
 }
 
-const server = await startWorkshopServer({ port, dataDir: resolve(values.data), echo: !values.quiet });
+const runners = values.runners === undefined ? undefined : Number(values.runners);
+if (runners !== undefined && (!Number.isInteger(runners) || runners < 1 || runners > 64)) {
+  console.error(`--runners must be a whole number from 1 to 64, not ${JSON.stringify(values.runners)}.`);
+  process.exit(2);
+}
+
+const server = await startWorkshopServer({
+  port,
+  dataDir: resolve(values.data),
+  echo: !values.quiet,
+  ...(runners === undefined ? {} : { pool: { size: runners } }),
+});
 console.log(`\nGadget Workshop is running at ${server.url}`);
 console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);
 

@@ -7,6 +7,7 @@
  */
 
 import type { ExecuteJob, ExecuteReply, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import { setPriority } from "node:os";
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
@@ -32,6 +33,12 @@ export interface RunnerPoolOptions {
 const MEMORY_SAMPLE_MS = 10;
 /** The overseer stops a run at its deadline; the supervisor acts on its own this much later. */
 const DEADLINE_BACKSTOP_MS = 500;
+/**
+ * A run still going after this long yields the CPU to short runs: its runner's scheduling priority is
+ * lowered, so a spinning gadget on a small machine cannot double everyone else's latency.
+ */
+const LONG_RUN_MS = 100;
+const LONG_RUN_NICENESS = 10;
 /** Wait before retrying a runner that failed to start. */
 const RESPAWN_DELAY_MS = 500;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
@@ -45,6 +52,8 @@ interface Slot {
   runner: RunnerProcess;
   runs: number;
   retired: boolean;
+  /** Its priority was lowered for a long run. */
+  niced: boolean;
   /** Code hashes this runner was sent (it may have evicted some since; it then asks again). */
   knownCode: Set<string>;
 }
@@ -123,6 +132,7 @@ export class RunnerPool {
     const active: ActiveRun = { runId: job.runId, slot, sink, baselineRss: slot.runner.rss() ?? 0, lines: 0, settle, drained, markDrained };
     this.#active.set(job.runId, active);
     const backstop = setTimeout(() => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)), job.limits.timeoutMs + DEADLINE_BACKSTOP_MS);
+    const demote = setTimeout(() => this.#setNiceness(slot, LONG_RUN_NICENESS), LONG_RUN_MS);
     try {
       const { modules: _modules, ...reference } = job.gadget;
       const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
@@ -148,10 +158,12 @@ export class RunnerPool {
       return result;
     } finally {
       clearTimeout(backstop);
+      clearTimeout(demote);
       this.#active.delete(job.runId);
       if (!active.stoppedWith && !slot.retired) {
         slot.runs++;
-        if (slot.runs >= this.#options.recycleAfterRuns) this.#replace(slot);
+        // A runner that cannot get its priority back (no privilege to raise it) is replaced.
+        if (slot.runs >= this.#options.recycleAfterRuns || (slot.niced && !this.#setNiceness(slot, 0))) this.#replace(slot);
         else this.#release(slot);
       }
     }
@@ -222,6 +234,18 @@ export class RunnerPool {
     this.#replace(active.slot);
   }
 
+  /** Sets the runner's scheduling priority; false when the system refused. */
+  #setNiceness(slot: Slot, niceness: number): boolean {
+    if (slot.retired || !slot.runner.process.alive) return false;
+    try {
+      setPriority(slot.runner.process.pid, niceness);
+      slot.niced = niceness !== 0;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   #sampleMemory(): void {
     for (const active of this.#active.values()) {
       const rss = active.slot.runner.rss();
@@ -288,7 +312,7 @@ export class RunnerPool {
         const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
         let spawned: Slot | undefined;
         const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
-        const slot: Slot = { runner, runs: 0, retired: false, knownCode: new Set() };
+        const slot: Slot = { runner, runs: 0, retired: false, niced: false, knownCode: new Set() };
         spawned = slot;
         if (this.#stopped) {
           runner.kill();
