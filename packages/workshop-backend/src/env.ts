@@ -1,9 +1,11 @@
+import type { ShareStore } from "./storage/share-store.ts";
 import type { WorkspaceStore } from "./storage/workspace-store.ts";
 
 /** The Worker's bindings, as declared in wrangler.toml. */
 export interface Env {
   LOADER: WorkerLoader;
   WORKSPACES: DurableObjectNamespace<WorkspaceStore>;
+  SHARES: DurableObjectNamespace<ShareStore>;
   ASSETS?: Fetcher;
   /** Comma-separated extra origins allowed to open `/api` sessions from a browser. */
   ALLOWED_ORIGINS?: string;

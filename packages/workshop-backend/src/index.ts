@@ -14,6 +14,7 @@ import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 
+export { ShareStore } from "./storage/share-store.ts";
 export { WorkspaceStore } from "./storage/workspace-store.ts";
 
 const logger = createLogger({ service: "workshop" });

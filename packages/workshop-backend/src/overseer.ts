@@ -47,6 +47,8 @@ export interface RunRequest {
    * done once and reused. Leave out for files that are not immutable.
    */
   codeKey?: string;
+  /** Failures go to the workspace's error reports unless this is false (anonymous runs). */
+  report?: boolean;
 }
 
 type Prepared = { ok: true; manifest: GadgetManifest; build: GadgetBuild } | { ok: false; message: string; error?: RunErrorInfo };
@@ -186,7 +188,7 @@ export class Overseer {
       buildMs: outcome.timings.buildMs,
       runMs: outcome.timings.runMs,
     });
-    if (outcome.status === "error" && outcome.kind !== "cancelled" && outcome.kind !== "busy") {
+    if (request.report !== false && outcome.status === "error" && outcome.kind !== "cancelled" && outcome.kind !== "busy") {
       const context = { runId: request.runId, source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`, kind: outcome.kind };
       this.#reportError?.(request.workspaceId, { name: outcome.error?.name ?? outcome.kind, message: outcome.error?.message ?? outcome.message, stack: outcome.error?.stack ?? "" }, context);
     }

@@ -25,6 +25,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..
 const COMPATIBILITY_DATE = "2026-11-01";
 /** Durable Object ids derive from this key: changing it orphans stored workspaces. */
 const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
+const SHARES_UNIQUE_KEY = "gadget-workshop-ShareStore";
 
 export interface WorkshopServerOptions {
   /** Port on 127.0.0.1; a free one when left out. */
@@ -62,6 +63,7 @@ function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Reco
   const bindings = [
     `(name = "LOADER", workerLoader = (id = "gadgets"))`,
     `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
+    `(name = "SHARES", durableObjectNamespace = "ShareStore")`,
     `(name = "ASSETS", service = "assets")`,
     ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
   ];
@@ -81,7 +83,10 @@ const mainWorker :Workerd.Worker = (
   modules = [(name = "index.js", esModule = embed "index.js")],
   compatibilityDate = ${text(COMPATIBILITY_DATE)},
   bindings = ${list(bindings)},
-  durableObjectNamespaces = [(className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true)],
+  durableObjectNamespaces = [
+    (className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true),
+    (className = "ShareStore", uniqueKey = ${text(SHARES_UNIQUE_KEY)}, enableSql = true),
+  ],
   durableObjectStorage = (localDisk = "workspaces"),
   globalOutbound = "loopback",
 );

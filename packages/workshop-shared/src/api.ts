@@ -185,6 +185,46 @@ export interface RunRecord extends RunSummary {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Shares: immutable snapshots anyone with the link can open
+
+/** A gadget as it was shared: files and payload, never changing. */
+export interface ShareSnapshot {
+  shareId: string;
+  name: string;
+  description: string;
+  files: GadgetFile[];
+  payload: JsonValue;
+  createdAt: number;
+}
+
+/** A run as it was shared: the snapshot it ran, its full event stream, outcome and timings. */
+export interface SharedRunRecord {
+  recordId: string;
+  name: string;
+  description: string;
+  files: GadgetFile[];
+  payload: JsonValue;
+  events: RunEvent[];
+  droppedEvents: number;
+  outcome: RunOutcome;
+  startedAt: number;
+  createdAt: number;
+}
+
+/** A share opened by its link; no workspace needed. Runs are anonymous, rate-limited, with strict limits. */
+export interface PublicShare {
+  snapshot(): Promise<ShareSnapshot>;
+  run(payload: JsonValue, onEvent?: RunEventListener): Promise<RunOutcome>;
+}
+
+/** A shared run record opened by its link. */
+export interface PublicRecord {
+  record(): Promise<SharedRunRecord>;
+  /** Runs the recorded snapshot again with the recorded payload (anonymous, rate-limited). */
+  runAgain(onEvent?: RunEventListener): Promise<RunOutcome>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Errors seen in a workspace (aggregated by fingerprint)
 
 export interface ErrorGroup {
@@ -243,6 +283,13 @@ export interface Session {
   listRuns(limit?: number): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunRecord>;
 
+  /** Makes an immutable snapshot of the draft's saved files with this payload; the link is `/s/<shareId>`. */
+  shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }>;
+  /** Makes an immutable copy of a run's record; the link is `/r/<recordId>`. Runs are private until shared. */
+  shareRun(runId: string): Promise<{ recordId: string }>;
+  /** Copies a shared snapshot into this workspace as a new draft. */
+  forkShare(shareId: string): Promise<Draft>;
+
   listErrors(): Promise<ErrorGroup[]>;
 }
 
@@ -252,6 +299,10 @@ export interface WorkshopApi {
   createWorkspace(): Promise<WorkspaceCredentials>;
   /** Authenticates in-band; usable pipelined (`api.getSession(token).listDrafts()`). */
   getSession(token: string): Session | Promise<Session>;
+  /** A shared snapshot by its id (pipelined); unknown and malformed ids fail alike. */
+  openShare(shareId: string): PublicShare | Promise<PublicShare>;
+  /** A shared run record by its id (pipelined); unknown and malformed ids fail alike. */
+  openRecord(recordId: string): PublicRecord | Promise<PublicRecord>;
   /** Round-trip check, used for health and latency measurements. */
   ping(): Promise<"pong">;
   /** Live server-side objects of this connection: disposing a stub on the client lowers these. */

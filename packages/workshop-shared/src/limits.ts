@@ -82,3 +82,14 @@ export const RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
 export const RUN_QUEUE_DEPTH = 64;
 /** Runs a local runner serves before it is replaced (workerd keeps 4–10 KB per request it served). */
 export const RUNNER_RECYCLE_AFTER_RUNS = 5000;
+
+/** Anonymous runs of shared gadgets per connection per minute: enough to try a link, not to farm it. */
+export const ANONYMOUS_RUNS_PER_MINUTE = 20;
+/** Anonymous runs per minute across the whole server (per Worker isolate). */
+export const ANONYMOUS_RUNS_PER_MINUTE_GLOBAL = 300;
+/** Wall-clock limit of an anonymous run; not configurable. */
+export const ANONYMOUS_RUN_TIMEOUT_MS = 2000;
+/** Lookups of unknown share or record ids one connection may make before it is refused further lookups. */
+export const MAX_SHARE_MISSES_PER_CONNECTION = 20;
+/** Shares made per connection per minute. */
+export const SHARES_PER_MINUTE = 30;

@@ -5,11 +5,12 @@
  */
 
 import type { ConnectionStats } from "@gadgets/workshop-shared/api";
-import { MAX_CONCURRENT_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
+import { ANONYMOUS_RUNS_PER_MINUTE, MAX_CONCURRENT_RUNS_PER_SESSION, SHARES_PER_MINUTE } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
 import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { PoolExecutor } from "../executors/pool-executor.ts";
+import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
 
 
@@ -17,6 +18,12 @@ export class Connection {
   readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0 };
   /** Runs in flight by id, so they can be cancelled. */
   readonly runs = new Map<string, AbortController>();
+  /** Anonymous runs of shared gadgets from this connection. */
+  readonly anonymousRuns = new RateLimiter(ANONYMOUS_RUNS_PER_MINUTE);
+  /** Shares made on this connection. */
+  readonly shares = new RateLimiter(SHARES_PER_MINUTE);
+  /** Lookups of share or record ids that did not exist. */
+  shareMisses = 0;
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
 

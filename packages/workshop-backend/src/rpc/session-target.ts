@@ -17,15 +17,18 @@ import type {
   SaveDraftInput,
   SaveOutcome,
   Session,
+  ShareSnapshot,
   WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
 import { MAX_LIST_LIMIT, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
-import { checkFiles, checkId } from "@gadgets/workshop-shared/validate";
+import { checkFiles, checkId, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import type { Connection } from "./connection.ts";
 import { launchRun } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
+import { loadShare, storeShare } from "./share-links.ts";
 
 function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!checked.ok) throw new TypeError(checked.error);
@@ -149,6 +152,49 @@ export class SessionTarget extends RpcTarget implements Session {
     // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
     const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(must(checkId(runId, "run id")));
     return record as RunRecord;
+  }
+
+  async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {
+    const id = must(checkId(draftId, "draft id"));
+    const checkedPayload = must(checkPayload(payload));
+    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+    const draft = await this.store.getDraft(id);
+    const manifest = checkManifest(draft.files);
+    const shareId = randomId();
+    await storeShare(this.connection.env, "snapshot", shareId, {
+      shareId,
+      name: draft.name,
+      description: manifest.ok ? (manifest.value.description ?? "") : "",
+      files: draft.files,
+      payload: checkedPayload,
+      createdAt: Date.now(),
+    });
+    return { shareId };
+  }
+
+  async shareRun(runId: string): Promise<{ recordId: string }> {
+    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+    const record = await this.getRun(runId);
+    const manifest = checkManifest(record.files);
+    const recordId = randomId();
+    await storeShare(this.connection.env, "record", recordId, {
+      recordId,
+      name: record.name,
+      description: manifest.ok ? (manifest.value.description ?? "") : "",
+      files: record.files,
+      payload: record.payload,
+      events: record.events,
+      droppedEvents: record.droppedEvents,
+      outcome: record.outcome,
+      startedAt: record.startedAt,
+      createdAt: Date.now(),
+    });
+    return { recordId };
+  }
+
+  async forkShare(shareId: string): Promise<Draft> {
+    const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
+    return this.store.createDraft(snapshot.files);
   }
 
   listErrors(): Promise<ErrorGroup[]> {

@@ -1,11 +1,13 @@
 /** The root object of every `/api` session: create a workspace, or authenticate into one. */
 
 import { RpcTarget } from "capnweb";
-import type { ConnectionStats, WorkshopApi, WorkspaceCredentials } from "@gadgets/workshop-shared/api";
+import type { ConnectionStats, SharedRunRecord, ShareSnapshot, WorkshopApi, WorkspaceCredentials } from "@gadgets/workshop-shared/api";
 import { MAX_TOKEN_LENGTH } from "@gadgets/workshop-shared/limits";
 import { isWellFormedToken, newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
 import type { Connection } from "./connection.ts";
+import { PublicRecordTarget, PublicShareTarget } from "./public-share.ts";
 import { SessionTarget } from "./session-target.ts";
+import { loadShare } from "./share-links.ts";
 
 /** Workspaces one connection may create: enough for tests and tabs, not for a flood. */
 const MAX_WORKSPACES_PER_CONNECTION = 20;
@@ -36,6 +38,14 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     const opened = await store.openSession();
     if (!opened.exists) throw new Error("Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().");
     return new SessionTarget(this.connection, workspaceId, store, opened.settings);
+  }
+
+  async openShare(shareId: string): Promise<PublicShareTarget> {
+    return new PublicShareTarget(this.connection, await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId));
+  }
+
+  async openRecord(recordId: string): Promise<PublicRecordTarget> {
+    return new PublicRecordTarget(this.connection, await loadShare<SharedRunRecord>(this.connection, "record", recordId));
   }
 
   async ping(): Promise<"pong"> {

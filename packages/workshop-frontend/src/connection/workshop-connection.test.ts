@@ -16,7 +16,11 @@ function fakeClients() {
   const factory = (options: RpcClientOptions) => {
     created.push(options);
     const client = {
-      api: { onRpcBroken: (cb: (error: unknown) => void) => void (breakCallback = cb) },
+      api: {
+        onRpcBroken: (cb: (error: unknown) => void) => {
+          breakCallback = cb;
+        },
+      },
       createWorkspace: async () => ({ workspaceId: "w1", token: "gw_new" }),
       getSession: () => ({
         workspace: async () => {
@@ -31,7 +35,10 @@ function fakeClients() {
     };
     return client as unknown as WorkshopClient;
   };
-  return { factory, created, failNext: (n: number) => void (failing = n), breakNow: () => breakCallback?.(new Error("socket closed")) };
+  const failNext = (n: number) => {
+    failing = n;
+  };
+  return { factory, created, failNext, breakNow: () => breakCallback?.(new Error("socket closed")) };
 }
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,6 +1,6 @@
 import { CONSOLE_CAPS, encodeConsoleValues } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { decodeValue, Placeholder } from "./decode-value.ts";
+import { decodeValue, type Placeholder } from "./decode-value.ts";
 
 const roundTrip = (value: unknown) => {
   const [encoded] = encodeConsoleValues([value], CONSOLE_CAPS);

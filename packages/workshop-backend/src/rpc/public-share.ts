@@ -1,0 +1,92 @@
+/**
+ * What anyone with a share or record link can do: read it, and run it anonymously — rate-limited, with
+ * the strict default limits, in isolates of their own (never a workspace's), leaving no record behind.
+ */
+
+import { RpcTarget } from "capnweb";
+import type {
+  GadgetFile,
+  JsonValue,
+  PublicRecord,
+  PublicShare,
+  RunEventListener,
+  RunOutcome,
+  SharedRunRecord,
+  ShareSnapshot,
+} from "@gadgets/workshop-shared/api";
+import { ANONYMOUS_RUN_TIMEOUT_MS, ANONYMOUS_RUNS_PER_MINUTE, ANONYMOUS_RUNS_PER_MINUTE_GLOBAL } from "@gadgets/workshop-shared/limits";
+import { randomId } from "../storage/ids.ts";
+import type { Connection } from "./connection.ts";
+import { RateLimiter } from "./rate-limiter.ts";
+
+/** The pseudo-workspace of anonymous runs: isolates are keyed by it, so they never meet a workspace's. */
+export const ANONYMOUS_WORKSPACE = "anonymous";
+/** The one message for unknown and malformed ids alike: no oracle for which ids exist. */
+export const NOT_FOUND_MESSAGE = "This link does not exist. Check that it was copied whole.";
+
+const globalRuns = new RateLimiter(ANONYMOUS_RUNS_PER_MINUTE_GLOBAL);
+
+async function runAnonymously(connection: Connection, files: GadgetFile[], payload: unknown, onEvent: unknown, codeKey: string): Promise<RunOutcome> {
+  const receivedAt = Date.now();
+  const runId = randomId();
+  const refuse = (message: string): RunOutcome => ({ status: "error", runId, kind: "busy", message, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } });
+  if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function") throw new TypeError("onEvent must be a function (or left out).");
+  if (!connection.anonymousRuns.take() || !globalRuns.take()) {
+    return refuse(`Shared gadgets can run ${ANONYMOUS_RUNS_PER_MINUTE} times a minute from one page. Wait a moment, or fork it into your workspace to run it freely.`);
+  }
+  const controller = connection.acquireRunSlot(runId);
+  if (!controller) return refuse(connection.busyMessage());
+  try {
+    const { outcome } = await connection.overseer.run({
+      runId,
+      executor: connection.executor,
+      workspaceId: ANONYMOUS_WORKSPACE,
+      source: { kind: "draft", draftId: "shared", version: 0 },
+      files,
+      payload,
+      timeoutMs: ANONYMOUS_RUN_TIMEOUT_MS,
+      listener: (onEvent ?? undefined) as RunEventListener | undefined,
+      signal: controller.signal,
+      receivedAt,
+      codeKey,
+      report: false,
+    });
+    return outcome;
+  } finally {
+    connection.releaseRunSlot(runId);
+  }
+}
+
+export class PublicShareTarget extends RpcTarget implements PublicShare {
+  constructor(
+    private readonly connection: Connection,
+    private readonly value: ShareSnapshot,
+  ) {
+    super();
+  }
+
+  async snapshot(): Promise<ShareSnapshot> {
+    return this.value;
+  }
+
+  run(payload: JsonValue, onEvent?: RunEventListener): Promise<RunOutcome> {
+    return runAnonymously(this.connection, this.value.files, payload, onEvent, `share:${this.value.shareId}`);
+  }
+}
+
+export class PublicRecordTarget extends RpcTarget implements PublicRecord {
+  constructor(
+    private readonly connection: Connection,
+    private readonly value: SharedRunRecord,
+  ) {
+    super();
+  }
+
+  async record(): Promise<SharedRunRecord> {
+    return this.value;
+  }
+
+  runAgain(onEvent?: RunEventListener): Promise<RunOutcome> {
+    return runAnonymously(this.connection, this.value.files, this.value.payload, onEvent, `record:${this.value.recordId}`);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Immutable shares: one Durable Object per share or record id, holding exactly one value written once.
+ * Ids are 128 random bits, so they cannot be enumerated; a stored value never changes.
+ */
+
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env.ts";
+
+export type ShareKind = "snapshot" | "record";
+
+export class ShareStore extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#sql.exec("CREATE TABLE IF NOT EXISTS share (kind TEXT NOT NULL, value TEXT NOT NULL, created_at INTEGER NOT NULL)");
+  }
+
+  /** Stores the value; refuses to overwrite (a share never changes). */
+  put(kind: ShareKind, value: string): void {
+    if (this.#sql.exec("SELECT 1 FROM share").toArray().length > 0) throw new Error("This share already exists and cannot change.");
+    this.#sql.exec("INSERT INTO share (kind, value, created_at) VALUES (?, ?, ?)", kind, value, Date.now());
+  }
+
+  /** The stored value when it is of `kind`; undefined otherwise (no hint whether the id exists). */
+  get(kind: ShareKind): string | undefined {
+    const row = this.#sql.exec<{ kind: string; value: string }>("SELECT kind, value FROM share").toArray()[0];
+    return row && row.kind === kind ? row.value : undefined;
+  }
+}
