@@ -1,4 +1,4 @@
-import { formatConsoleLine, MAX_PAYLOAD_BYTES, type RunOutcome } from "@gadgets/workshop-shared";
+import { formatConsoleLine, MAX_EVENTS_PER_RUN, MAX_PAYLOAD_BYTES, type RunOutcome } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Connected, connectNewWorkspace, ECHO_SOURCE, eventCollector, gadget } from "./helpers.ts";
 
@@ -167,6 +167,13 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
     expect(big?.values[0]?.t === "string" && big.values[0].v.length).toBe(10_000);
     expect(wide).toMatchObject({ level: "warn", values: [{ t: "array", length: 5000 }] });
     expect(JSON.stringify(deep?.values)).toContain('"truncated"');
+  });
+
+  it("streams MAX_EVENTS_PER_RUN console lines and counts the rest as dropped", async () => {
+    const { outcome, collector } = await runSource(`export default { async run() { for (let i = 0; i < ${MAX_EVENTS_PER_RUN + 1000}; i++) console.log(i); return "done"; } };`);
+    expect(outcome).toMatchObject({ status: "ok", result: "done" });
+    expect(collector.ofType("log")).toHaveLength(MAX_EVENTS_PER_RUN);
+    expect(collector.ofType("dropped")).toEqual([expect.objectContaining({ count: 1000 })]);
   });
 
   it("refuses an oversized payload with a clear error and keeps the session usable", async () => {

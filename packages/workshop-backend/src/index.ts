@@ -9,6 +9,7 @@ import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
+import { serveSharePage } from "./share-pages.ts";
 import { Overseer } from "./overseer.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
@@ -54,6 +55,9 @@ app.all("/api", (c) => {
     limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
   });
 });
+
+app.get("/s/:id", (c) => serveSharePage(c.env, c.req.raw, "snapshot", c.req.param("id")));
+app.get("/r/:id", (c) => serveSharePage(c.env, c.req.raw, "record", c.req.param("id")));
 
 app.get("*", (c) => (c.env.ASSETS ? serveAsset(c.env.ASSETS, c.req.raw) : c.text("Not found", 404)));
 

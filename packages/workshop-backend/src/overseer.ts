@@ -260,6 +260,7 @@ export class Overseer {
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onCancel);
     }
+    if (result.droppedEvents) events.countDropped(result.droppedEvents);
     if (result.status === "ok") return { status: "ok", runId: request.runId, result: result.result, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
     if ("error" in result) {
       const error = mapError(result.error, build);

@@ -48,6 +48,11 @@ export class RunEventStream {
     this.#push(body);
   }
 
+  /** Events the isolate counted instead of sending (past its own cap). */
+  countDropped(count: number): void {
+    if (Number.isInteger(count) && count > 0) this.#dropped += count;
+  }
+
   /** Status events are never capped: they are few and the caller needs them. */
   status(status: "queued" | "building" | "running"): void {
     if (!this.#closed) this.#push({ type: "status", status });

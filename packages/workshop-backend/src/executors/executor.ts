@@ -54,10 +54,14 @@ export interface ExecuteRequest extends ExecuteJob {
   signal: AbortSignal;
 }
 
-export type ExecuteResult =
+export type ExecuteResult = (
   | { status: "ok"; result: JsonValue }
   | { status: "error"; kind: "user" | "invalid"; error: RawError }
-  | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled" | "busy"; message: string };
+  | { status: "error"; kind: "timeout" | "cpu" | "memory" | "cancelled" | "busy"; message: string }
+) & {
+  /** Console calls the isolate only counted, past the per-run event cap. */
+  droppedEvents?: number;
+};
 
 /**
  * What a runner or the pool answers: a result (with the number of event lines the run wrote, so the

@@ -14,7 +14,7 @@ import { SinkTarget } from "./sink-target.ts";
 /** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
 export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 
-type HarnessReply = ({ status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError }) & { eventLines?: number };
+type HarnessReply = ({ status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError }) & { eventLines?: number; droppedEvents?: number };
 
 /**
  * Code received from another process, by content hash, so each gadget crosses the wire once per
@@ -92,7 +92,7 @@ export class LoaderExecutor implements Executor {
     });
     try {
       const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId), aborted]);
-      if ("json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue, eventLines: reply.eventLines ?? 0 };
+      if ("json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue, eventLines: reply.eventLines ?? 0, droppedEvents: reply.droppedEvents ?? 0 };
       return reply as ExecuteReply;
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.

@@ -6,7 +6,7 @@
  */
 
 import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
-import { CONSOLE_CAPS, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits";
+import { CONSOLE_CAPS, MAX_EVENTS_PER_RUN, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits";
 
 export const HARNESS_MODULE = "__workshop_harness.js";
 export const HARNESS_ENTRYPOINT = "GadgetHarness";
@@ -26,6 +26,8 @@ import * as entry from ${JSON.stringify(`./${entryModule}`)};
 
 const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
 const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
+// Past this, console calls are only counted: a flood costs neither encoding nor transport.
+const MAX_EVENTS = ${MAX_EVENTS_PER_RUN};
 const encodeConsoleValues = ${encodeConsoleValues.toString()};
 
 // Warm isolates serve concurrent runs of the same code: each run's sink travels in async context.
@@ -36,6 +38,7 @@ const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
 
 // A run has either an RPC sink, or (in the local runner pool) writes event lines to stdout.
 function emit(run, kind, data) {
+  run.emitted++;
   if (run.sink) {
     const call = kind === "log" ? run.sink.log(data[0], data[1]) : run.sink.error(data[0], data[1]);
     run.pending.push(Promise.resolve(call).catch(() => {}));
@@ -65,6 +68,10 @@ function currentRuns() {
 for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => {
     for (const run of currentRuns()) {
+      if (run.emitted >= MAX_EVENTS) {
+        run.dropped++;
+        continue;
+      }
       let values;
       try {
         values = encodeConsoleValues(args, CAPS);
@@ -106,7 +113,7 @@ function toResult(value) {
 
 export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
   async run(payload, sink, runId) {
-    const run = { sink, id: runId, pending: [], lines: 0 };
+    const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, dropped: 0 };
     activeRuns.add(run);
     try {
       const reply = await runContext.run(run, async () => {
@@ -120,7 +127,7 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
           return { status: "error", kind: "user", error: describe(thrown) };
         }
       });
-      return { ...reply, eventLines: run.lines };
+      return { ...reply, eventLines: run.lines, droppedEvents: run.dropped };
     } finally {
       activeRuns.delete(run);
       // Log calls still in flight would be lost once run() returns and the sink is released.

@@ -1,7 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { StackFrame } from "@gadgets/workshop-shared";
-import type { ConsoleEntry, LevelFilter } from "../console/console-store.ts";
+import type { ConsoleEntry, ConsoleStore, LevelFilter } from "../console/console-store.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { ValueView } from "./ValueView.tsx";
 
@@ -76,8 +76,9 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
 }
 
 /** The console: streamed entries, virtualised so a flood stays smooth, with level filters. */
-export function ConsolePanel({ dark, onOpenFrame }: { dark: boolean; onOpenFrame(frame: StackFrame): void }) {
-  const { console: store } = useWorkshop();
+export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console" }: { dark: boolean; onOpenFrame(frame: StackFrame): void; store?: ConsoleStore; title?: string }) {
+  const { console: shared } = useWorkshop();
+  const store = given ?? shared;
   const entries = useSyncExternalStore(store.subscribe, () => store.visible());
   const dropped = useSyncExternalStore(store.subscribe, () => store.droppedByCap);
   const filter = useSyncExternalStore(store.subscribe, () => store.filter);
@@ -97,9 +98,9 @@ export function ConsolePanel({ dark, onOpenFrame }: { dark: boolean; onOpenFrame
   const toggle = (key: keyof LevelFilter) => store.setFilter({ ...filter, [key]: !filter[key] });
 
   return (
-    <section className="flex h-full flex-col" aria-label="Console">
+    <section className="flex h-full flex-col" aria-label={title}>
       <div className="flex items-center gap-3 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
-        <h2 className="font-semibold">Console</h2>
+        <h2 className="font-semibold">{title}</h2>
         {(["log", "info", "warn", "error", "debug"] as const).map((level) => (
           <label key={level} className="flex items-center gap-1">
             <input type="checkbox" checked={filter[level]} onChange={() => toggle(level)} aria-label={`Show ${level} lines`} />

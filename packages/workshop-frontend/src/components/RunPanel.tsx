@@ -37,6 +37,8 @@ export function RunPanel(props: {
   state: RunState;
   onRun(): void;
   onCancel(): void;
+  /** Offered once a run is done: makes its record shareable. */
+  onShareRun?(runId: string): void;
   dark: boolean;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
@@ -102,6 +104,11 @@ export function RunPanel(props: {
       {state.status === "done" && (
         <div className="space-y-1" data-testid="run-result">
           <p className="text-xs text-zinc-500">
+            {props.onShareRun && (
+              <button type="button" className="mr-2 rounded border border-zinc-300 px-1 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300" onClick={() => props.onShareRun?.(state.outcome.runId)}>
+                Share run
+              </button>
+            )}
             queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run {state.outcome.timings.runMs} ms · total {state.outcome.timings.totalMs} ms
           </p>
           {state.outcome.status === "ok" ? (

@@ -7,15 +7,16 @@ import { useDraft, useDraftMutations } from "../hooks/use-drafts.ts";
 import { useDraftEditor, useEditorSnapshot } from "../hooks/use-draft-editor.ts";
 import { useRun } from "../hooks/use-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
+import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { CodeEditor } from "./CodeEditor.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { DraftList } from "./DraftList.tsx";
 import { FileTree } from "./FileTree.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
+import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 
-const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
 const resizer = "w-1 bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
 const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
 
@@ -33,6 +34,18 @@ export function Workbench() {
   const setPayloadText = useCallback((text: string) => setPayload({ draftId, text }), [draftId]);
   const [notice, setNotice] = useState<string>();
   const { publish } = useDraftMutations();
+  const { connection } = useWorkshop();
+
+  /** Shares something and shows its link (copied to the clipboard when the page may). */
+  const share = useCallback(async (make: () => Promise<string>) => {
+    try {
+      const link = `${window.location.origin}${await make()}`;
+      await navigator.clipboard?.writeText(link).catch(() => undefined);
+      setNotice(`Link: ${link}`);
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  }, []);
 
   const manifest = useMemo(() => checkManifest(files), [files]);
   const name = manifest.ok ? manifest.value.name : (draft.data?.name ?? "gadget");
@@ -116,6 +129,17 @@ export function Workbench() {
         <SaveBadge state={saveState} />
         <div className="ml-auto flex items-center gap-3">
           {editor && (
+            <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => void share(async () => {
+              const payload = parsePayload(payloadText);
+              if (!payload.ok) throw new Error(payload.error);
+              await editor.saveNow();
+              const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
+              return `/s/${shareId}`;
+            })}>
+              Share
+            </button>
+          )}
+          {editor && (
             <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={async () => {
               await editor.saveNow();
               try {
@@ -182,7 +206,18 @@ export function Workbench() {
         <Panel defaultSize="35" minSize="20">
           <Group orientation="vertical">
             <Panel defaultSize="40" minSize="15">
-              {editor ? <RunPanel draftId={editor.draftId} payloadText={payloadText} onPayloadText={setPayloadText} state={runState} onRun={startRun} onCancel={() => void cancel()} dark={dark} /> : null}
+              {editor ? (
+                <RunPanel
+                  draftId={editor.draftId}
+                  payloadText={payloadText}
+                  onPayloadText={setPayloadText}
+                  state={runState}
+                  onRun={startRun}
+                  onCancel={() => void cancel()}
+                  onShareRun={(runId) => void share(async () => `/r/${(await (await connection.ready()).shareRun(runId)).recordId}`)}
+                  dark={dark}
+                />
+              ) : null}
             </Panel>
             <Separator className={resizerRow} />
             <Panel defaultSize="60" minSize="15">

@@ -31,6 +31,7 @@ export class WorkshopConnection {
   #session: RpcStub<Session> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  #started = false;
   #generation = 0;
 
   constructor(
@@ -72,7 +73,10 @@ export class WorkshopConnection {
     });
   }
 
+  /** Connects (once; later calls do nothing while connected or connecting). */
   start(): void {
+    if (this.#started) return;
+    this.#started = true;
     void this.#connect(0);
   }
 

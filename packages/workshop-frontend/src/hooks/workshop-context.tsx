@@ -10,17 +10,20 @@ interface WorkshopContextValue {
 
 const WorkshopContext = createContext<WorkshopContextValue | undefined>(undefined);
 
-/** Holds the Workshop session, the console and the query cache for everything below it. */
-export function WorkshopProvider({ children, url }: { children: ReactNode; url?: string }) {
+/**
+ * Holds the Workshop session, the console and the query cache for everything below it. Pages that do
+ * not need a workspace (shared links) pass `autoConnect={false}` and connect only when asked to.
+ */
+export function WorkshopProvider({ children, url, autoConnect = true }: { children: ReactNode; url?: string; autoConnect?: boolean }) {
   const value = useMemo<WorkshopContextValue>(
     () => ({ connection: new WorkshopConnection(window.localStorage, { url }), console: new ConsoleStore() }),
     [url],
   );
   const queryClient = useMemo(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: true } } }), []);
   useEffect(() => {
-    value.connection.start();
+    if (autoConnect) value.connection.start();
     return () => value.connection.close();
-  }, [value]);
+  }, [value, autoConnect]);
   return (
     <WorkshopContext.Provider value={value}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

@@ -1,0 +1,38 @@
+/**
+ * The HTML of `/s/<id>` and `/r/<id>`: the app's page with a title and link-preview tags naming the
+ * gadget, so a pasted link unfurls as "echo — Gadget Workshop". Unknown and malformed ids get the same
+ * not-found response; misses are rate-limited.
+ */
+
+import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
+import { checkId } from "@gadgets/workshop-shared/validate";
+import { serveAsset } from "./assets.ts";
+import type { Env } from "./env.ts";
+import { RateLimiter } from "./rpc/rate-limiter.ts";
+import type { ShareKind } from "./storage/share-store.ts";
+
+/** Page loads of links that do not exist, per minute, across the server. */
+const misses = new RateLimiter(600);
+
+export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
+  const assets = env.ASSETS;
+  if (!assets) return new Response("Not found", { status: 404 });
+  const checked = checkId(id, "link");
+  const text = checked.ok ? await env.SHARES.get(env.SHARES.idFromName(checked.value)).get(kind) : undefined;
+  const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
+  if (text === undefined) {
+    if (!misses.take()) return new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+    // The app shows its not-found page; the status tells crawlers the same.
+    return new Response(page.body, { status: 404, headers: page.headers });
+  }
+  const value = JSON.parse(text) as ShareSnapshot | SharedRunRecord;
+  const title = kind === "record" ? `Run of ${value.name} — Gadget Workshop` : `${value.name} — Gadget Workshop`;
+  const description = value.description || (kind === "record" ? "A shared run: its code, console and result." : "A shared gadget: read it, run it, fork it.");
+  // Text and attribute values set through the rewriter are escaped: a gadget's name is never markup.
+  return new HTMLRewriter()
+    .on("title", { element: (element) => void element.setInnerContent(title) })
+    .on('meta[name="description"]', { element: (element) => void element.setAttribute("content", description) })
+    .on('meta[property="og:title"]', { element: (element) => void element.setAttribute("content", title) })
+    .on('meta[property="og:description"]', { element: (element) => void element.setAttribute("content", description) })
+    .transform(page);
+}

@@ -1,0 +1,108 @@
+import { useEffect, useState } from "react";
+import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
+import { usePublicClient } from "../hooks/use-public-api.ts";
+import type { RunState } from "../hooks/use-run.ts";
+import { useTheme } from "../hooks/use-theme.ts";
+import { useWorkshop } from "../hooks/workshop-context.tsx";
+import { ConsolePanel } from "./ConsolePanel.tsx";
+import { NotFound } from "./NotFound.tsx";
+import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
+import { parsePayload, RunPanel } from "./RunPanel.tsx";
+
+export const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
+
+/** `/s/<id>`: a shared gadget, read-only, with Run (anonymous) and Fork (into the visitor's workspace). */
+export function SharePage({ shareId }: { shareId: string }) {
+  const client = usePublicClient();
+  const { connection, console: consoleStore } = useWorkshop();
+  const [theme, toggleTheme] = useTheme();
+  const [snapshot, setSnapshot] = useState<ShareSnapshot>();
+  const [missing, setMissing] = useState<string>();
+  const [payloadText, setPayloadText] = useState("");
+  const [runState, setRunState] = useState<RunState>({ status: "idle" });
+  const [forking, setForking] = useState(false);
+
+  useEffect(() => {
+    if (!client) return;
+    client.api
+      .openShare(shareId)
+      .snapshot()
+      .then((value) => {
+        setSnapshot(value);
+        setPayloadText(JSON.stringify(value.payload, null, 2));
+        document.title = `${value.name} — Gadget Workshop`;
+      })
+      .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
+  }, [client, shareId]);
+
+  if (missing) return <NotFound message={missing} />;
+  if (!snapshot || !client) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
+
+  const run = async () => {
+    const payload = parsePayload(payloadText);
+    if (!payload.ok) return;
+    const startedAt = performance.now();
+    setRunState({ status: "running", startedAt, phase: "queued" });
+    let started = false;
+    try {
+      const outcome = await client.api.openShare(shareId).run(payload.value, (event) => {
+        if (!started) {
+          started = true;
+          consoleStore.startRun(event.runId, snapshot.name);
+        }
+        consoleStore.add(event);
+        if (event.type === "status") setRunState({ status: "running", runId: event.runId, startedAt, phase: event.status });
+      });
+      setRunState({ status: "done", outcome });
+    } catch (error) {
+      setRunState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const fork = async () => {
+    setForking(true);
+    connection.start();
+    try {
+      const draft = await (await connection.ready()).forkShare(shareId);
+      window.localStorage.setItem(ACTIVE_DRAFT_KEY, draft.id);
+      window.location.assign("/");
+    } catch (error) {
+      setForking(false);
+      setRunState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const manifest = checkManifest(snapshot.files);
+  const dark = theme === "dark";
+  return (
+    <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
+        <a href="/" className="font-semibold">Gadget Workshop</a>
+        <h1 className="text-sm">{snapshot.name}</h1>
+        <span className="truncate text-xs text-zinc-500">{snapshot.description}</span>
+        <span className="text-xs text-zinc-500">read-only</span>
+        <div className="ml-auto flex items-center gap-2">
+          <button type="button" className="rounded bg-sky-600 px-3 py-0.5 text-sm text-white disabled:opacity-50" disabled={forking} onClick={() => void fork()}>
+            {forking ? "Forking…" : "Fork"}
+          </button>
+          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={toggleTheme} aria-label={`Switch to ${dark ? "light" : "dark"} theme`}>
+            {dark ? "☀ light" : "☾ dark"}
+          </button>
+        </div>
+      </header>
+      <div className="flex min-h-0 flex-1">
+        <div className="min-w-0 flex-[3] border-r border-zinc-200 dark:border-zinc-800">
+          <ReadOnlyCode files={snapshot.files} entry={manifest.ok ? manifest.value.entry : "gadget.json"} theme={theme} />
+        </div>
+        <div className="flex min-w-0 flex-[2] flex-col">
+          <div className="h-2/5 min-h-0 border-b border-zinc-200 dark:border-zinc-800">
+            <RunPanel draftId={`share-${shareId}`} payloadText={payloadText} onPayloadText={setPayloadText} state={runState} onRun={() => void run()} onCancel={() => {}} dark={dark} />
+          </div>
+          <div className="min-h-0 flex-1">
+            <ConsolePanel dark={dark} onOpenFrame={() => {}} />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
