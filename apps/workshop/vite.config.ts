@@ -9,6 +9,9 @@ export default defineConfig({
     emptyOutDir: true,
     // Monaco's TypeScript worker alone is ~7 MB; it is loaded only when an editor opens.
     chunkSizeWarningLimit: 8000,
+    rollupOptions: {
+      input: { main: "index.html", embed: "embed.html" },
+    },
   },
   worker: { format: "es" },
 });

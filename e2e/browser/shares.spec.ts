@@ -52,6 +52,19 @@ test.describe("share links and run records", () => {
     await visitor.close();
   });
 
+  test("'Open in Workshop' from an embed lands in the IDE with the gadget forked", async ({ page, browser }) => {
+    await newDraft(page, "Echo");
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const link = /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ?? "";
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    await visit.goto(`${link}?fork=1`);
+    await expect(visit).toHaveURL(/\/$/);
+    await expect(visit.getByTestId("save-state")).toContainText("saved (v1)");
+    await expect(visit.locator(".monaco-editor .view-lines").first()).toContainText("Echo:");
+    await visitor.close();
+  });
+
   test("unknown and malformed links show the same not-found page", async ({ page, request }) => {
     for (const path of ["/s/AAAAAAAAAAAAAAAAAAAAAA", "/s/not%20an%20id", "/r/AAAAAAAAAAAAAAAAAAAAAA"]) {
       const response = await page.goto(path);

@@ -25,7 +25,7 @@ const TYPES: Record<string, string> = {
  * Nothing from another origin, ever. Monaco sets inline styles and starts its workers from this
  * origin; the API session is a same-origin WebSocket.
  */
-export const APP_CSP = [
+const CSP_PARTS = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -36,10 +36,13 @@ export const APP_CSP = [
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+];
+/** IDE pages may not be framed by anyone. */
+export const APP_CSP = [...CSP_PARTS, "frame-ancestors 'none'"].join("; ");
+/** Embeds are made to be framed, by any site. */
+export const EMBED_CSP = [...CSP_PARTS, "frame-ancestors *"].join("; ");
 
-function withHeaders(response: Response, pathname: string): Response {
+function withHeaders(response: Response, pathname: string, frameable = false): Response {
   const headers = new Headers(response.headers);
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
   const type = extension ? TYPES[extension] : undefined;
@@ -47,8 +50,8 @@ function withHeaders(response: Response, pathname: string): Response {
   headers.set("x-content-type-options", "nosniff");
   headers.set("referrer-policy", "no-referrer");
   if (type?.startsWith("text/html")) {
-    headers.set("content-security-policy", APP_CSP);
-    headers.set("x-frame-options", "DENY");
+    headers.set("content-security-policy", frameable ? EMBED_CSP : APP_CSP);
+    if (!frameable) headers.set("x-frame-options", "DENY");
     headers.set("cache-control", "no-cache");
   } else if (pathname.startsWith("/assets/")) {
     // Vite names these by content hash: they never change.
@@ -59,6 +62,8 @@ function withHeaders(response: Response, pathname: string): Response {
 
 export async function serveAsset(assets: Fetcher, request: Request): Promise<Response> {
   const url = new URL(request.url);
+  // The embed page is served only under /embed/<id>, where it may be framed.
+  if (url.pathname === "/embed.html") url.pathname = "/index.html";
   if (url.pathname.endsWith("/")) url.pathname += "index.html";
   const response = await assets.fetch(new Request(url, request));
   // A client-side route has no file: the app's page handles it.
@@ -67,4 +72,10 @@ export async function serveAsset(assets: Fetcher, request: Request): Promise<Res
     return withHeaders(await assets.fetch(new Request(url, request)), url.pathname);
   }
   return withHeaders(response, url.pathname);
+}
+
+/** The embed page, frameable by any site. */
+export async function serveEmbedPage(assets: Fetcher, request: Request): Promise<Response> {
+  const response = await assets.fetch(new Request(new URL("/embed.html", request.url), request));
+  return withHeaders(response, "/embed.html", true);
 }

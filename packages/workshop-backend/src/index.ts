@@ -9,7 +9,7 @@ import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
-import { serveSharePage } from "./share-pages.ts";
+import { serveEmbed, serveSharePage } from "./share-pages.ts";
 import { Overseer } from "./overseer.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
@@ -58,6 +58,7 @@ app.all("/api", (c) => {
 
 app.get("/s/:id", (c) => serveSharePage(c.env, c.req.raw, "snapshot", c.req.param("id")));
 app.get("/r/:id", (c) => serveSharePage(c.env, c.req.raw, "record", c.req.param("id")));
+app.get("/embed/:id", (c) => serveEmbed(c.env, c.req.raw, c.req.param("id")));
 
 app.get("*", (c) => (c.env.ASSETS ? serveAsset(c.env.ASSETS, c.req.raw) : c.text("Not found", 404)));
 

@@ -6,7 +6,7 @@
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
 import { checkId } from "@gadgets/workshop-shared/validate";
-import { serveAsset } from "./assets.ts";
+import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { RateLimiter } from "./rpc/rate-limiter.ts";
 import type { ShareKind } from "./storage/share-store.ts";
@@ -35,4 +35,16 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
     .on('meta[property="og:title"]', { element: (element) => void element.setAttribute("content", title) })
     .on('meta[property="og:description"]', { element: (element) => void element.setAttribute("content", description) })
     .transform(page);
+}
+
+/** `/embed/<id>`: the playground page; an unknown or malformed id is a 404 with the same page. */
+export async function serveEmbed(env: Env, request: Request, id: string): Promise<Response> {
+  const assets = env.ASSETS;
+  if (!assets) return new Response("Not found", { status: 404 });
+  const checked = checkId(id, "link");
+  const exists = checked.ok && (await env.SHARES.get(env.SHARES.idFromName(checked.value)).get("snapshot")) !== undefined;
+  const page = await serveEmbedPage(assets, request);
+  if (exists) return page;
+  if (!misses.take()) return new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+  return new Response(page.body, { status: 404, headers: page.headers });
 }

@@ -12,6 +12,8 @@ import { type Summary, summarize } from "./stats.ts";
 export interface IdeFigures {
   loadToEditable: Summary;
   runToFirstLine: Summary;
+  /** JavaScript an embed ships before the reader's first click (`ctl`), raw and gzip. */
+  embedBeforeClick: { bytes: number; gzip: number; files: number };
   bundles: { name: string; bytes: number; gzip: number }[];
 }
 
@@ -21,6 +23,7 @@ export async function measureIde(url: string, distDir: string, samples: number):
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const load: number[] = [];
   const run: number[] = [];
+  let embedBeforeClick = { bytes: 0, gzip: 0, files: 0 };
   try {
     // One workspace with one open draft; each sample is a fresh browser context (cold cache).
     const setup = await browser.newContext();
@@ -29,8 +32,27 @@ export async function measureIde(url: string, distDir: string, samples: number):
     await first.getByLabel("New draft from a template").selectOption({ label: "Echo" });
     await first.locator(".monaco-editor .view-lines").first().waitFor();
     await first.getByTestId("save-state").getByText("saved").waitFor();
+    await first.getByRole("button", { name: "Share", exact: true }).click();
+    const shareId = (await first.getByTestId("share-link").inputValue()).split("/s/")[1] ?? "";
     const storage = await setup.storageState();
     await setup.close();
+
+    const embed = await browser.newContext();
+    const embedPage = await embed.newPage();
+    const scripts: Promise<Buffer>[] = [];
+    embedPage.on("response", (response) => {
+      if (response.request().resourceType() === "script") scripts.push(response.body());
+    });
+    await embedPage.goto(`${url}/embed/${shareId}?ctl=1`);
+    await embedPage.getByRole("button", { name: /Click to load/ }).waitFor();
+    await embedPage.waitForLoadState("networkidle");
+    const bodies = await Promise.all(scripts);
+    embedBeforeClick = {
+      bytes: bodies.reduce((sum, body) => sum + body.length, 0),
+      gzip: bodies.reduce((sum, body) => sum + gzipSync(body).length, 0),
+      files: bodies.length,
+    };
+    await embed.close();
 
     for (let i = 0; i < samples; i++) {
       const context = await browser.newContext({ storageState: storage });
@@ -73,5 +95,5 @@ export async function measureIde(url: string, distDir: string, samples: number):
       return { name: name.replace(/-[A-Za-z0-9_-]{8}\./, "."), bytes, gzip: gzipSync(readFileSync(join(assets, name))).length };
     })
     .sort((a, b) => b.bytes - a.bytes);
-  return { loadToEditable: summarize(load), runToFirstLine: summarize(run), bundles };
+  return { loadToEditable: summarize(load), runToFirstLine: summarize(run), embedBeforeClick, bundles };
 }

@@ -214,7 +214,8 @@ export interface SharedRunRecord {
 /** A share opened by its link; no workspace needed. Runs are anonymous, rate-limited, with strict limits. */
 export interface PublicShare {
   snapshot(): Promise<ShareSnapshot>;
-  run(payload: JsonValue, onEvent?: RunEventListener): Promise<RunOutcome>;
+  /** Runs the snapshot — or, in an embed that edited them, these files instead. */
+  run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome>;
 }
 
 /** A shared run record opened by its link. */

@@ -26,7 +26,7 @@ export const NOT_FOUND_MESSAGE = "This link does not exist. Check that it was co
 
 const globalRuns = new RateLimiter(ANONYMOUS_RUNS_PER_MINUTE_GLOBAL);
 
-async function runAnonymously(connection: Connection, files: GadgetFile[], payload: unknown, onEvent: unknown, codeKey: string): Promise<RunOutcome> {
+async function runAnonymously(connection: Connection, files: readonly GadgetFile[], payload: unknown, onEvent: unknown, codeKey: string | undefined): Promise<RunOutcome> {
   const receivedAt = Date.now();
   const runId = randomId();
   const refuse = (message: string): RunOutcome => ({ status: "error", runId, kind: "busy", message, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } });
@@ -48,7 +48,7 @@ async function runAnonymously(connection: Connection, files: GadgetFile[], paylo
       listener: (onEvent ?? undefined) as RunEventListener | undefined,
       signal: controller.signal,
       receivedAt,
-      codeKey,
+      ...(codeKey === undefined ? {} : { codeKey }),
       report: false,
     });
     return outcome;
@@ -69,7 +69,9 @@ export class PublicShareTarget extends RpcTarget implements PublicShare {
     return this.value;
   }
 
-  run(payload: JsonValue, onEvent?: RunEventListener): Promise<RunOutcome> {
+  run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome> {
+    // Edited files are checked by the overseer like any other; only the snapshot's build is cached.
+    if (files !== undefined && files !== null) return runAnonymously(this.connection, files, payload, onEvent, undefined);
     return runAnonymously(this.connection, this.value.files, payload, onEvent, `share:${this.value.shareId}`);
   }
 }

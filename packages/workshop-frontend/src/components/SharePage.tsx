@@ -22,6 +22,9 @@ export function SharePage({ shareId }: { shareId: string }) {
   const [runState, setRunState] = useState<RunState>({ status: "idle" });
   const [forking, setForking] = useState(false);
 
+  // "Open in Workshop" from an embed arrives with ?fork=1: fork straight into the visitor's workspace.
+  const autoFork = new URLSearchParams(window.location.search).get("fork") === "1";
+
   useEffect(() => {
     if (!client) return;
     client.api
@@ -34,6 +37,10 @@ export function SharePage({ shareId }: { shareId: string }) {
       })
       .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
   }, [client, shareId]);
+
+  useEffect(() => {
+    if (snapshot && autoFork && !forking) void fork();
+  });
 
   if (missing) return <NotFound message={missing} />;
   if (!snapshot || !client) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
@@ -59,7 +66,7 @@ export function SharePage({ shareId }: { shareId: string }) {
     }
   };
 
-  const fork = async () => {
+  async function fork() {
     setForking(true);
     connection.start();
     try {
@@ -70,7 +77,7 @@ export function SharePage({ shareId }: { shareId: string }) {
       setForking(false);
       setRunState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
     }
-  };
+  }
 
   const manifest = checkManifest(snapshot.files);
   const dark = theme === "dark";

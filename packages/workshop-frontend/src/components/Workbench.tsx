@@ -14,6 +14,7 @@ import { DraftList } from "./DraftList.tsx";
 import { FileTree } from "./FileTree.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
+import { ShareDialog } from "./ShareDialog.tsx";
 import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 
@@ -35,6 +36,7 @@ export function Workbench() {
   const [notice, setNotice] = useState<string>();
   const { publish } = useDraftMutations();
   const { connection } = useWorkshop();
+  const [shared, setShared] = useState<string>();
 
   /** Shares something and shows its link (copied to the clipboard when the page may). */
   const share = useCallback(async (make: () => Promise<string>) => {
@@ -134,6 +136,7 @@ export function Workbench() {
               if (!payload.ok) throw new Error(payload.error);
               await editor.saveNow();
               const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
+              setShared(shareId);
               return `/s/${shareId}`;
             })}>
               Share
@@ -171,6 +174,7 @@ export function Workbench() {
           <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">×</button>
         </div>
       )}
+      {shared && <ShareDialog shareId={shared} files={files.map((file) => file.path)} onClose={() => setShared(undefined)} />}
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel defaultSize="18" minSize="10" className="overflow-auto">
           <DraftList activeId={draftId} onOpen={setDraftId} />

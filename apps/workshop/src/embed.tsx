@@ -1,0 +1,15 @@
+import "./monaco-environment.ts";
+import "./styles.css";
+import { parseEmbedOptions } from "@gadgets/workshop-shared/embed";
+import { EmbedPage } from "@gadgets/workshop-frontend/embed";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+
+const root = document.getElementById("root");
+if (!root) throw new Error("The page has no #root element.");
+const shareId = decodeURIComponent(window.location.pathname.replace(/^\/embed\//, "").replace(/\/$/, ""));
+createRoot(root).render(
+  <StrictMode>
+    <EmbedPage shareId={shareId} options={parseEmbedOptions(window.location.search)} />
+  </StrictMode>,
+);

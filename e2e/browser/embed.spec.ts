@@ -1,0 +1,165 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createRpcClient } from "@gadgets/workshop-shared";
+import { build } from "esbuild";
+import { expect, test } from "./fixtures.ts";
+
+const ECHO = `export default {\n  async run({ input }: { input: string }) {\n    console.log("embedded got", input);\n    return "Echo: " + input;\n  },\n};\n`;
+
+/** A shared echo gadget, made through the API as a backend would. */
+async function shareEcho(): Promise<string> {
+  const url = process.env.WORKSHOP_E2E_URL ?? "";
+  const boot = createRpcClient({ url });
+  const { token } = await boot.createWorkspace();
+  boot[Symbol.dispose]();
+  const client = createRpcClient({ url, token });
+  try {
+    const session = client.getSession();
+    const draft = await session.createDraft({
+      files: [
+        { path: "gadget.json", content: JSON.stringify({ name: "embedded-echo", entry: "index.ts" }) },
+        { path: "index.ts", content: ECHO },
+      ],
+    });
+    return (await session.shareDraft(draft.id, { input: "default" })).shareId;
+  } finally {
+    client[Symbol.dispose]();
+  }
+}
+
+/** A host page on another origin (another port), with the shipped host helper bundled for the browser. */
+async function startHost(): Promise<{ origin: string; server: Server }> {
+  const helper = await build({
+    entryPoints: [fileURLToPath(new URL("../../packages/workshop-shared/src/embed.ts", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    write: false,
+    platform: "browser",
+  });
+  const script = helper.outputFiles[0]?.text ?? "";
+  const server = createServer((request, response) => {
+    if (request.url === "/embed-client.js") {
+      response.writeHead(200, { "content-type": "text/javascript" });
+      response.end(script);
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(`<!doctype html><html><head><link rel="icon" href="data:,"></head><body><iframe id="embed" width="800" height="400"></iframe></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+test.describe("the embeddable playground", () => {
+  test("a host page on another origin drives the embed through the host API and receives its events", async ({ page }) => {
+    const shareId = await shareEcho();
+    const host = await startHost();
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      const result = await page.evaluate(
+        async ({ src, origin }) => {
+          const iframe = document.getElementById("embed") as HTMLIFrameElement;
+          iframe.src = src;
+          const { connectEmbed } = (await import("/embed-client.js" as string)) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          const api = await connectEmbed(iframe, { origin });
+          const events: string[] = [];
+          await api.onRunEvent((event) => {
+            events.push(event.type);
+          });
+          const files = await api.getFiles();
+          await api.setFiles(files.map((file) => (file.path === "index.ts" ? { ...file, content: file.content.replace('"Echo: "', '"Hosted: "') } : file)));
+          const outcome = await api.run({ input: "from the host" });
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return { outcome, events, paths: files.map((file) => file.path) };
+        },
+        { src: `${workshop}/embed/${shareId}?host=${encodeURIComponent(host.origin)}`, origin: workshop },
+      );
+      expect(result.paths).toEqual(["gadget.json", "index.ts"]);
+      expect(result.outcome).toMatchObject({ status: "ok", result: "Hosted: from the host" });
+      expect(result.events).toContain("log");
+      expect(result.events.at(-1)).toBe("end");
+      await expect(page.frameLocator("#embed").getByTestId("console-line").filter({ hasText: "embedded got from the host" })).toBeVisible();
+    } finally {
+      host.server.close();
+    }
+  });
+
+  test("ignores a handshake from an origin other than the one the embed names", async ({ page }) => {
+    const shareId = await shareEcho();
+    const host = await startHost();
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      const error = await page.evaluate(
+        async ({ src, origin }) => {
+          const iframe = document.getElementById("embed") as HTMLIFrameElement;
+          iframe.src = src;
+          const { connectEmbed } = (await import("/embed-client.js" as string)) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          try {
+            await connectEmbed(iframe, { origin, timeoutMs: 3000 });
+            return "connected";
+          } catch (e) {
+            return (e as Error).message;
+          }
+        },
+        { src: `${workshop}/embed/${shareId}?host=${encodeURIComponent("http://127.0.0.1:1")}`, origin: workshop },
+      );
+      expect(error).toContain("did not answer");
+    } finally {
+      host.server.close();
+    }
+  });
+
+  test("click-to-load fetches no Monaco, opens no session and runs nothing before the click", async ({ page, requests }) => {
+    const shareId = await shareEcho();
+    const response = await page.goto(`/embed/${shareId}?ctl=1&autorun=1`);
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors *");
+    await expect(page.getByRole("button", { name: /Click to load/ })).toBeVisible();
+    await page.waitForTimeout(500);
+    const before = [...requests];
+    expect(before.filter((url) => /\/api|editor\.api|ts\.worker|monaco/.test(url))).toEqual([]);
+    await page.getByRole("button", { name: /Click to load/ }).click();
+    await expect(page.getByTestId("embed-outcome")).toContainText("Echo: default");
+    await expect(page.getByTestId("embed-code")).toContainText("embedded got");
+    // First paint is highlighted text: Monaco is still not loaded until the reader edits.
+    expect(requests.filter((url) => /editor\.api/.test(url))).toEqual([]);
+    await page.getByRole("button", { name: "Edit" }).click();
+    await expect(page.locator(".monaco-editor").first()).toBeVisible();
+  });
+
+  test("IDE pages refuse to be framed; unknown embeds show not found", async ({ page, request }) => {
+    const ide = await request.get("/");
+    expect(ide.headers()["x-frame-options"]).toBe("DENY");
+    expect(ide.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    const host = await startHost();
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      await page.evaluate((src) => {
+        (document.getElementById("embed") as HTMLIFrameElement).src = src;
+      }, `${workshop}/`);
+      await page.waitForTimeout(1000);
+      await expect(page.frameLocator("#embed").getByTestId("connection")).toHaveCount(0);
+    } finally {
+      host.server.close();
+    }
+    const missing = await page.goto("/embed/AAAAAAAAAAAAAAAAAAAAAA");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByTestId("not-found")).toBeVisible();
+  });
+
+  test("the share dialog builds the iframe snippet and previews it", async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("New draft from a template").selectOption({ label: "Echo" });
+    await expect(page.locator(".monaco-editor").first()).toBeVisible();
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = page.getByTestId("share-dialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel("theme").selectOption("dark");
+    await dialog.getByLabel("click to load").check();
+    await expect(page.getByTestId("embed-snippet")).toHaveValue(/<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&amp;ctl=1"|<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&ctl=1"/);
+    await expect(page.frameLocator('iframe[title="Embed preview"]').getByRole("button", { name: /Click to load/ })).toBeVisible();
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * The embed's state, framework-free: the shared gadget, its files as edited here, the console of the
+ * latest run, the outcome — and the host API over all of it.
+ */
+
+import { RpcTarget } from "capnweb";
+import {
+  checkFiles,
+  checkPayload,
+  type EmbedApi,
+  formatConsoleLine,
+  type GadgetFile,
+  type JsonValue,
+  type RunEvent,
+  type RunEventListener,
+  type RunOutcome,
+  type ShareSnapshot,
+  type WorkshopClient,
+} from "@gadgets/workshop-shared";
+
+export interface EmbedLine {
+  id: number;
+  level: string;
+  text: string;
+  t: number;
+}
+
+export interface EmbedState {
+  snapshot?: ShareSnapshot;
+  files: GadgetFile[];
+  lines: EmbedLine[];
+  running: boolean;
+  outcome?: RunOutcome;
+  error?: string;
+}
+
+/** Lines the embed's console keeps (it is a small window). */
+const MAX_LINES = 1000;
+
+export class EmbedController {
+  #state: EmbedState = { files: [], lines: [], running: false };
+  readonly #listeners = new Set<() => void>();
+  readonly #hostListeners = new Set<RunEventListener>();
+  #nextLine = 1;
+
+  constructor(
+    private readonly client: WorkshopClient,
+    readonly shareId: string,
+  ) {}
+
+  get state(): EmbedState {
+    return this.#state;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  #loaded: Promise<void> | undefined;
+
+  /** Loads the share once; every call waits for the same load. */
+  load(): Promise<void> {
+    this.#loaded ??= this.#load();
+    return this.#loaded;
+  }
+
+  async #load(): Promise<void> {
+    try {
+      const snapshot = await this.client.api.openShare(this.shareId).snapshot();
+      this.#set({ snapshot, files: snapshot.files });
+    } catch (error) {
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  setFiles(files: GadgetFile[]): void {
+    this.#set({ files });
+  }
+
+  addHostListener(listener: RunEventListener): number {
+    this.#hostListeners.add(listener);
+    return this.#hostListeners.size;
+  }
+
+  async run(payload: JsonValue): Promise<RunOutcome> {
+    this.#set({ running: true, lines: [], outcome: undefined });
+    const edited = this.#state.files !== this.#state.snapshot?.files;
+    const onEvent = (event: RunEvent) => {
+      this.#onEvent(event);
+      for (const listener of this.#hostListeners) void Promise.resolve(listener(event)).catch(() => this.#hostListeners.delete(listener));
+    };
+    try {
+      const outcome = await this.client.api.openShare(this.shareId).run(payload, onEvent, edited ? this.#state.files : undefined);
+      this.#set({ running: false, outcome });
+      return outcome;
+    } catch (error) {
+      this.#set({ running: false, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  #onEvent(event: RunEvent): void {
+    let line: Omit<EmbedLine, "id"> | undefined;
+    if (event.type === "log") line = { level: event.level, text: formatConsoleLine(event.values), t: event.t };
+    else if (event.type === "error") line = { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}`, t: event.t };
+    else if (event.type === "dropped") line = { level: "debug", text: `${event.count} lines dropped`, t: event.t };
+    if (!line) return;
+    const lines = [...this.#state.lines, { ...line, id: this.#nextLine++ }].slice(-MAX_LINES);
+    this.#set({ lines });
+  }
+
+  #set(patch: Partial<EmbedState>): void {
+    this.#state = { ...this.#state, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+/** The host API: validated like any RPC boundary, since the host page is someone else's code. */
+export class EmbedApiTarget extends RpcTarget implements EmbedApi {
+  constructor(private readonly controller: EmbedController) {
+    super();
+  }
+
+  async run(payload: JsonValue): Promise<RunOutcome> {
+    const checked = checkPayload(payload);
+    if (!checked.ok) throw new TypeError(checked.error);
+    await this.controller.load();
+    return this.controller.run(checked.value);
+  }
+
+  async getFiles(): Promise<GadgetFile[]> {
+    await this.controller.load();
+    return this.controller.state.files;
+  }
+
+  async setFiles(files: GadgetFile[]): Promise<void> {
+    const checked = checkFiles(files);
+    if (!checked.ok) throw new TypeError(checked.error);
+    await this.controller.load();
+    this.controller.setFiles(checked.value);
+  }
+
+  async onRunEvent(listener: RunEventListener): Promise<number> {
+    if (typeof listener !== "function") throw new TypeError("onRunEvent takes a function.");
+    // The stub would be released when this call returns; keep a reference of our own.
+    const kept = (listener as RunEventListener & { dup?: () => RunEventListener }).dup?.() ?? listener;
+    return this.controller.addHostListener(kept);
+  }
+}
