@@ -25,6 +25,18 @@ const echoFiles = (tag = ""): GadgetFile[] => [
   { path: "index.ts", content: `export default { async run({ input }: { input: string }) { return \`Echo${tag}: \${input}\`; } };` },
 ];
 
+/** A new workspace with a published echo agent, and a client in it. */
+async function publishedEcho(url: string) {
+  const boot = createRpcClient({ url });
+  const { token } = await boot.createWorkspace();
+  boot[Symbol.dispose]();
+  const client = createRpcClient({ url, token });
+  const session = client.getSession();
+  const draft = await session.createDraft({ files: echoFiles() });
+  const { agentId } = await session.publishDraft(draft.id);
+  return { token, client, session, agentId };
+}
+
 interface Row {
   name: string;
   summary?: Summary;
@@ -52,11 +64,7 @@ async function main(): Promise<void> {
     const boot = createRpcClient({ url: server.url });
     rows.push({ name: "Workshop session ping", summary: summarize(await timeEach(N, 200, () => boot.api.ping())) });
 
-    const { token } = await boot.createWorkspace();
-    const client = createRpcClient({ url: server.url, token });
-    const session = client.getSession();
-    const draft = await session.createDraft({ files: echoFiles() });
-    const { agentId } = await session.publishDraft(draft.id);
+    const { token, client, session, agentId } = await publishedEcho(server.url);
 
     // 3. Warm echo run end to end (published agent, isolate cached).
     const agent = client.getAgent(agentId);
@@ -190,16 +198,10 @@ async function directPath(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-direct-"));
   const server = await startWorkshopServer({ dataDir, pool: false });
   try {
-    const boot = createRpcClient({ url: server.url });
-    const { token } = await boot.createWorkspace();
-    const client = createRpcClient({ url: server.url, token });
-    const session = client.getSession();
-    const draft = await session.createDraft({ files: echoFiles() });
-    const { agentId } = await session.publishDraft(draft.id);
+    const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
     rows.push({ name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)", summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))) });
     client[Symbol.dispose]();
-    boot[Symbol.dispose]();
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { useTheme } from "../hooks/use-theme.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
+import { ThemeToggle } from "./ThemeToggle.tsx";
 
 function fill(store: ConsoleStore, record: { events: readonly RunEvent[]; name: string }, runId: string) {
   store.clear();
@@ -103,9 +104,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
           <button type="button" className="rounded bg-emerald-600 px-3 py-0.5 text-sm text-white" onClick={() => void runAgain()}>
             Run again
           </button>
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={toggleTheme} aria-label={`Switch to ${dark ? "light" : "dark"} theme`}>
-            {dark ? "☀ light" : "☾ dark"}
-          </button>
+          <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
       <div className="flex min-h-0 flex-1">

@@ -7,6 +7,7 @@ import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
+import { ThemeToggle } from "./ThemeToggle.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
 
 export const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
@@ -92,9 +93,7 @@ export function SharePage({ shareId }: { shareId: string }) {
           <button type="button" className="rounded bg-sky-600 px-3 py-0.5 text-sm text-white disabled:opacity-50" disabled={forking} onClick={() => void fork()}>
             {forking ? "Forking…" : "Fork"}
           </button>
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={toggleTheme} aria-label={`Switch to ${dark ? "light" : "dark"} theme`}>
-            {dark ? "☀ light" : "☾ dark"}
-          </button>
+          <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
       <div className="flex min-h-0 flex-1">

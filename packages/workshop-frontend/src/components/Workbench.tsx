@@ -17,6 +17,8 @@ import { parsePayload, RunPanel } from "./RunPanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
 import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
+import { ThemeToggle } from "./ThemeToggle.tsx";
+import { FileTabs } from "./FileTabs.tsx";
 
 const resizer = "w-1 bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
 const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
@@ -156,9 +158,7 @@ export function Workbench() {
             </button>
           )}
           <ConnectionBadge />
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={toggleTheme} aria-label={`Switch to ${dark ? "light" : "dark"} theme`}>
-            {dark ? "☀ light" : "☾ dark"}
-          </button>
+          <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
       {saveState?.status === "conflict" && editor && (
@@ -189,13 +189,7 @@ export function Workbench() {
         <Panel defaultSize="47" minSize="20" className="flex flex-col">
           {editor ? (
             <>
-              <div className="flex overflow-x-auto border-b border-zinc-200 text-sm dark:border-zinc-800" role="tablist" aria-label="Open file">
-                {files.map((file) => (
-                  <button key={file.path} type="button" role="tab" aria-selected={file.path === activePath} className={`px-3 py-1 ${file.path === activePath ? "border-b-2 border-sky-500" : "text-zinc-500"}`} onClick={() => setActivePath(file.path)}>
-                    {file.path}
-                  </button>
-                ))}
-              </div>
+              <FileTabs paths={files.map((file) => file.path)} active={activePath} onSelect={setActivePath} />
               <div className="min-h-0 flex-1">
                 <CodeEditor files={files} activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH} theme={theme} envTypes={envTypes} onChange={(path, content) => editor.update(path, content)} onRun={startRun} onSave={() => void saveAndFormat()} reveal={reveal} />
               </div>
