@@ -52,13 +52,15 @@ test.describe("share links and run records", () => {
     await visitor.close();
   });
 
-  test("'Open in Workshop' from an embed lands in the IDE with the gadget forked", async ({ page, browser }) => {
+  test("'Open in Workshop' from an embed lands in the IDE with the gadget forked, after one click", async ({ page, browser }) => {
     await newDraft(page, "Echo");
     await page.getByRole("button", { name: "Share", exact: true }).click();
     const link = /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ?? "";
     const visitor = await browser.newContext();
     const visit = await visitor.newPage();
     await visit.goto(`${link}?fork=1`);
+    // A link alone changes nothing: the visitor confirms the fork.
+    await visit.getByRole("button", { name: "Fork and open" }).click();
     await expect(visit).toHaveURL(/\/$/);
     await expect(visit.getByTestId("save-state")).toContainText("saved (v1)");
     await expect(visit.locator(".monaco-editor .view-lines").first()).toContainText("Echo:");

@@ -20,8 +20,8 @@ import type {
   RunTimings,
 } from "@gadgets/workshop-shared/api";
 import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shared/console-values";
-import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
-import { checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RESULT_BYTES, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
+import { byteLength, checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
@@ -174,7 +174,7 @@ export class Overseer {
       payload,
       files: [...request.files],
       events: events.stored,
-      droppedEvents: events.dropped,
+      droppedEvents: events.dropped + events.notStored,
       outcome,
     };
     this.#logger.info("run", {
@@ -261,6 +261,10 @@ export class Overseer {
       request.signal?.removeEventListener("abort", onCancel);
     }
     if (result.droppedEvents) events.countDropped(result.droppedEvents);
+    // The harness ran in the gadget's realm; its size check is not trusted on its own.
+    if (result.status === "ok" && byteLength(JSON.stringify(result.result) ?? "null") > MAX_RESULT_BYTES) {
+      return fail("invalid", `run() returned more than ${MAX_RESULT_BYTES} bytes of JSON. Return less data.`);
+    }
     if (result.status === "ok") return { status: "ok", runId: request.runId, result: result.result, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
     if ("error" in result) {
       const error = mapError(result.error, build);

@@ -17,6 +17,7 @@ export class RunEventStream {
   #bytes = 0;
   #dropped = 0;
   #closed = false;
+  #notStored = 0;
   readonly #pending = new Set<Promise<void>>();
 
   constructor(
@@ -25,6 +26,11 @@ export class RunEventStream {
     private readonly listener: RunEventListener | undefined,
     private readonly now: () => number,
   ) {}
+
+  /** Events delivered but left out of the record (past MAX_STORED_EVENTS_PER_RUN). */
+  get notStored(): number {
+    return this.#notStored;
+  }
 
   /** Events over the cap that were counted instead of delivered. */
   get dropped(): number {
@@ -69,7 +75,10 @@ export class RunEventStream {
 
   #push(body: RunEventBody): void {
     const event = { ...body, runId: this.runId, seq: this.#seq++, t: Math.max(0, this.now() - this.startedAt) } as RunEvent;
-    if (this.stored.length < MAX_STORED_EVENTS_PER_RUN) this.stored.push(event);
+    // The record keeps room for its closing events: a replay always ends with the outcome.
+    const closing = body.type === "end" || body.type === "dropped";
+    if (closing || this.stored.length < MAX_STORED_EVENTS_PER_RUN - 2) this.stored.push(event);
+    else this.#notStored++;
     if (!this.listener) return;
     // Events are sent without waiting for each reply: calls on one stub arrive in order, so once
     // the end event's reply is in, every earlier event has been delivered too.

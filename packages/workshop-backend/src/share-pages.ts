@@ -11,17 +11,20 @@ import type { Env } from "./env.ts";
 import { RateLimiter } from "./rpc/rate-limiter.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
-/** Page loads of links that do not exist, per minute, across the server. */
-const misses = new RateLimiter(600);
+/** Page loads of links that do not exist, per minute, across the server; past it, no more lookups. */
+export const misses = new RateLimiter(600);
+
+const tooManyMisses = () => new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
 
 export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
+  if (!misses.allows()) return tooManyMisses();
   const checked = checkId(id, "link");
   const text = checked.ok ? await env.SHARES.get(env.SHARES.idFromName(checked.value)).get(kind) : undefined;
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
   if (text === undefined) {
-    if (!misses.take()) return new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+    misses.take();
     // The app shows its not-found page; the status tells crawlers the same.
     return new Response(page.body, { status: 404, headers: page.headers });
   }
@@ -41,10 +44,11 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
 export async function serveEmbed(env: Env, request: Request, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
+  if (!misses.allows()) return tooManyMisses();
   const checked = checkId(id, "link");
   const exists = checked.ok && (await env.SHARES.get(env.SHARES.idFromName(checked.value)).get("snapshot")) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
-  if (!misses.take()) return new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+  misses.take();
   return new Response(page.body, { status: 404, headers: page.headers });
 }

@@ -39,6 +39,8 @@ const DEADLINE_BACKSTOP_MS = 500;
  */
 const LONG_RUN_MS = 100;
 const LONG_RUN_NICENESS = 10;
+/** A runner whose resident memory passes this many run memory limits is replaced once it is idle. */
+const RSS_CEILING_FACTOR = 4;
 /** Wait before retrying a runner that failed to start. */
 const RESPAWN_DELAY_MS = 500;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
@@ -162,8 +164,10 @@ export class RunnerPool {
       this.#active.delete(job.runId);
       if (!active.stoppedWith && !slot.retired) {
         slot.runs++;
-        // A runner that cannot get its priority back (no privilege to raise it) is replaced.
-        if (slot.runs >= this.#options.recycleAfterRuns || (slot.niced && !this.#setNiceness(slot, 0))) this.#replace(slot);
+        // Replaced: after its quota of runs; when it cannot get its priority back (no privilege to
+        // raise it); or when warm isolates of earlier runs have grown it past the ceiling.
+        const rss = slot.runner.rss() ?? 0;
+        if (slot.runs >= this.#options.recycleAfterRuns || (slot.niced && !this.#setNiceness(slot, 0)) || rss > this.#options.memoryLimitBytes * RSS_CEILING_FACTOR) this.#replace(slot);
         else this.#release(slot);
       }
     }

@@ -3,6 +3,7 @@
  * reached by the supervisor over one Cap'n Web WebSocket.
  */
 
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
@@ -19,7 +20,7 @@ export interface RunnerProcess {
   kill(): void;
 }
 
-function runnerConfig(heapLimitMb: number): string {
+function runnerConfig(heapLimitMb: number, secret: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -35,7 +36,10 @@ const config :Workerd.Config = (
 const runner :Workerd.Worker = (
   modules = [(name = "runner.js", esModule = embed "runner.js")],
   compatibilityDate = ${text(COMPATIBILITY_DATE)},
-  bindings = [(name = "LOADER", workerLoader = (id = "gadgets"))],
+  bindings = [
+    (name = "LOADER", workerLoader = (id = "gadgets")),
+    (name = "RUNNER_SECRET", text = ${text(secret)}),
+  ],
   globalOutbound = "nowhere",
 );
 `;
@@ -52,8 +56,9 @@ export function readRss(pid: number): number | undefined {
 }
 
 export async function startRunner(bundle: string, heapLimitMb: number, onOutput?: (line: string) => void): Promise<RunnerProcess> {
-  const process = await startWorkerd({ config: runnerConfig(heapLimitMb), files: { "runner.js": bundle }, sockets: ["http"], onOutput });
-  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run`);
+  const secret = randomBytes(32).toString("base64url");
+  const process = await startWorkerd({ config: runnerConfig(heapLimitMb, secret), files: { "runner.js": bundle }, sockets: ["http"], onOutput });
+  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`);
   try {
     await new Promise<void>((resolve, reject) => {
       socket.addEventListener("open", () => resolve(), { once: true });

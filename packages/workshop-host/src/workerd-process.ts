@@ -47,6 +47,8 @@ export interface WorkerdProcess {
 }
 
 const START_TIMEOUT_MS = 30_000;
+/** Longest line read from a workerd process; event lines are far shorter (a console call is capped). */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
 export async function startWorkerd(options: WorkerdProcessOptions): Promise<WorkerdProcess> {
   const dir = mkdtempSync(join(tmpdir(), "workshop-workerd-"));
@@ -59,15 +61,32 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   if (child.pid === undefined) throw new Error("workerd could not be started.");
 
   const output = new OutputTail(200);
+  // Output may come from gadget code (a runner's isolate can keep the original console): lines are
+  // decoded as UTF-8 across chunk boundaries, cut at MAX_LINE_CHARS, and never re-scanned.
   const lines = (stream: Readable | null) => {
+    if (!stream) return;
+    stream.setEncoding("utf8");
     let buffered = "";
-    stream?.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split("\n");
-      buffered = parts.pop() ?? "";
-      for (const line of parts) {
+    let skipping = false;
+    stream.on("data", (chunk: string) => {
+      let start = 0;
+      for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", start)) {
+        const line = buffered + chunk.slice(start, at);
+        buffered = "";
+        start = at + 1;
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
         output.push(line);
         options.onOutput?.(line);
+      }
+      if (skipping) return;
+      buffered += chunk.slice(start);
+      if (buffered.length > MAX_LINE_CHARS) {
+        output.push(`${buffered.slice(0, 200)}… (line longer than ${MAX_LINE_CHARS} characters dropped)`);
+        buffered = "";
+        skipping = true;
       }
     });
   };

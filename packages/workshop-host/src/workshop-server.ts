@@ -125,7 +125,8 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
       maxQueue: options.pool?.maxQueue ?? RUN_QUEUE_DEPTH,
       recycleAfterRuns: options.pool?.recycleAfterRuns ?? RUNNER_RECYCLE_AFTER_RUNS,
       bundle: await bundleWorker(runnerEntry()),
-      onOutput,
+      // Runner output can come from gadget code: kept for diagnostics, never echoed to the terminal.
+      onOutput: (line) => output.push(`runner: ${line}`),
     });
     const secret = randomBytes(32).toString("base64url");
     poolServer = await servePool(pool, secret);

@@ -127,5 +127,8 @@ describe("sanitizeEncodedValues", () => {
     expect(JSON.stringify(sanitizeEncodedValues([deep], CONSOLE_CAPS))).toContain('"truncated"');
     const long = sanitizeEncodedValues([{ t: "string", v: "x".repeat(CONSOLE_CAPS.maxStringLength + 5) }], CONSOLE_CAPS)[0];
     expect(long?.t === "string" && long.v.length).toBe(CONSOLE_CAPS.maxStringLength);
+    const many = sanitizeEncodedValues(Array.from({ length: 30 }, () => ({ t: "string", v: "y".repeat(CONSOLE_CAPS.maxStringLength) })), CONSOLE_CAPS);
+    const total = many.reduce((sum, value) => sum + (value.t === "string" ? value.v.length : 0), 0);
+    expect(total).toBe(CONSOLE_CAPS.maxCharsPerCall);
   });
 });

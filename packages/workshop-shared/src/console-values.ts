@@ -251,7 +251,13 @@ const isString = (value: unknown): value is string => typeof value === "string";
  */
 export function sanitizeEncodedValues(values: unknown, caps: ConsoleCaps): EncodedValue[] {
   let nodes = 0;
-  const clip = (text: string) => text.slice(0, caps.maxStringLength);
+  let chars = 0;
+  // Text is cut per string and per call, as the encoder does: a forged event cannot be larger.
+  const clip = (text: string) => {
+    const kept = text.slice(0, Math.max(0, Math.min(caps.maxStringLength, caps.maxCharsPerCall - chars)));
+    chars += kept.length;
+    return kept;
+  };
   function check(value: unknown, depth: number): EncodedValue {
     if (++nodes > caps.maxNodes * 2 || depth > caps.maxDepth + 2) return { t: "truncated", ctor: "value" };
     if (typeof value !== "object" || value === null) return MALFORMED;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GadgetFile } from "./api.ts";
-import { MAX_FILE_BYTES, MAX_FILES, MAX_GADGET_BYTES, MAX_PATH_LENGTH, MAX_PAYLOAD_BYTES } from "./limits.ts";
+import { MAX_FILE_BYTES, MAX_FILES, MAX_GADGET_BYTES, MAX_PATH_DEPTH, MAX_PATH_LENGTH, MAX_PAYLOAD_BYTES } from "./limits.ts";
 import { checkFiles, checkHost, checkId, checkManifest, checkPath, checkPayload } from "./validate.ts";
 
 const manifest = (extra: Record<string, unknown> = {}): GadgetFile => ({
@@ -30,9 +30,15 @@ describe("checkPath", () => {
   it.each(["index.ts", "lib/util.ts", "README.md", "data/x.json", "a_b-c.mjs"])("accepts %s", (path) => {
     expect(checkPath(path).ok).toBe(true);
   });
-  it.each(["../x.ts", "/abs.ts", "a/../b.ts", ".hidden.ts", "a//b.ts", "x.exe", "", "a b.ts", "a/b/c/d/e.ts"])("refuses %j", (path) => {
+  it.each(["../x.ts", "/abs.ts", "a/../b.ts", ".hidden.ts", "a//b.ts", "x.exe", "", "a b.ts"])("refuses %j", (path) => {
     expect(checkPath(path).ok).toBe(false);
   });
+  it("allows MAX_PATH_DEPTH folders and refuses one more", () => {
+    const nested = (folders: number) => `${"d/".repeat(folders)}x.ts`;
+    expect(checkPath(nested(MAX_PATH_DEPTH)).ok).toBe(true);
+    expect(checkPath(nested(MAX_PATH_DEPTH + 1)).ok).toBe(false);
+  });
+
   it("allows MAX_PATH_LENGTH characters and refuses one more", () => {
     expect(checkPath(`${"a".repeat(MAX_PATH_LENGTH - 3)}.ts`).ok).toBe(true);
     expect(checkPath(`${"a".repeat(MAX_PATH_LENGTH - 2)}.ts`).ok).toBe(false);

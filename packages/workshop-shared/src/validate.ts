@@ -94,7 +94,7 @@ export function checkPath(value: unknown): Checked<string> {
   if (typeof value !== "string" || value.length === 0) return fail("A file path must be a non-empty string.");
   if (value.length > MAX_PATH_LENGTH) return fail(`File path "${value.slice(0, 40)}…" is longer than ${MAX_PATH_LENGTH} characters.`);
   const segments = value.split("/");
-  if (segments.length > MAX_PATH_DEPTH) return fail(`File path "${value}" is nested deeper than ${MAX_PATH_DEPTH} folders.`);
+  if (segments.length - 1 > MAX_PATH_DEPTH) return fail(`File path "${value}" is nested deeper than ${MAX_PATH_DEPTH} folders.`);
   for (const segment of segments) {
     if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(segment) || segment.includes("..")) {
       return fail(`File path "${value}" is not allowed: use letters, digits, "_", "-" and "." in each part, like "lib/util.ts".`);

@@ -41,6 +41,22 @@ describe("buildGadget", () => {
     expect(build.gadget.modules["lib/a.js"]).toContain('from "../c.js"');
   });
 
+  it("does not mistake text in strings for imports", async () => {
+    const build = await built(files(`export default { async run() { console.log("hello from 'Bob'"); return 'import "x"'; } };`));
+    expect(build.gadget.modules["index.js"]).toContain("hello from 'Bob'");
+  });
+
+  it("rewrites multi-line import clauses and literal dynamic imports", async () => {
+    const build = await built(
+      files('import {\n  a,\n  b,\n} from "./lib";\nexport default { async run() { const m = await import("./lib"); return a + b + m.a; } };', {
+        path: "lib.ts",
+        content: "export const a = 1;\nexport const b = 2;",
+      }),
+    );
+    expect(build.gadget.modules["index.js"]).toContain('} from "./lib.js"');
+    expect(build.gadget.modules["index.js"]).toContain('import("./lib.js")');
+  });
+
   it("refuses bare imports, missing files and module name clashes", async () => {
     const bare = await buildGadget(files('import x from "lodash";\nexport default { x };'), manifest);
     expect(bare.ok === false && bare.error.message).toContain('Cannot import "lodash"');
@@ -85,6 +101,12 @@ describe("stack mapping", () => {
       { fn: "", file: "util.ts", line: 1, column: 1 },
     ]);
     expect(mapped.stack).toBe("Error: x\n    at Object.run (index.ts:4:11)\n    at util.ts:1:1");
+  });
+
+  it("maps a frame to the longest matching module, not a shorter namesake", async () => {
+    const build = await built(files("export default {};", { path: "lib/index.ts", content: "export const x = 1;" }));
+    const mapped = mapError({ name: "Error", message: "x", stack: "Error: x\n    at f (worker/lib/index.js:1:5)" }, build);
+    expect(mapped.frames[0]).toMatchObject({ file: "lib/index.ts" });
   });
 
   it("maps positions through the source map", async () => {

@@ -80,7 +80,14 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
   return candidates.find((candidate) => modulePaths.has(candidate));
 }
 
-const IMPORT_PATTERN = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"'\n]+)\2/g;
+/**
+ * Import specifiers: `import … from "x"` / `export … from "x"` / `import "x"` at the start of a
+ * statement line (a clause may span lines), and `import("x")` with a literal. Anchoring to statement
+ * starts keeps text like `log("from 'Bob'")` from being taken for an import. This check is for clear
+ * build errors, not the sandbox: at run time an isolate can load nothing but its own modules and the
+ * runtime's harmless built-ins.
+ */
+const IMPORT_PATTERN = /(^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
 
 /** Builds (or fetches from cache) the modules for a validated gadget. */
 export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {

@@ -13,10 +13,12 @@ const MAX_FRAMES = 50;
 
 /** The gadget module a stack location refers to, whatever prefix the runtime puts in front of it. */
 function moduleOf(build: GadgetBuild, location: string): string | undefined {
+  // The longest matching name wins: `lib/index.js` must not be taken for `index.js`.
+  let best: string | undefined;
   for (const name of build.sources.keys()) {
-    if (location === name || location.endsWith(`/${name}`)) return name;
+    if ((location === name || location.endsWith(`/${name}`)) && (best === undefined || name.length > best.length)) best = name;
   }
-  return undefined;
+  return best;
 }
 
 export function parseFrames(stack: string, build: GadgetBuild | undefined): StackFrame[] {

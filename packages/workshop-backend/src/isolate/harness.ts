@@ -60,9 +60,12 @@ function describe(thrown) {
   }
 }
 
+// Output without an async context (say, an unhandled rejection) belongs to the one active run; with
+// several runs in flight it cannot be attributed, and is dropped rather than shown to the wrong run.
 function currentRuns() {
   const run = runContext.getStore();
-  return run ? [run] : [...activeRuns];
+  if (run) return [run];
+  return activeRuns.size === 1 ? [...activeRuns] : [];
 }
 
 for (const level of ["log", "info", "warn", "error", "debug"]) {
@@ -82,9 +85,25 @@ for (const level of ["log", "info", "warn", "error", "debug"]) {
     }
   };
 }
+// Every other console method goes through the same shim: none may write to the process directly.
+const counts = new Map();
 console.trace = console.debug;
 console.table = console.log;
 console.dir = console.log;
+console.dirxml = console.log;
+console.group = console.log;
+console.groupCollapsed = console.log;
+console.groupEnd = () => {};
+console.assert = (condition, ...args) => {
+  if (!condition) console.error("Assertion failed", ...args);
+};
+console.count = (label = "default") => {
+  const n = (counts.get(String(label)) ?? 0) + 1;
+  counts.set(String(label), n);
+  console.log(String(label) + ": " + n);
+};
+console.countReset = (label = "default") => void counts.delete(String(label));
+console.time = console.timeEnd = console.timeLog = (label = "default", ...args) => console.debug(String(label), ...args);
 
 function reportUncaught(thrown) {
   for (const run of currentRuns()) emit(run, "error", [describe(thrown), true]);

@@ -10,11 +10,14 @@ import type { Env } from "../env.ts";
 import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { PoolExecutor } from "../executors/pool-executor.ts";
+import { randomId } from "../storage/ids.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
 
 
 export class Connection {
+  /** Random, so anonymous isolates of different connections never share a key. */
+  readonly id = randomId();
   readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0 };
   /** Runs in flight by id, so they can be cancelled. */
   readonly runs = new Map<string, AbortController>();

@@ -19,8 +19,11 @@ import { randomId } from "../storage/ids.ts";
 import type { Connection } from "./connection.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 
-/** The pseudo-workspace of anonymous runs: isolates are keyed by it, so they never meet a workspace's. */
-export const ANONYMOUS_WORKSPACE = "anonymous";
+/**
+ * Anonymous runs get a pseudo-workspace per connection: isolates are keyed by it, so one visitor's
+ * module state or output never meets another visitor's, nor any workspace's.
+ */
+const anonymousWorkspace = (connection: Connection) => `anonymous-${connection.id}`;
 /** The one message for unknown and malformed ids alike: no oracle for which ids exist. */
 export const NOT_FOUND_MESSAGE = "This link does not exist. Check that it was copied whole.";
 
@@ -40,7 +43,7 @@ async function runAnonymously(connection: Connection, files: readonly GadgetFile
     const { outcome } = await connection.overseer.run({
       runId,
       executor: connection.executor,
-      workspaceId: ANONYMOUS_WORKSPACE,
+      workspaceId: anonymousWorkspace(connection),
       source: { kind: "draft", draftId: "shared", version: 0 },
       files,
       payload,

@@ -7,6 +7,12 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether `take()` would allow one more now, without counting it. */
+  allows(key = ""): boolean {
+    const now = this.now();
+    return (this.#events.get(key) ?? []).filter((at) => now - at < 60_000).length < this.perMinute;
+  }
+
   take(key = ""): boolean {
     const now = this.now();
     const recent = (this.#events.get(key) ?? []).filter((at) => now - at < 60_000);

@@ -11,6 +11,16 @@ import type { RunnerApi } from "./runner-api.ts";
 
 interface RunnerEnv {
   LOADER: WorkerLoader;
+  /** Only the supervisor knows it: the session URL is `/run/<secret>`. */
+  RUNNER_SECRET: string;
+}
+
+/** Compares without an early exit, so the secret cannot be guessed one character at a time. */
+function sameSecret(given: string, expected: string): boolean {
+  if (given.length !== expected.length || expected.length === 0) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
 }
 
 const never = new AbortController().signal;
@@ -36,6 +46,10 @@ class Runner extends RpcTarget implements RunnerApi {
 
 export default {
   fetch(request: Request, env: RunnerEnv): Response {
+    // A runner executes any code it is handed: only its supervisor may talk to it. Browsers always
+    // send an Origin, so a page scanning loopback ports is refused before the secret is even checked.
+    const secret = new URL(request.url).pathname.replace(/^\/run\//, "");
+    if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET)) return new Response("Forbidden", { status: 403 });
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("runner", { status: 426 });
     return newWorkersWebSocketRpcResponse(request, new Runner(env));
   },

@@ -14,17 +14,23 @@ export class ShareStore extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    this.#sql.exec("CREATE TABLE IF NOT EXISTS share (kind TEXT NOT NULL, value TEXT NOT NULL, created_at INTEGER NOT NULL)");
+  }
+
+  /** Looking up an id that was never shared writes nothing: the table exists only once a share does. */
+  #exists(): boolean {
+    return this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'share'").toArray().length > 0;
   }
 
   /** Stores the value; refuses to overwrite (a share never changes). */
   put(kind: ShareKind, value: string): void {
-    if (this.#sql.exec("SELECT 1 FROM share").toArray().length > 0) throw new Error("This share already exists and cannot change.");
+    if (this.#exists()) throw new Error("This share already exists and cannot change.");
+    this.#sql.exec("CREATE TABLE share (kind TEXT NOT NULL, value TEXT NOT NULL, created_at INTEGER NOT NULL)");
     this.#sql.exec("INSERT INTO share (kind, value, created_at) VALUES (?, ?, ?)", kind, value, Date.now());
   }
 
   /** The stored value when it is of `kind`; undefined otherwise (no hint whether the id exists). */
   get(kind: ShareKind): string | undefined {
+    if (!this.#exists()) return undefined;
     const row = this.#sql.exec<{ kind: string; value: string }>("SELECT kind, value FROM share").toArray()[0];
     return row && row.kind === kind ? row.value : undefined;
   }

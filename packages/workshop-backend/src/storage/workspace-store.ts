@@ -43,13 +43,31 @@ CREATE TABLE IF NOT EXISTS agents (
 CREATE TABLE IF NOT EXISTS agent_versions (
   agent_id TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
   files TEXT NOT NULL, grants TEXT NOT NULL, published_at INTEGER NOT NULL, PRIMARY KEY (agent_id, version));
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY, summary TEXT NOT NULL, record TEXT NOT NULL, started_at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at);
+CREATE TABLE IF NOT EXISTS run_summaries (id TEXT PRIMARY KEY, summary TEXT NOT NULL, started_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS run_summaries_by_start ON run_summaries (started_at);
+CREATE TABLE IF NOT EXISTS run_parts (run_id TEXT NOT NULL, part TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, part));
 CREATE TABLE IF NOT EXISTS errors (
   fingerprint TEXT PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, count INTEGER NOT NULL,
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
 `;
+
+/** A record's events, as JSON, stay well under the 2 MB a Durable Object row may hold. */
+const MAX_EVENTS_PART_CHARS = 1_500_000;
+
+/** The first events that fit in `maxChars` of JSON, always keeping the closing dropped/end events. */
+function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["events"] {
+  const closing = events.filter((event) => event.type === "end" || event.type === "dropped");
+  let budget = maxChars - JSON.stringify(closing).length;
+  const kept: RunRecord["events"] = [];
+  for (const event of events) {
+    if (event.type === "end" || event.type === "dropped") continue;
+    const size = JSON.stringify(event).length + 1;
+    if (size > budget) break;
+    budget -= size;
+    kept.push(event);
+  }
+  return [...kept, ...closing];
+}
 
 /** Records beyond the cap are deleted once this many have piled up. */
 const RUN_PRUNE_STEP = 50;
@@ -82,10 +100,26 @@ export class WorkspaceStore extends DurableObject<Env> {
   /** Rows in `runs`, counted once and then tracked. */
   #runRows: number | undefined;
 
+  #schemaReady = false;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+  }
+
+  /**
+   * Looking up a token that belongs to no workspace must not write anything: the schema is created
+   * only when a workspace is, and reads check for it first.
+   */
+  #hasSchema(): boolean {
+    this.#schemaReady ||= this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    return this.#schemaReady;
+  }
+
+  #ensureSchema(): void {
+    if (this.#hasSchema()) return;
     this.#sql.exec(SCHEMA);
+    this.#schemaReady = true;
   }
 
   #now(): number {
@@ -94,25 +128,29 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** Marks the workspace as created. */
   initialize(workspaceId: string): void {
+    this.#ensureSchema();
     this.#sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?), ('created_at', ?)", workspaceId, String(this.#now()));
   }
 
   exists(): boolean {
-    return this.#sql.exec("SELECT 1 FROM meta WHERE key = 'workspace_id'").toArray().length > 0;
+    return this.#hasSchema() && this.#sql.exec("SELECT 1 FROM meta WHERE key = 'workspace_id'").toArray().length > 0;
   }
 
   /** What a new session needs: whether the workspace exists, and its settings. */
   openSession(): { exists: boolean; settings: WorkspaceSettings } {
-    return { exists: this.exists(), settings: this.getSettings() };
+    const exists = this.exists();
+    return { exists, settings: exists ? this.getSettings() : { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS } };
   }
 
   getSettings(): WorkspaceSettings {
+    this.#ensureSchema();
     const row = this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'run_timeout_ms'").toArray()[0];
     return { runTimeoutMs: row ? Number(row.value) : DEFAULT_RUN_TIMEOUT_MS };
   }
 
   /** `changes` were validated by the caller. */
   updateSettings(changes: Partial<WorkspaceSettings>): WorkspaceSettings {
+    this.#ensureSchema();
     if (changes.runTimeoutMs !== undefined) {
       this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)", String(changes.runTimeoutMs));
     }
@@ -122,10 +160,12 @@ export class WorkspaceStore extends DurableObject<Env> {
   // ----- drafts
 
   listDrafts(): DraftSummary[] {
+    this.#ensureSchema();
     return this.#sql.exec<DraftRow>("SELECT * FROM drafts ORDER BY updated_at DESC").toArray().map(summary);
   }
 
   createDraft(files: GadgetFile[]): Draft {
+    this.#ensureSchema();
     const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM drafts").one().n;
     if (count >= MAX_DRAFTS_PER_WORKSPACE) throw new Error(`This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`);
     const now = this.#now();
@@ -135,6 +175,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   #draftRow(draftId: string): DraftRow {
+    this.#ensureSchema();
     const row = this.#sql.exec<DraftRow>("SELECT * FROM drafts WHERE id = ?", draftId).toArray()[0];
     if (!row) throw new Error(`Draft ${draftId} was not found in this workspace. It may have been deleted; list drafts to see what exists.`);
     return row;
@@ -167,6 +208,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   // ----- agents
 
   publishDraft(draftId: string): AgentVersion {
+    this.#ensureSchema();
     const draft = this.getDraft(draftId);
     const manifest = checkManifest(draft.files);
     if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
@@ -188,6 +230,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   listAgents(): AgentSummary[] {
+    this.#ensureSchema();
     return this.#sql
       .exec<{ id: string; name: string; description: string; latest_version: number; draft_id: string; updated_at: number }>("SELECT * FROM agents ORDER BY updated_at DESC")
       .toArray()
@@ -196,6 +239,7 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** `agentId` → latest version; `agentId@N` → version N. Returns undefined when there is no such agent here. */
   resolveAgent(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    this.#ensureSchema();
     const row = this.#sql
       .exec<{ agent_id: string; version: number; name: string; description: string; files: string; grants: string; published_at: number }>(
         version === undefined
@@ -216,34 +260,74 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   // ----- runs
 
+  /**
+   * Stores each record in parts (files, payload, events, outcome), since a Durable Object row holds at
+   * most 2 MB and a run may carry 1 MiB of files, 1 MiB of payload and 1 MiB of result. Each record
+   * is stored on its own: one that cannot be stored does not take the others with it.
+   */
   recordRuns(records: RunRecord[]): void {
+    this.#ensureSchema();
+    let stored = 0;
     for (const record of records) {
-      const { payload: _payload, files: _files, events: _events, droppedEvents: _dropped, outcome: _outcome, ...runSummary } = record;
-      this.#sql.exec("INSERT OR REPLACE INTO runs (id, summary, record, started_at) VALUES (?, ?, ?, ?)", record.runId, JSON.stringify(runSummary), JSON.stringify(record), record.startedAt);
+      try {
+        this.ctx.storage.transactionSync(() => this.#recordRun(record));
+        stored++;
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", msg: "storing a run record failed", runId: record.runId, reason: String(error) }));
+      }
     }
-    this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM runs").one().n - records.length;
-    this.#runRows += records.length;
+    this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
+    this.#runRows += stored;
     // Pruning in steps keeps the COUNT and DELETE off most writes.
     if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP) {
-      this.#sql.exec("DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY started_at ASC LIMIT ?)", this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE);
+      const excess = this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE;
+      this.#sql.exec("DELETE FROM run_parts WHERE run_id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)", excess);
+      this.#sql.exec("DELETE FROM run_summaries WHERE id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)", excess);
       this.#runRows = MAX_RUN_RECORDS_PER_WORKSPACE;
     }
   }
 
+  #recordRun(record: RunRecord): void {
+    const { payload, files, events, droppedEvents, outcome, ...runSummary } = record;
+    const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
+    const parts: Record<string, unknown> = {
+      payload,
+      files,
+      events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
+      outcome,
+    };
+    this.#sql.exec("INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)", record.runId, JSON.stringify(runSummary), record.startedAt);
+    for (const [part, value] of Object.entries(parts)) {
+      this.#sql.exec("INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)", record.runId, part, JSON.stringify(value));
+    }
+  }
+
   listRuns(limit: number): RunSummary[] {
-    const rows = this.#sql.exec<{ summary: string }>("SELECT summary FROM runs ORDER BY started_at DESC LIMIT ?", Math.min(limit, MAX_LIST_LIMIT)).toArray();
+    this.#ensureSchema();
+    const rows = this.#sql.exec<{ summary: string }>("SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?", Math.min(limit, MAX_LIST_LIMIT)).toArray();
     return rows.map((row) => JSON.parse(row.summary) as RunSummary);
   }
 
   getRun(runId: string): RunRecord {
-    const row = this.#sql.exec<{ record: string }>("SELECT record FROM runs WHERE id = ?", runId).toArray()[0];
-    if (!row) throw new Error(`Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`);
-    return JSON.parse(row.record) as RunRecord;
+    this.#ensureSchema();
+    const summary = this.#sql.exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId).toArray()[0];
+    if (!summary) throw new Error(`Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`);
+    const parts = new Map(this.#sql.exec<{ part: string; value: string }>("SELECT part, value FROM run_parts WHERE run_id = ?", runId).toArray().map((row) => [row.part, JSON.parse(row.value) as unknown]));
+    const events = (parts.get("events") ?? { events: [], droppedEvents: 0 }) as { events: RunRecord["events"]; droppedEvents: number };
+    return {
+      ...(JSON.parse(summary.summary) as RunSummary),
+      payload: (parts.get("payload") ?? null) as RunRecord["payload"],
+      files: (parts.get("files") ?? []) as RunRecord["files"],
+      events: events.events,
+      droppedEvents: events.droppedEvents,
+      outcome: parts.get("outcome") as RunRecord["outcome"],
+    };
   }
 
   // ----- errors
 
   recordError(report: ErrorReport): void {
+    this.#ensureSchema();
     this.#sql.exec(
       `INSERT INTO errors (fingerprint, name, message, count, first_seen, last_seen, context, stack) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
        ON CONFLICT (fingerprint) DO UPDATE SET count = count + 1, last_seen = excluded.last_seen, message = excluded.message,
@@ -257,6 +341,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   listErrors(): ErrorGroup[] {
+    this.#ensureSchema();
     return this.#sql
       .exec<{ fingerprint: string; name: string; message: string; count: number; first_seen: number; last_seen: number; context: string; stack: string }>("SELECT * FROM errors ORDER BY last_seen DESC LIMIT ?", MAX_LIST_LIMIT)
       .toArray()

@@ -35,10 +35,12 @@ export function RecordPage({ recordId }: { recordId: string }) {
   const [replaying, setReplaying] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
+  const shared = useMemo(() => client?.api.openRecord(recordId), [client, recordId]);
+  useEffect(() => () => shared?.[Symbol.dispose](), [shared]);
+
   useEffect(() => {
-    if (!client) return;
-    client.api
-      .openRecord(recordId)
+    if (!shared) return;
+    shared
       .record()
       .then((value) => {
         setRecord(value);
@@ -46,7 +48,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
         document.title = `Run of ${value.name} — Gadget Workshop`;
       })
       .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
-  }, [client, recordId, recorded]);
+  }, [shared, recorded]);
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
@@ -74,7 +76,8 @@ export function RecordPage({ recordId }: { recordId: string }) {
     setRerun({ events });
     let started = false;
     try {
-      const outcome = await client.api.openRecord(recordId).runAgain((event) => {
+      if (!shared) return;
+      const outcome = await shared.runAgain((event) => {
         if (!started) {
           started = true;
           rerunStore.startRun(event.runId, `${record.name} (again)`);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
 import { usePublicClient } from "../hooks/use-public-api.ts";
 import type { RunState } from "../hooks/use-run.ts";
@@ -23,13 +23,17 @@ export function SharePage({ shareId }: { shareId: string }) {
   const [runState, setRunState] = useState<RunState>({ status: "idle" });
   const [forking, setForking] = useState(false);
 
-  // "Open in Workshop" from an embed arrives with ?fork=1: fork straight into the visitor's workspace.
-  const autoFork = new URLSearchParams(window.location.search).get("fork") === "1";
+  // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
+  // so it waits for their click: any site can link here, and a link must not change anything.
+  const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
+
+  // One server-side share object per page, released when the page goes.
+  const share = useMemo(() => client?.api.openShare(shareId), [client, shareId]);
+  useEffect(() => () => share?.[Symbol.dispose](), [share]);
 
   useEffect(() => {
-    if (!client) return;
-    client.api
-      .openShare(shareId)
+    if (!share) return;
+    share
       .snapshot()
       .then((value) => {
         setSnapshot(value);
@@ -37,11 +41,7 @@ export function SharePage({ shareId }: { shareId: string }) {
         document.title = `${value.name} — Gadget Workshop`;
       })
       .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
-  }, [client, shareId]);
-
-  useEffect(() => {
-    if (snapshot && autoFork && !forking) void fork();
-  });
+  }, [share]);
 
   if (missing) return <NotFound message={missing} />;
   if (!snapshot || !client) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
@@ -53,7 +53,8 @@ export function SharePage({ shareId }: { shareId: string }) {
     setRunState({ status: "running", startedAt, phase: "queued" });
     let started = false;
     try {
-      const outcome = await client.api.openShare(shareId).run(payload.value, (event) => {
+      if (!share) return;
+      const outcome = await share.run(payload.value, (event) => {
         if (!started) {
           started = true;
           consoleStore.startRun(event.runId, snapshot.name);
@@ -96,6 +97,14 @@ export function SharePage({ shareId }: { shareId: string }) {
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
+      {offerFork && (
+        <div className="flex items-center gap-3 bg-sky-50 px-3 py-1.5 text-sm dark:bg-sky-950" role="status">
+          <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
+          <button type="button" className="rounded bg-sky-600 px-3 py-0.5 text-white disabled:opacity-50" disabled={forking} onClick={() => void fork()}>
+            Fork and open
+          </button>
+        </div>
+      )}
       <div className="flex min-h-0 flex-1">
         <div className="min-w-0 flex-[3] border-r border-zinc-200 dark:border-zinc-800">
           <ReadOnlyCode files={snapshot.files} entry={manifest.ok ? manifest.value.entry : "gadget.json"} theme={theme} />

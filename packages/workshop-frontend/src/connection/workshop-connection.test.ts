@@ -12,6 +12,8 @@ class MemoryStorage {
 function fakeClients() {
   const created: RpcClientOptions[] = [];
   let failing = 0;
+  let rejected: string | undefined;
+  const counters = { disposed: 0 };
   let breakCallback: ((error: unknown) => void) | undefined;
   const factory = (options: RpcClientOptions) => {
     created.push(options);
@@ -24,6 +26,7 @@ function fakeClients() {
       createWorkspace: async () => ({ workspaceId: "w1", token: "gw_new" }),
       getSession: () => ({
         workspace: async () => {
+          if (options.token === rejected) throw new Error("Unknown workspace token: no workspace belongs to it.");
           if (failing > 0) {
             failing--;
             throw new Error("connect ECONNREFUSED");
@@ -31,14 +34,27 @@ function fakeClients() {
           return { workspaceId: "w1" };
         },
       }),
-      [Symbol.dispose]() {},
+      [Symbol.dispose]() {
+        counters.disposed++;
+      },
     };
     return client as unknown as WorkshopClient;
   };
   const failNext = (n: number) => {
     failing = n;
   };
-  return { factory, created, failNext, breakNow: () => breakCallback?.(new Error("socket closed")) };
+  return {
+    factory,
+    created,
+    failNext,
+    rejectToken: (token: string) => {
+      rejected = token;
+    },
+    get disposed() {
+      return counters.disposed;
+    },
+    breakNow: () => breakCallback?.(new Error("socket closed")),
+  };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -64,6 +80,18 @@ describe("WorkshopConnection", () => {
     connection.start();
     await connection.ready();
     expect(clients.created.map((options) => options.token)).toEqual(["gw_kept"]);
+  });
+
+  it("starts a new workspace when the server no longer knows the kept token", async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(TOKEN_KEY, "gw_forgotten");
+    const clients = fakeClients();
+    clients.rejectToken("gw_forgotten");
+    const connection = new WorkshopConnection(storage, { createClient: clients.factory });
+    connection.start();
+    await connection.ready();
+    expect(storage.map.get(TOKEN_KEY)).toBe("gw_new");
+    expect(clients.disposed).toBeGreaterThan(0);
   });
 
   it("shows a lost connection and reconnects by itself with backoff", async () => {

@@ -96,6 +96,7 @@ export class WorkshopConnection {
     const generation = ++this.#generation;
     this.#set({ status: "connecting", attempt });
     const factory = this.options.createClient ?? createRpcClient;
+    let client: WorkshopClient | undefined;
     try {
       let token = this.storage.getItem(TOKEN_KEY);
       if (!token) {
@@ -107,7 +108,7 @@ export class WorkshopConnection {
         }
         this.storage.setItem(TOKEN_KEY, token);
       }
-      const client = factory({ url: this.options.url, token });
+      client = factory({ url: this.options.url, token });
       const session = client.getSession();
       const { workspaceId } = await session.workspace();
       if (generation !== this.#generation || this.#closed) {
@@ -120,7 +121,14 @@ export class WorkshopConnection {
       client.api.onRpcBroken((error: unknown) => this.#broken(generation, error));
       this.#set({ status: "connected", workspaceId });
     } catch (error) {
+      client?.[Symbol.dispose]();
       if (generation !== this.#generation) return;
+      // The server no longer knows this token (its data was removed): start a new workspace.
+      if (error instanceof Error && /(Unknown|Invalid) workspace token/.test(error.message)) {
+        this.storage.setItem(TOKEN_KEY, "");
+        void this.#connect(attempt);
+        return;
+      }
       this.#retry(attempt, error);
     }
   }

@@ -35,7 +35,11 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
 
   useEffect(() => {
     void controller.load();
-    return serveHostApi(new EmbedApiTarget(controller), options.host);
+    const stop = serveHostApi(new EmbedApiTarget(controller), options.host);
+    return () => {
+      stop();
+      controller.dispose();
+    };
   }, [controller, options.host]);
 
   const snapshot = state.snapshot;

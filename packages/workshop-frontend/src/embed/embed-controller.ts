@@ -43,10 +43,20 @@ export class EmbedController {
   readonly #hostListeners = new Set<RunEventListener>();
   #nextLine = 1;
 
+  /** One server-side share object for the embed's whole life, released by dispose(). */
+  readonly #share: ReturnType<WorkshopClient["api"]["openShare"]>;
+
   constructor(
     private readonly client: WorkshopClient,
     readonly shareId: string,
-  ) {}
+  ) {
+    this.#share = client.api.openShare(shareId);
+  }
+
+  dispose(): void {
+    this.#share[Symbol.dispose]();
+    this.client[Symbol.dispose]();
+  }
 
   get state(): EmbedState {
     return this.#state;
@@ -67,7 +77,7 @@ export class EmbedController {
 
   async #load(): Promise<void> {
     try {
-      const snapshot = await this.client.api.openShare(this.shareId).snapshot();
+      const snapshot = await this.#share.snapshot();
       this.#set({ snapshot, files: snapshot.files });
     } catch (error) {
       this.#set({ error: error instanceof Error ? error.message : String(error) });
@@ -91,7 +101,7 @@ export class EmbedController {
       for (const listener of this.#hostListeners) void Promise.resolve(listener(event)).catch(() => this.#hostListeners.delete(listener));
     };
     try {
-      const outcome = await this.client.api.openShare(this.shareId).run(payload, onEvent, edited ? this.#state.files : undefined);
+      const outcome = await this.#share.run(payload, onEvent, edited ? this.#state.files : undefined);
       this.#set({ running: false, outcome });
       return outcome;
     } catch (error) {

@@ -24,6 +24,8 @@ export function useDraft(draftId: string | undefined) {
     // An open draft is owned by its editor: no background refetch that could replace typed text.
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
+    // Dropped as soon as no editor shows it: reopening a draft loads what was saved since.
+    gcTime: 0,
     queryFn: async (): Promise<Draft> => (await connection.ready()).openDraft(draftId ?? ""),
   });
 }
