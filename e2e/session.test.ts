@@ -99,7 +99,8 @@ describe("agents", () => {
 
   it("rejects an unknown agent with a clear error", async () => {
     await expect(ws.client.getAgent("NoSuchAgentAAAAAAAAAAA").run({})).rejects.toThrow(/Agent NoSuchAgentAAAAAAAAAAA was not found in this workspace/);
-    await expect(ws.client.getAgent("bad id!").run({})).rejects.toThrow(/Invalid agent id/);
+    await expect(ws.client.getAgent("bad id!").run({})).rejects.toThrow(/Agent bad id! was not found/);
+    await expect(ws.client.getAgent(42 as never).run({})).rejects.toThrow(/agent reference must be its id or name/);
   });
 
   it("cannot run another workspace's agent by its id", async () => {

@@ -8,6 +8,7 @@ import type { CapturedError } from "@gadgets/backend-utils/error-reporting";
 import type { Logger } from "@gadgets/backend-utils/logger";
 import type {
   GadgetFile,
+  GadgetGrants,
   GadgetManifest,
   JsonValue,
   LogLevel,
@@ -23,6 +24,7 @@ import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shar
 import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RESULT_BYTES, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
 import { byteLength, checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
+import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
 import { RunEventStream } from "./run-events.ts";
@@ -49,6 +51,10 @@ export interface RunRequest {
   codeKey?: string;
   /** Failures go to the workspace's error reports unless this is false (anonymous runs). */
   report?: boolean;
+  /** What the gadget's granted capabilities act on; absent (shared runs), every capability call fails. */
+  services?: CapabilityServices;
+  /** Catalog nesting: 0 for a run a person or backend started. */
+  depth?: number;
 }
 
 type Prepared = { ok: true; manifest: GadgetManifest; build: GadgetBuild } | { ok: false; message: string; error?: RunErrorInfo };
@@ -157,7 +163,7 @@ export class Overseer {
     else if (!timeout.ok) outcome = fail("invalid", timeout.error);
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
-      outcome = await this.#execute(request, prepared.build, payload, timeout.value, events, fail);
+      outcome = await this.#execute(request, prepared.build, prepared.manifest.grants ?? {}, payload, timeout.value, events, fail);
       runDoneAt = this.#now();
       outcome = { ...outcome, timings: timings() };
     }
@@ -219,6 +225,7 @@ export class Overseer {
   async #execute(
     request: RunRequest,
     build: GadgetBuild,
+    grants: GadgetGrants,
     payload: JsonValue,
     timeoutMs: number,
     events: RunEventStream,
@@ -239,6 +246,14 @@ export class Overseer {
     try {
       result = await request.executor.execute({
         runId: request.runId,
+        grants,
+        ...((request.depth ?? 0) > 0 ? { nested: true } : {}),
+        capabilities: createCapabilityHandler({
+          grants,
+          services: request.services,
+          trace: (info) => events.emit({ type: "trace", ...info }),
+          now: this.#now,
+        }),
         isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
         gadget: build.gadget,
         payload,

@@ -6,7 +6,7 @@
 
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import type { RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, RpcTarget } from "capnweb";
 import { WebSocketServer } from "ws";
@@ -21,8 +21,8 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     super();
     this.#pool = pool;
   }
-  execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteReply> {
-    return this.#pool.execute(job, sink);
+  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+    return this.#pool.execute(job, sink, capabilities);
   }
   async cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean> {
     return this.#pool.cancel(runId, reason === "timeout" ? "timeout" : "cancelled");

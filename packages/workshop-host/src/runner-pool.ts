@@ -6,7 +6,7 @@
  * with a `timeout` or `memory` outcome, and every other run goes on untouched.
  */
 
-import type { ExecuteJob, ExecuteReply, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import type { CapabilityHandler, ExecuteJob, ExecuteReply, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
 import { setPriority } from "node:os";
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
@@ -39,6 +39,8 @@ const DEADLINE_BACKSTOP_MS = 500;
  */
 const LONG_RUN_MS = 100;
 const LONG_RUN_NICENESS = 10;
+/** Extra runners for nested catalog runs, per pooled runner. */
+const BURST_FACTOR = 3;
 /** A runner whose resident memory passes this many run memory limits is replaced once it is idle. */
 const RSS_CEILING_FACTOR = 4;
 /** Wait before retrying a runner that failed to start. */
@@ -54,6 +56,8 @@ interface Slot {
   runner: RunnerProcess;
   runs: number;
   retired: boolean;
+  /** Started for one nested run, then stopped. */
+  burst?: boolean;
   /** Its priority was lowered for a long run. */
   niced: boolean;
   /** Code hashes this runner was sent (it may have evicted some since; it then asks again). */
@@ -94,6 +98,7 @@ export class RunnerPool {
   readonly #active = new Map<string, ActiveRun>();
   readonly #cancelledWhileQueued = new Set<string>();
   readonly #code = new CodeCache(CODE_CACHE_BYTES);
+  #bursts = 0;
   readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
   #sampler: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
@@ -113,10 +118,12 @@ export class RunnerPool {
     return { runners: this.#slots.size, idle: this.#idle.length, active: this.#active.size, queued: this.#waiting.length, ...this.#counters };
   }
 
-  async execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteReply> {
+  async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
     if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
-    const slot = this.#idle.pop() ?? (await this.#wait(job.runId));
+    // A catalog call's parent holds a runner while it waits: nested runs get an extra runner rather
+    // than a place in a queue that the parent itself may be blocking.
+    const slot = this.#idle.pop() ?? (job.nested && this.#bursts < this.#options.size * BURST_FACTOR ? await this.#burst() : await this.#wait(job.runId));
     if (slot === undefined) {
       if (this.#cancelledWhileQueued.delete(job.runId)) return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
       if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
@@ -140,7 +147,7 @@ export class RunnerPool {
       const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
         const modules = withCode ? this.#code.get(job.gadget.hash) : undefined;
         if (withCode && !modules) return { status: "missing-code" };
-        const reply = await slot.runner.api.execute({ ...job, gadget: modules ? { ...reference, modules } : reference });
+        const reply = await slot.runner.api.execute({ ...job, gadget: modules ? { ...reference, modules } : reference }, capabilities);
         if (reply.status === "missing-code" && !withCode) return runOn(true);
         if (withCode) slot.knownCode.add(job.gadget.hash);
         return reply;
@@ -162,7 +169,9 @@ export class RunnerPool {
       clearTimeout(backstop);
       clearTimeout(demote);
       this.#active.delete(job.runId);
-      if (!active.stoppedWith && !slot.retired) {
+      if (slot.burst) {
+        this.#replace(slot);
+      } else if (!active.stoppedWith && !slot.retired) {
         slot.runs++;
         // Replaced: after its quota of runs; when it cannot get its priority back (no privilege to
         // raise it); or when warm isolates of earlier runs have grown it past the ceiling.
@@ -257,6 +266,22 @@ export class RunnerPool {
     }
   }
 
+  /** An extra runner for one nested run. */
+  async #burst(): Promise<Slot | undefined> {
+    this.#bursts++;
+    try {
+      const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
+      let spawned: Slot | undefined;
+      const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
+      spawned = { runner, runs: 0, retired: false, niced: false, burst: true, knownCode: new Set() };
+      this.#slots.add(spawned);
+      return spawned;
+    } catch {
+      this.#bursts--;
+      return undefined;
+    }
+  }
+
   #wait(runId: string): Promise<Slot | undefined> {
     if (this.#stopped || this.#waiting.length >= this.#options.maxQueue) {
       if (!this.#stopped) this.#counters.busyRejections++;
@@ -274,6 +299,13 @@ export class RunnerPool {
   #replace(slot: Slot): void {
     if (slot.retired) return;
     slot.retired = true;
+    if (slot.burst) {
+      // An extra runner is not replaced: it existed for one nested run.
+      slot.runner.kill();
+      this.#slots.delete(slot);
+      this.#bursts--;
+      return;
+    }
     const idleIndex = this.#idle.indexOf(slot);
     if (idleIndex !== -1) this.#idle.splice(idleIndex, 1);
     slot.runner.kill();

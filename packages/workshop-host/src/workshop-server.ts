@@ -74,7 +74,9 @@ const config :Workerd.Config = (
     (name = "main", worker = .mainWorker),
     (name = "workspaces", disk = (path = ${text(dataDir)}, writable = true)),
     (name = "assets", disk = (path = ${text(assetsDir)})),
-    (name = "loopback", network = (allow = ["local"])),
+    # The Worker's own outbound network: loopback for the runner pool, and the internet for fetches a
+    # gadget was granted (gadgets themselves have no network; the gatekeeper fetches for them).
+    (name = "loopback", network = (allow = ["public", "local"])),
   ],
   sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
 );

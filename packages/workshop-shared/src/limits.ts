@@ -93,3 +93,25 @@ export const ANONYMOUS_RUN_TIMEOUT_MS = 2000;
 export const MAX_SHARE_MISSES_PER_CONNECTION = 20;
 /** Shares made per connection per minute. */
 export const SHARES_PER_MINUTE = 30;
+
+/** A kv key, in bytes. */
+export const KV_MAX_KEY_BYTES = 512;
+/** A kv value, in bytes. */
+export const KV_MAX_VALUE_BYTES = 64 * 1024;
+/** Everything one gadget keeps in kv (keys and values), in bytes. */
+export const KV_MAX_TOTAL_BYTES = 1024 * 1024;
+/** Keys returned by one kv.list call. */
+export const KV_MAX_LIST = 1000;
+/** A response body a gadget may read through fetch. */
+export const MAX_FETCH_RESPONSE_BYTES = 1024 * 1024;
+/** A request body a gadget may send through fetch. */
+export const MAX_FETCH_REQUEST_BYTES = 1024 * 1024;
+/** Redirects followed by a gadget's fetch (each hop is checked against the grant). */
+export const MAX_FETCH_REDIRECTS = 5;
+/** Fetches per run. */
+export const MAX_FETCHES_PER_RUN = 50;
+/**
+ * Nested catalog calls: a run and three levels below it. Cloudflare allows 4 Dynamic Workers in flight
+ * per request, and a whole call chain runs inside one.
+ */
+export const MAX_CATALOG_DEPTH = 3;

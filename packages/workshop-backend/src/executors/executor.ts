@@ -5,7 +5,7 @@
  * and a supervised runner pool for local runs that must survive runaway code.
  */
 
-import type { JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
+import type { GadgetGrants, JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 
 /** What the sandboxed code reported about a thrown value, before stack mapping. */
@@ -38,9 +38,28 @@ export interface GadgetCode {
   modules?: Record<string, string>;
 }
 
+/**
+ * A call from a gadget's `env` to a granted capability. The isolate only asks; the overseer decides
+ * and performs it, outside the sandbox, and traces it in the run's event stream.
+ */
+export type CapabilityCall =
+  | { capability: "kv"; op: "get" | "put" | "delete" | "list"; key?: string; value?: string; prefix?: string }
+  | { capability: "fetch"; url: string; method: string; headers: [string, string][]; body?: Uint8Array }
+  | { capability: "catalog"; ref: string; payload: JsonValue };
+
+export type CapabilityReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface CapabilityHandler {
+  call(call: CapabilityCall): Promise<CapabilityReply>;
+}
+
 /** The part of a request that can cross a process boundary (no sink, no signal). */
 export interface ExecuteJob {
   runId: string;
+  /** What the manifest was granted: the harness builds `env` from exactly this. */
+  grants: GadgetGrants;
+  /** A catalog call inside another run (which holds a runner meanwhile). */
+  nested?: boolean;
   /** Isolates are reused only for the same key; it always includes the workspace. */
   isolateKey: string;
   gadget: GadgetCode;
@@ -50,6 +69,8 @@ export interface ExecuteJob {
 
 export interface ExecuteRequest extends ExecuteJob {
   sink: IsolateEventSink;
+  /** Performs the run's capability calls; absent, every call is refused. */
+  capabilities?: CapabilityHandler;
   /** Aborted when the run is cancelled or its deadline passes; the executor stops the code if it can. */
   signal: AbortSignal;
 }

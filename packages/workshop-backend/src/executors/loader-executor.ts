@@ -5,11 +5,11 @@
  * can only end the *wait* for an asynchronous run — synchronous runaway code needs the runner pool.
  */
 
-import type { JsonValue } from "@gadgets/workshop-shared/api";
+import type { GadgetGrants, JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
 import { abortResult } from "./abort-result.ts";
 import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
-import { SinkTarget } from "./sink-target.ts";
+import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 /** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
 export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
@@ -37,7 +37,7 @@ function rememberCode(hash: string, modules: Record<string, string>): void {
 }
 
 interface HarnessEntrypoint {
-  run(payload: JsonValue, sink: SinkTarget | null, runId: string): Promise<HarnessReply>;
+  run(payload: JsonValue, sink: SinkTarget | null, runId: string, grants: GadgetGrants, capabilities: CapabilityTarget): Promise<HarnessReply>;
 }
 
 export interface LoaderExecutorOptions {
@@ -91,7 +91,7 @@ export class LoaderExecutor implements Executor {
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId), aborted]);
+      const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId, request.grants, new CapabilityTarget(request.capabilities)), aborted]);
       if ("json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue, eventLines: reply.eventLines ?? 0, droppedEvents: reply.droppedEvents ?? 0 };
       return reply as ExecuteReply;
     } catch (thrown) {

@@ -9,7 +9,7 @@ import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
 import type { ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
-import { SinkTarget } from "./sink-target.ts";
+import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 export interface PoolExecutorOptions {
   /** `http://127.0.0.1:<port>/pool` of the supervisor. */
@@ -47,7 +47,7 @@ export class PoolExecutor implements Executor {
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
-    const { sink, signal, ...job } = request;
+    const { sink, signal, capabilities, ...job } = request;
     if (signal.aborted) return abortResult(signal);
     let pool: RpcStub<RunnerPoolApi>;
     try {
@@ -70,7 +70,7 @@ export class PoolExecutor implements Executor {
     });
     const send = async (withCode: boolean): Promise<ExecuteResult> => {
       const { modules, ...reference } = job.gadget;
-      const reply = await pool.execute({ ...job, gadget: withCode ? job.gadget : reference }, new SinkTarget(sink));
+      const reply = await pool.execute({ ...job, gadget: withCode ? job.gadget : reference }, new SinkTarget(sink), new CapabilityTarget(capabilities));
       if (reply.status === "missing-code") {
         if (withCode) return unreachable("the pool did not accept the gadget's code");
         return send(true);

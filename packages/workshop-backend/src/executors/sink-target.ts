@@ -1,7 +1,7 @@
 import { RpcTarget } from "capnweb";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import type { IsolateEventSink, RawError } from "./executor.ts";
+import type { CapabilityCall, CapabilityHandler, CapabilityReply, IsolateEventSink, RawError } from "./executor.ts";
 
 /**
  * An event sink as an RPC target, so it can be called from inside an isolate (Workers RPC) or from
@@ -21,5 +21,21 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
 
   error(error: RawError, uncaught: boolean): void {
     this.#sink.error(error, uncaught);
+  }
+}
+
+const NO_CAPABILITIES: CapabilityHandler = { call: async () => ({ ok: false, error: "This run has no capabilities." }) };
+
+/** A run's capability handler as an RPC target, callable from the isolate (or another process). */
+export class CapabilityTarget extends RpcTarget implements CapabilityHandler {
+  readonly #handler: CapabilityHandler;
+
+  constructor(handler: CapabilityHandler | undefined) {
+    super();
+    this.#handler = handler ?? NO_CAPABILITIES;
+  }
+
+  call(call: CapabilityCall): Promise<CapabilityReply> {
+    return this.#handler.call(call);
   }
 }

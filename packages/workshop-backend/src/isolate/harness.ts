@@ -114,6 +114,38 @@ addEventListener("unhandledrejection", (event) => {
 });
 addEventListener("error", (event) => reportUncaught(event.error ?? event.message));
 
+// env holds exactly the granted capabilities; each call goes out to the overseer, which decides.
+function buildEnv(grants, capabilities) {
+  const call = async (request) => {
+    const reply = await capabilities.call(request);
+    if (!reply || reply.ok !== true) throw new Error(reply && typeof reply.error === "string" ? reply.error : "The capability call failed.");
+    return reply.value;
+  };
+  const env = {};
+  if (grants && grants.kv) {
+    env.kv = Object.freeze({
+      get: (key) => call({ capability: "kv", op: "get", key: String(key) }),
+      put: (key, value) => call({ capability: "kv", op: "put", key: String(key), value: String(value) }),
+      delete: (key) => call({ capability: "kv", op: "delete", key: String(key) }),
+      list: (prefix = "") => call({ capability: "kv", op: "list", prefix: String(prefix) }),
+    });
+  }
+  if (grants && grants.fetch) {
+    env.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+      const reply = await call({ capability: "fetch", url: request.url, method: request.method, headers: [...request.headers], ...(body ? { body } : {}) });
+      return new Response(reply.body ?? null, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
+    };
+  }
+  if (grants && grants.catalog) {
+    env.catalog = Object.freeze({
+      get: (ref) => Object.freeze({ run: (payload) => call({ capability: "catalog", ref: String(ref), payload: payload === undefined ? null : payload }) }),
+    });
+  }
+  return Object.freeze(env);
+}
+
 function toResult(value) {
   let text;
   try {
@@ -131,7 +163,8 @@ function toResult(value) {
 }
 
 export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
-  async run(payload, sink, runId) {
+  async run(payload, sink, runId, grants, capabilities) {
+    const env = buildEnv(grants, capabilities);
     const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, dropped: 0 };
     activeRuns.add(run);
     try {
@@ -141,7 +174,7 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
           return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The entry module has no default export with a run() method. Write: export default { async run(payload, env) { … } }", stack: "" } };
         }
         try {
-          return toResult(await gadget.run(payload, this.env));
+          return toResult(await gadget.run(payload, env));
         } catch (thrown) {
           return { status: "error", kind: "user", error: describe(thrown) };
         }

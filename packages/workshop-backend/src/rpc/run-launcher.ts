@@ -4,7 +4,11 @@
  */
 
 import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
+import { MAX_CATALOG_DEPTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
+import { checkId } from "@gadgets/workshop-shared/validate";
+import type { CapabilityServices } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
+import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 
@@ -17,14 +21,67 @@ export interface LaunchRequest {
   receivedAt: number;
   /** Immutable identity of the files (`draft:<id>@<version>`), so the build is cached. */
   codeKey: string;
+  /** The gadget's draft: the scope of its kv. */
+  scope: string;
+  /** Drafts of the catalog calls above this run, to refuse cycles. */
+  chain?: string[];
+  depth?: number;
 }
 
-export async function launchRun(
-  connection: Connection,
-  workspaceId: string,
-  records: RunRecordWriter,
-  request: LaunchRequest,
-): Promise<RunOutcome> {
+/** Where a session's runs keep their data: the workspace, its store and its records. */
+export interface RunContext {
+  connection: Connection;
+  workspaceId: string;
+  store: DurableObjectStub<WorkspaceStore>;
+  records: RunRecordWriter;
+  /** Default wall-clock limit for nested catalog runs. */
+  timeoutMs: number;
+}
+
+/** `id`, `id@N`, `name` or `name@N` of a published agent in this workspace. */
+export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
+  const at = ref.lastIndexOf("@");
+  const base = at > 0 ? ref.slice(0, at) : ref;
+  const versionText = at > 0 ? ref.slice(at + 1) : undefined;
+  if (versionText !== undefined && !/^[1-9][0-9]{0,8}$/.test(versionText)) throw new Error(`Invalid agent version in "${ref}": use a positive whole number, like ${base}@2.`);
+  const version = versionText === undefined ? undefined : Number(versionText);
+  const byId = checkId(base, "agent id").ok ? await store.resolveAgent(base, version) : undefined;
+  const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
+  if (!found) throw new Error(`No published agent "${ref}" in this workspace.`);
+  return found as ResolvedAgent;
+}
+
+/** What a run's granted capabilities act on: this workspace's kv for the gadget, fetch, and the catalog. */
+function servicesFor(context: RunContext, request: LaunchRequest): CapabilityServices {
+  const depth = request.depth ?? 0;
+  const chain = request.chain ?? [request.scope];
+  return {
+    kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
+    fetch: (outbound) => fetch(outbound),
+    async catalog(ref, payload) {
+      if (depth >= MAX_CATALOG_DEPTH) throw new Error(`Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`);
+      const agent = await resolveAgentRef(context.store, ref);
+      if (chain.includes(agent.draftId)) throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+      const outcome = await launchRun(context, {
+        source: { kind: "agent", agentId: agent.agentId, version: agent.version },
+        files: agent.files,
+        payload,
+        listener: undefined,
+        timeoutMs: context.timeoutMs,
+        receivedAt: Date.now(),
+        codeKey: `agent:${agent.agentId}@${agent.version}`,
+        scope: agent.draftId,
+        chain: [...chain, agent.draftId],
+        depth: depth + 1,
+      });
+      if (outcome.status === "ok") return outcome.result;
+      throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+    },
+  };
+}
+
+export async function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+  const { connection, workspaceId, records } = context;
   const runId = randomId();
   const controller = connection.acquireRunSlot(runId);
   if (!controller) {
@@ -44,6 +101,8 @@ export async function launchRun(
       signal: controller.signal,
       receivedAt: request.receivedAt,
       codeKey: request.codeKey,
+      services: servicesFor(context, request),
+      depth: request.depth ?? 0,
     });
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     records.add(record);

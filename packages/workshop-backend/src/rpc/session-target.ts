@@ -26,7 +26,7 @@ import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import type { Connection } from "./connection.ts";
-import { launchRun } from "./run-launcher.ts";
+import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
 
@@ -63,6 +63,10 @@ export class SessionTarget extends RpcTarget implements Session {
 
   async workspace(): Promise<{ workspaceId: string }> {
     return { workspaceId: this.workspaceId };
+  }
+
+  #context(): RunContext {
+    return { connection: this.connection, workspaceId: this.workspaceId, store: this.store, records: this.#records, timeoutMs: this.settings.runTimeoutMs };
   }
 
   async getSettings(): Promise<WorkspaceSettings> {
@@ -109,8 +113,9 @@ export class SessionTarget extends RpcTarget implements Session {
     const id = must(checkId(draftId, "draft id"));
     const listener = checkListener(onEvent);
     const draft = await this.store.getDraft(id);
-    return launchRun(this.connection, this.workspaceId, this.#records, {
+    return launchRun(this.#context(), {
       source: { kind: "draft", draftId: draft.id, version: draft.version },
+      scope: draft.id,
       files: draft.files,
       payload,
       listener,
@@ -136,7 +141,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   getAgent(agentRef: string): AgentTarget {
-    return new AgentTarget(this.connection, this.workspaceId, this.store, this.#records, this.settings.runTimeoutMs, agentRef);
+    return new AgentTarget(this.#context(), agentRef);
   }
 
   async listRuns(limit = 50): Promise<RunSummary[]> {

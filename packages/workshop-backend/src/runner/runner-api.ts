@@ -1,4 +1,4 @@
-import type { ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
+import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 
 export { EVENT_LINE_MARKER } from "../isolate/harness.ts";
 
@@ -8,14 +8,14 @@ export { EVENT_LINE_MARKER } from "../isolate/harness.ts";
  * starting with EVENT_LINE_MARKER, which the supervisor reads and forwards.
  */
 export interface RunnerApi {
-  execute(job: ExecuteJob): Promise<ExecuteReply>;
+  execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply>;
   ping(): Promise<"pong">;
 }
 
 /** What the supervisor of the runner pool offers the overseer. */
 export interface RunnerPoolApi {
   /** Runs the job on a free runner; past the run's deadline or memory limit the runner is killed. */
-  execute(job: ExecuteJob, sink: IsolateEventSink): Promise<ExecuteReply>;
+  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply>;
   /** Stops a run: its runner is killed and replaced, so even a synchronous loop ends. */
   cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean>;
 }

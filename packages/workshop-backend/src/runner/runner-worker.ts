@@ -5,7 +5,7 @@
  */
 
 import { newWorkersWebSocketRpcResponse, RpcTarget } from "capnweb";
-import type { ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
+import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import type { RunnerApi } from "./runner-api.ts";
 
@@ -35,8 +35,9 @@ class Runner extends RpcTarget implements RunnerApi {
     this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
   }
 
-  async execute(job: ExecuteJob): Promise<ExecuteReply> {
-    return this.#executor.executeJob({ ...job, sink: ignoredSink, signal: never });
+  async execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+    // Capability calls go back to the supervisor, and from there to the Worker that decides them.
+    return this.#executor.executeJob({ ...job, sink: ignoredSink, signal: never, capabilities: { call: (call) => capabilities.call(call) } });
   }
 
   async ping(): Promise<"pong"> {

@@ -23,6 +23,8 @@ import {
 } from "@gadgets/workshop-shared/api";
 import {
   DEFAULT_RUN_TIMEOUT_MS,
+  KV_MAX_LIST,
+  KV_MAX_TOTAL_BYTES,
   MAX_DRAFTS_PER_WORKSPACE,
   MAX_ERROR_GROUPS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
@@ -46,6 +48,7 @@ CREATE TABLE IF NOT EXISTS agent_versions (
 CREATE TABLE IF NOT EXISTS run_summaries (id TEXT PRIMARY KEY, summary TEXT NOT NULL, started_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS run_summaries_by_start ON run_summaries (started_at);
 CREATE TABLE IF NOT EXISTS run_parts (run_id TEXT NOT NULL, part TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, part));
+CREATE TABLE IF NOT EXISTS kv (scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (scope, key));
 CREATE TABLE IF NOT EXISTS errors (
   fingerprint TEXT PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, count INTEGER NOT NULL,
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
@@ -75,6 +78,8 @@ const RUN_PRUNE_STEP = 50;
 /** What the runner needs to execute a published agent version. */
 export interface ResolvedAgent {
   agentId: string;
+  /** The draft it was published from: the scope of its kv, the same for every version. */
+  draftId: string;
   version: number;
   name: string;
   files: GadgetFile[];
@@ -238,6 +243,13 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   /** `agentId` → latest version; `agentId@N` → version N. Returns undefined when there is no such agent here. */
+  /** By name (a published agent's manifest name), latest or a fixed version. */
+  resolveAgentByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    this.#ensureSchema();
+    const row = this.#sql.exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name).toArray()[0];
+    return row ? this.resolveAgent(row.id, version) : undefined;
+  }
+
   resolveAgent(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
     this.#ensureSchema();
     const row = this.#sql
@@ -249,8 +261,10 @@ export class WorkspaceStore extends DurableObject<Env> {
       )
       .toArray()[0];
     if (!row) return undefined;
+    const draftId = this.#sql.exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id).one().draft_id;
     return {
       agentId: row.agent_id,
+      draftId,
       version: row.version,
       name: row.name,
       files: JSON.parse(row.files) as GadgetFile[],
@@ -322,6 +336,38 @@ export class WorkspaceStore extends DurableObject<Env> {
       droppedEvents: events.droppedEvents,
       outcome: parts.get("outcome") as RunRecord["outcome"],
     };
+  }
+
+  // ----- kv (scoped to one gadget: the draft it was written from; limits checked by the caller too)
+
+  kv(scope: string, op: "get" | "put" | "delete" | "list", key: string, value: string | undefined): unknown {
+    this.#ensureSchema();
+    switch (op) {
+      case "get":
+        return this.#sql.exec<{ value: string }>("SELECT value FROM kv WHERE scope = ? AND key = ?", scope, key).toArray()[0]?.value ?? null;
+      case "delete": {
+        const existed = this.#sql.exec("SELECT 1 FROM kv WHERE scope = ? AND key = ?", scope, key).toArray().length > 0;
+        this.#sql.exec("DELETE FROM kv WHERE scope = ? AND key = ?", scope, key);
+        return existed;
+      }
+      case "list":
+        return this.#sql
+          .exec<{ key: string }>("SELECT key FROM kv WHERE scope = ? AND substr(key, 1, ?) = ? ORDER BY key LIMIT ?", scope, key.length, key, KV_MAX_LIST)
+          .toArray()
+          .map((row) => row.key);
+      case "put": {
+        const text = value ?? "";
+        const used = this.#sql
+          .exec<{ used: number }>("SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS used FROM kv WHERE scope = ? AND key != ?", scope, key)
+          .one().used;
+        const adding = new TextEncoder().encode(key).byteLength + new TextEncoder().encode(text).byteLength;
+        if (used + adding > KV_MAX_TOTAL_BYTES) {
+          throw new Error(`kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes of keys and values, and ${used} are used. Delete keys it no longer needs.`);
+        }
+        this.#sql.exec("INSERT OR REPLACE INTO kv (scope, key, value) VALUES (?, ?, ?)", scope, key, text);
+        return true;
+      }
+    }
   }
 
   // ----- errors
