@@ -112,6 +112,28 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(traces[1]?.type === "trace" && traces[1].summary).toContain("denied");
     });
 
+    it("applies the workspace's fetch policy on top of the manifest's grant", async () => {
+      const host = `127.0.0.1:${target.port}`;
+      const session = client.getSession();
+      await expect(session.updateSettings({ fetchHosts: ["*"] })).rejects.toThrow(/not valid/);
+      await session.updateSettings({ fetchHosts: ["api.example.com"] });
+      try {
+        const { outcome } = await run(client, gadget("capped", `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/hello"); return "reached"; } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
+        expect(outcome.status === "ok" && outcome.result).toMatch(/denied by this workspace's policy/);
+      } finally {
+        await session.updateSettings({ fetchHosts: null });
+      }
+    });
+
+    it("gives shared (anonymous) runs no capabilities", async () => {
+      const session = client.getSession();
+      const draft = await session.createDraft({ files: gadget("shared-kv", `export default { async run(_: unknown, env: any) { try { return await env.kv.get("a"); } catch (e) { return (e as Error).message; } } };`, { kv: true }) });
+      const { shareId } = await session.shareDraft(draft.id, {});
+      using visitor = createRpcClient({ url: workshop.url });
+      const outcome = await visitor.api.openShare(shareId).run({});
+      expect(outcome.status === "ok" && outcome.result).toMatch(/not available in this run/);
+    });
+
     it("refuses a capability the manifest did not grant, with the grant to add", async () => {
       const { outcome } = await run(client, gadget("ungranted", `export default { async run(_: unknown, env: any) { return [typeof env.kv, typeof env.fetch, typeof env.catalog]; } };`, {}));
       expect(outcome.status === "ok" && outcome.result).toEqual(["undefined", "undefined", "undefined"]);

@@ -100,9 +100,9 @@ describe("runaway gadgets on the local runner pool", () => {
   it("uses the workspace's run timeout setting, within the server maximum", async () => {
     const session = a.client.getSession();
     await expect(session.updateSettings({ runTimeoutMs: 10 ** 9 })).rejects.toThrow(/from 1 to 30000/);
-    expect(await session.updateSettings({ runTimeoutMs: 600 })).toEqual({ runTimeoutMs: 600 });
+    expect(await session.updateSettings({ runTimeoutMs: 600 })).toEqual({ runTimeoutMs: 600, fetchHosts: null });
     expectKind(await a.run(SPIN), "timeout");
-    expect(await session.updateSettings({ runTimeoutMs: 2000 })).toEqual({ runTimeoutMs: 2000 });
+    expect(await session.updateSettings({ runTimeoutMs: 2000 })).toEqual({ runTimeoutMs: 2000, fetchHosts: null });
   });
 
   it("ends a heap bomb with a memory outcome and keeps serving", async () => {

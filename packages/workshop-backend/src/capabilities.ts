@@ -29,6 +29,8 @@ export interface CapabilityServices {
   /** Runs another published agent of the same workspace; rejects with a message for the gadget. */
   catalog(ref: string, payload: JsonValue): Promise<JsonValue>;
   fetch(request: Request): Promise<Response>;
+  /** The workspace's cap on fetch hosts, applied on top of the manifest's grant (null: none). */
+  fetchPolicy: readonly string[] | null;
 }
 
 /** `host` or `host:port` of a URL, as grants write it (default ports left out). */
@@ -82,6 +84,9 @@ export function createCapabilityHandler(options: {
     for (let hop = 0; ; hop++) {
       if (!isFetchAllowed(url, hosts)) {
         throw new Error(`fetch to ${grantHostOf(url)} was denied: add "${grantHostOf(url)}" to grants.fetch.hosts in gadget.json.`);
+      }
+      if (services.fetchPolicy && !isFetchAllowed(url, services.fetchPolicy)) {
+        throw new Error(`fetch to ${grantHostOf(url)} was denied by this workspace's policy: its settings allow fetches only to ${services.fetchPolicy.join(", ") || "no host"}.`);
       }
       const response = await services.fetch(
         new Request(url, { method, headers: call.headers, redirect: "manual", ...(body && method !== "GET" && method !== "HEAD" ? { body } : {}) }),

@@ -91,9 +91,14 @@ export interface AgentSummary {
   agentId: string;
   name: string;
   description: string;
+  /** Versions are 1…latestVersion; each is immutable. */
   latestVersion: number;
   draftId: string;
   updatedAt: number;
+  /** The latest version's grants. */
+  grants: GadgetGrants;
+  /** The latest version's README.md (or AGENTS.md), cut at 64 KB; empty when it has none. */
+  docs: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +170,8 @@ export interface RunOptions {
 export interface WorkspaceSettings {
   /** Default wall-clock limit of a run in this workspace (1 ms up to the server's maximum). */
   runTimeoutMs: number;
+  /** The workspace's policy: the only hosts any manifest here may be granted for fetch (null: no cap). */
+  fetchHosts: string[] | null;
 }
 
 export interface RunSummary {

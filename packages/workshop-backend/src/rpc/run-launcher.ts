@@ -36,6 +36,8 @@ export interface RunContext {
   records: RunRecordWriter;
   /** Default wall-clock limit for nested catalog runs. */
   timeoutMs: number;
+  /** The workspace's cap on fetch hosts (null: none). */
+  fetchHosts: string[] | null;
 }
 
 /** `id`, `id@N`, `name` or `name@N` of a published agent in this workspace. */
@@ -58,6 +60,7 @@ function servicesFor(context: RunContext, request: LaunchRequest): CapabilitySer
   return {
     kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
     fetch: (outbound) => fetch(outbound),
+    fetchPolicy: context.fetchHosts,
     async catalog(ref, payload) {
       if (depth >= MAX_CATALOG_DEPTH) throw new Error(`Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`);
       const agent = await resolveAgentRef(context.store, ref);

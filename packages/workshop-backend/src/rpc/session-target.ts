@@ -20,8 +20,8 @@ import type {
   ShareSnapshot,
   WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
-import { MAX_LIST_LIMIT, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
-import { checkFiles, checkId, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
+import { checkFiles, checkHost, checkId, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
@@ -66,7 +66,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   #context(): RunContext {
-    return { connection: this.connection, workspaceId: this.workspaceId, store: this.store, records: this.#records, timeoutMs: this.settings.runTimeoutMs };
+    return { connection: this.connection, workspaceId: this.workspaceId, store: this.store, records: this.#records, timeoutMs: this.settings.runTimeoutMs, fetchHosts: this.settings.fetchHosts };
   }
 
   async getSettings(): Promise<WorkspaceSettings> {
@@ -76,13 +76,21 @@ export class SessionTarget extends RpcTarget implements Session {
   async updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> {
     if (typeof changes !== "object" || changes === null) throw new TypeError("updateSettings takes an object like { runTimeoutMs: 5000 }.");
     for (const key of Object.keys(changes)) {
-      if (key !== "runTimeoutMs") throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs.`);
+      if (key !== "runTimeoutMs" && key !== "fetchHosts") throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs, fetchHosts.`);
+    }
+    const hosts = changes.fetchHosts;
+    if (hosts !== undefined && hosts !== null) {
+      if (!Array.isArray(hosts) || hosts.length > MAX_FETCH_HOSTS) throw new TypeError(`fetchHosts must be null (no cap) or a list of at most ${MAX_FETCH_HOSTS} hosts.`);
+      for (const host of hosts) must(checkHost(host));
     }
     const timeout = changes.runTimeoutMs;
     if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_RUN_TIMEOUT_MS)) {
       throw new RangeError(`runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
     }
-    this.settings = await this.store.updateSettings(timeout === undefined ? {} : { runTimeoutMs: timeout });
+    this.settings = await this.store.updateSettings({
+      ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
+      ...(hosts === undefined ? {} : { fetchHosts: hosts }),
+    });
     return { ...this.settings };
   }
 

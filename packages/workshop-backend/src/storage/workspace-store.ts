@@ -54,6 +54,9 @@ CREATE TABLE IF NOT EXISTS errors (
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
 `;
 
+/** An agent's docs as listed in the catalog. */
+const MAX_AGENT_DOCS_CHARS = 64 * 1024;
+
 /** A record's events, as JSON, stay well under the 2 MB a Durable Object row may hold. */
 const MAX_EVENTS_PART_CHARS = 1_500_000;
 
@@ -144,13 +147,15 @@ export class WorkspaceStore extends DurableObject<Env> {
   /** What a new session needs: whether the workspace exists, and its settings. */
   openSession(): { exists: boolean; settings: WorkspaceSettings } {
     const exists = this.exists();
-    return { exists, settings: exists ? this.getSettings() : { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS } };
+    return { exists, settings: exists ? this.getSettings() : { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS, fetchHosts: null } };
   }
 
   getSettings(): WorkspaceSettings {
     this.#ensureSchema();
-    const row = this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'run_timeout_ms'").toArray()[0];
-    return { runTimeoutMs: row ? Number(row.value) : DEFAULT_RUN_TIMEOUT_MS };
+    const setting = (key: string) => this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
+    const timeout = setting("run_timeout_ms");
+    const hosts = setting("fetch_hosts");
+    return { runTimeoutMs: timeout ? Number(timeout) : DEFAULT_RUN_TIMEOUT_MS, fetchHosts: hosts ? (JSON.parse(hosts) as string[] | null) : null };
   }
 
   /** `changes` were validated by the caller. */
@@ -158,6 +163,9 @@ export class WorkspaceStore extends DurableObject<Env> {
     this.#ensureSchema();
     if (changes.runTimeoutMs !== undefined) {
       this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)", String(changes.runTimeoutMs));
+    }
+    if (changes.fetchHosts !== undefined) {
+      this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('fetch_hosts', ?)", JSON.stringify(changes.fetchHosts));
     }
     return this.getSettings();
   }
@@ -237,12 +245,26 @@ export class WorkspaceStore extends DurableObject<Env> {
   listAgents(): AgentSummary[] {
     this.#ensureSchema();
     return this.#sql
-      .exec<{ id: string; name: string; description: string; latest_version: number; draft_id: string; updated_at: number }>("SELECT * FROM agents ORDER BY updated_at DESC")
+      .exec<{ id: string; name: string; description: string; latest_version: number; draft_id: string; updated_at: number; files: string; grants: string }>(
+        "SELECT a.*, v.files, v.grants FROM agents a JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.updated_at DESC",
+      )
       .toArray()
-      .map((row) => ({ agentId: row.id, name: row.name, description: row.description, latestVersion: row.latest_version, draftId: row.draft_id, updatedAt: row.updated_at }));
+      .map((row) => {
+        const files = JSON.parse(row.files) as GadgetFile[];
+        const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
+        return {
+          agentId: row.id,
+          name: row.name,
+          description: row.description,
+          latestVersion: row.latest_version,
+          draftId: row.draft_id,
+          updatedAt: row.updated_at,
+          grants: JSON.parse(row.grants) as GadgetGrants,
+          docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+        };
+      });
   }
 
-  /** `agentId` → latest version; `agentId@N` → version N. Returns undefined when there is no such agent here. */
   /** By name (a published agent's manifest name), latest or a fixed version. */
   resolveAgentByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
     this.#ensureSchema();

@@ -62,6 +62,15 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
           <Frames frames={entry.error.frames} onOpen={onOpenFrame} />
         </div>
       );
+    case "trace":
+      return (
+        <div className={`flex gap-2 px-1 ${entry.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`} data-testid="console-trace">
+          <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+          <span>
+            ⇄ {entry.capability}: {entry.summary} <span className="text-zinc-500">({entry.ms} ms)</span>
+          </span>
+        </div>
+      );
     case "dropped":
       return <div className="px-1 italic text-zinc-500">{entry.count} lines dropped (the run logged more than the stream carries)</div>;
     case "end": {
@@ -110,6 +119,10 @@ export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console
         <label className="flex items-center gap-1">
           <input type="checkbox" checked={filter["error-events"]} onChange={() => toggle("error-events")} aria-label="Show uncaught errors" />
           uncaught
+        </label>
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={filter.trace} onChange={() => toggle("trace")} aria-label="Show capability calls" />
+          calls
         </label>
         <button type="button" className="ml-auto rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => store.clear()}>
           Clear

@@ -10,8 +10,10 @@ import { useTheme } from "../hooks/use-theme.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { CodeEditor } from "./CodeEditor.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
+import { DocsDialog } from "./DocsDialog.tsx";
 import { DraftList } from "./DraftList.tsx";
 import { FileTree } from "./FileTree.tsx";
+import { GrantsPanel } from "./GrantsPanel.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
@@ -39,6 +41,7 @@ export function Workbench() {
   const { publish } = useDraftMutations();
   const { connection } = useWorkshop();
   const [shared, setShared] = useState<string>();
+  const [docs, setDocs] = useState<"help" | "catalog">();
 
   /** Shares something and shows its link (copied to the clipboard when the page may). */
   const share = useCallback(async (make: () => Promise<string>) => {
@@ -157,6 +160,12 @@ export function Workbench() {
               Publish
             </button>
           )}
+          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => setDocs("catalog")}>
+            Catalog
+          </button>
+          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => setDocs("help")}>
+            Help
+          </button>
           <ConnectionBadge />
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
@@ -174,6 +183,7 @@ export function Workbench() {
           <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">×</button>
         </div>
       )}
+      {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
       {shared && <ShareDialog shareId={shared} files={files.map((file) => file.path)} onClose={() => setShared(undefined)} />}
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel defaultSize="18" minSize="10" className="overflow-auto">
@@ -182,6 +192,7 @@ export function Workbench() {
             <>
               <FileTree editor={editor} files={files} active={activePath} onOpen={setActivePath} />
               <ManifestForm editor={editor} files={files} />
+              <GrantsPanel editor={editor} files={files} />
             </>
           )}
         </Panel>

@@ -11,14 +11,15 @@ export type ConsoleEntry =
   | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number }
   | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number }
   | { kind: "dropped"; id: number; runId: string; count: number; t: number }
+  | { kind: "trace"; id: number; runId: string; capability: string; summary: string; ok: boolean; ms: number; t: number }
   | { kind: "end"; id: number; runId: string; outcome: RunOutcome; t: number };
 
-export type LevelFilter = Record<LogLevel | "error-events", boolean>;
+export type LevelFilter = Record<LogLevel | "error-events" | "trace", boolean>;
 
 /** Lines kept in the panel; older ones are dropped and counted. */
 export const MAX_CONSOLE_ENTRIES = 5000;
 
-export const ALL_LEVELS: LevelFilter = { log: true, info: true, warn: true, error: true, debug: true, "error-events": true };
+export const ALL_LEVELS: LevelFilter = { log: true, info: true, warn: true, error: true, debug: true, "error-events": true, trace: true };
 
 export class ConsoleStore {
   #entries: ConsoleEntry[] = [];
@@ -53,6 +54,7 @@ export class ConsoleStore {
     this.#visible ??= this.#entries.filter((entry) => {
       if (entry.kind === "log") return this.#filter[entry.level];
       if (entry.kind === "error") return this.#filter["error-events"];
+      if (entry.kind === "trace") return this.#filter.trace;
       return true;
     });
     return this.#visible;
@@ -80,6 +82,9 @@ export class ConsoleStore {
         break;
       case "end":
         this.#push({ kind: "end", id, runId: event.runId, outcome: event.outcome, t: event.t });
+        break;
+      case "trace":
+        this.#push({ kind: "trace", id, runId: event.runId, capability: event.capability, summary: event.summary, ok: event.ok, ms: event.ms, t: event.t });
         break;
       case "status":
         break;

@@ -25,6 +25,7 @@ export function consoleLines(events: readonly RunEvent[]): string[] {
   return events.flatMap((event) => {
     if (event.type === "log") return [`${event.level}: ${formatConsoleLine(event.values)}`];
     if (event.type === "error") return [`uncaught: ${event.error.name}: ${event.error.message}`];
+    if (event.type === "trace") return [`${event.capability}: ${event.summary}`];
     return [];
   });
 }

@@ -1,15 +1,49 @@
 /**
  * Editor types for a gadget, generated from its grants: `run(payload, env)` sees exactly the `env` the
  * overseer will grant, so using a capability that was not granted is a type error before it is a
- * runtime error. Today a gadget is granted nothing beyond the ambient globals (console, timers,
- * crypto, structuredClone), so `GadgetEnv` is empty.
+ * runtime error. Ambient globals (console, timers, crypto, structuredClone) come from the lib.
  */
 
 import type { GadgetGrants } from "@gadgets/workshop-shared";
 
-export function gadgetEnvTypes(_grants: GadgetGrants): string {
-  return `/** What a gadget's run(payload, env) receives as env: only what its manifest was granted. */
-interface GadgetEnv {}
+const KV = `/** A small key-value store of this gadget's own, kept with the workspace. */
+interface GadgetKv {
+  /** The value, or null when the key is not set. */
+  get(key: string): Promise<string | null>;
+  /** Keys up to 512 bytes, values up to 64 KiB, 1 MiB in all. */
+  put(key: string, value: string): Promise<true>;
+  /** True when the key existed. */
+  delete(key: string): Promise<boolean>;
+  /** Keys starting with \`prefix\`, in order, at most 1000. */
+  list(prefix?: string): Promise<string[]>;
+}`;
+
+const CATALOG = `/** Published agents of this workspace, by name or id, optionally \`@version\`. */
+interface GadgetCatalog {
+  get(agent: string): { run(payload: unknown): Promise<unknown> };
+}`;
+
+export function gadgetEnvTypes(grants: GadgetGrants): string {
+  const members: string[] = [];
+  const declarations: string[] = [];
+  if (grants.kv) {
+    declarations.push(KV);
+    members.push("  /** Granted by grants.kv. */\n  kv: GadgetKv;");
+  }
+  if (grants.fetch) {
+    const hosts = grants.fetch.hosts.length ? grants.fetch.hosts.join(", ") : "no host yet";
+    members.push(`  /** HTTP to exactly these hosts: ${hosts}. Granted by grants.fetch. */\n  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;`);
+  }
+  if (grants.catalog) {
+    declarations.push(CATALOG);
+    members.push("  /** Granted by grants.catalog. */\n  catalog: GadgetCatalog;");
+  }
+  return `${declarations.join("\n\n")}
+
+/** What a gadget's run(payload, env) receives as env: only what its manifest was granted. */
+interface GadgetEnv {
+${members.join("\n")}
+}
 
 /** The shape of a gadget's default export. */
 interface Gadget<Payload = unknown, Result = unknown> {

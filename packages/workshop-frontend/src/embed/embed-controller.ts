@@ -115,6 +115,7 @@ export class EmbedController {
     if (event.type === "log") line = { level: event.level, text: formatConsoleLine(event.values), t: event.t };
     else if (event.type === "error") line = { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}`, t: event.t };
     else if (event.type === "dropped") line = { level: "debug", text: `${event.count} lines dropped`, t: event.t };
+    else if (event.type === "trace") line = { level: event.ok ? "info" : "warn", text: `⇄ ${event.capability}: ${event.summary} (${event.ms} ms)`, t: event.t };
     if (!line) return;
     const lines = [...this.#state.lines, { ...line, id: this.#nextLine++ }].slice(-MAX_LINES);
     this.#set({ lines });
