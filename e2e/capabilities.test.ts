@@ -109,6 +109,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
         ["fetch", false],
         ["fetch", false],
       ]);
+      expect(traces[0]?.type === "trace" && traces[0].summary).toBe(`POST http://${host}/hello → 200, 17 bytes`);
       expect(traces[1]?.type === "trace" && traces[1].summary).toContain("denied");
     });
 

@@ -94,6 +94,9 @@ describe("agents", () => {
     expect([v1.version, v2.version, v2.agentId]).toEqual([1, 2, v1.agentId]);
     expect(await ws.client.getAgent(v1.agentId).run({ input: "x" })).toBe("Hi: x");
     expect(await ws.client.getAgent(`${v1.agentId}@1`).run({ input: "x" })).toBe("Echo: x");
+    // By name too: the latest version, or a fixed one.
+    expect(await ws.client.getAgent("versioned").run({ input: "x" })).toBe("Hi: x");
+    expect(await ws.client.getAgent("versioned@1").run({ input: "x" })).toBe("Echo: x");
     expect((await session.listAgents()).find((a) => a.agentId === v1.agentId)).toMatchObject({ latestVersion: 2, name: "versioned" });
   });
 

@@ -55,11 +55,11 @@ export function createCapabilityHandler(options: {
   const now = options.now ?? Date.now;
   let fetches = 0;
 
-  async function traced(capability: TraceInfo["capability"], summary: string, work: () => Promise<unknown>): Promise<CapabilityReply> {
+  async function traced(capability: TraceInfo["capability"], summary: string, work: () => Promise<unknown>, outcome?: (value: unknown) => string): Promise<CapabilityReply> {
     const started = now();
     try {
       const value = await work();
-      trace({ capability, summary, ok: true, ms: now() - started });
+      trace({ capability, summary: outcome ? `${summary} → ${outcome(value)}` : summary, ok: true, ms: now() - started });
       return { ok: true, value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -130,7 +130,10 @@ export function createCapabilityHandler(options: {
         case "fetch": {
           if (!grants.fetch) return { ok: false, error: denied("fetch", 'Add "fetch": { "hosts": ["api.example.com"] } to grants in gadget.json.') };
           const method = String(call.method || "GET").toUpperCase();
-          return traced("fetch", `${method} ${String(call.url).slice(0, 200)}`, () => doFetch(call));
+          return traced("fetch", `${method} ${String(call.url).slice(0, 200)}`, () => doFetch(call), (value) => {
+            const response = value as { status: number; body: Uint8Array };
+            return `${response.status}, ${response.body.byteLength} bytes`;
+          });
         }
         case "catalog": {
           if (!grants.catalog) return { ok: false, error: denied("catalog", 'Add "catalog": true to grants in gadget.json.') };
