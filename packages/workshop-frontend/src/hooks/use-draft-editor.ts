@@ -1,21 +1,30 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { Draft } from "@gadgets/workshop-shared";
-import { DraftEditor, type SaveState } from "../drafts/draft-editor.ts";
+import { useQueryClient } from "@tanstack/react-query";
+import { DraftEditor, type SaveFunction, type SaveState } from "../drafts/draft-editor.ts";
+import { draftsKey } from "./use-drafts.ts";
 import { useWorkshop } from "./workshop-context.tsx";
 
 /** The editor of an open draft; a new one when another draft (or a fresh copy) is opened. */
 export function useDraftEditor(draft: Draft | undefined): DraftEditor | undefined {
   const { connection } = useWorkshop();
+  const queryClient = useQueryClient();
   const [editor, setEditor] = useState<DraftEditor>();
   useEffect(() => {
     if (!draft) return;
-    const next = new DraftEditor(draft, async (id, input) => (await connection.ready()).saveDraft(id, input), window.localStorage);
+    const save: SaveFunction = async (id, input) => {
+      const outcome = await (await connection.ready()).saveDraft(id, input);
+      // The drafts list shows names and versions: it follows every save.
+      if (outcome.status === "saved") void queryClient.invalidateQueries({ queryKey: draftsKey });
+      return outcome;
+    };
+    const next = new DraftEditor(draft, save, window.localStorage);
     setEditor(next);
     return () => {
       void next.saveNow();
       next.dispose();
     };
-  }, [draft, connection]);
+  }, [draft, connection, queryClient]);
   return editor && draft && editor.draftId === draft.id ? editor : undefined;
 }
 
