@@ -7,6 +7,7 @@ import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host
 import {
   createRpcClient,
   type GadgetFile,
+  KV_ENTRY_OVERHEAD_BYTES,
   KV_MAX_KEY_BYTES,
   KV_MAX_TOTAL_BYTES,
   KV_MAX_VALUE_BYTES,
@@ -15,7 +16,7 @@ import {
   type RunOutcome,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 /** A loopback HTTP server: /hello answers, /away redirects to another (ungranted) port. */
 async function startTarget(): Promise<{ server: Server; port: number; otherPort: number; other: Server }> {
@@ -23,6 +24,13 @@ async function startTarget(): Promise<{ server: Server; port: number; otherPort:
   await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", () => resolve()));
   const otherPort = (other.address() as AddressInfo).port;
   const server = createServer((req, res) => {
+    if (req.url === "/huge") {
+      // 2 MiB streamed without a Content-Length: only counting can stop it.
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      for (let i = 0; i < 32; i++) res.write(Buffer.alloc(64 * 1024, 1));
+      res.end();
+      return;
+    }
     if (req.url === "/away") {
       res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/secret` });
       res.end();
@@ -64,7 +72,8 @@ for (const mode of ["runner pool", "in-process"] as const) {
 
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), "workshop-caps-"));
-      workshop = await startWorkshopServer({ dataDir, ...(mode === "in-process" ? { pool: false } : { pool: { size: 2 } }) });
+      // The test's HTTP servers are on loopback, which gadget fetches may reach only when allowed.
+      workshop = await startWorkshopServer({ dataDir, allowLocalFetch: true, ...(mode === "in-process" ? { pool: false } : { pool: { size: 2 } }) });
       target = await startTarget();
       client = await newWorkspace(workshop.url);
     });
@@ -135,6 +144,35 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(outcome.status === "ok" && outcome.result).toMatch(/not available in this run/);
     });
 
+    it("cuts off a response larger than the limit without reading it all", async () => {
+      const host = `127.0.0.1:${target.port}`;
+      const { outcome } = await run(client, gadget("greedy", `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/huge"); return "read"; } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
+      expect(outcome.status === "ok" && outcome.result).toMatch(/larger than 1048576 bytes/);
+    });
+
+    it("takes a run's capabilities away when it ends, even from work it left running", async () => {
+      const session = client.getSession();
+      const draft = await session.createDraft({
+        files: gadget(
+          "lingering",
+          `export default {
+  async run(p: { read?: boolean }, env: any) {
+    if (p.read) return env.kv.get("late");
+    (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      try { await env.kv.put("late", "written after the end"); } catch {}
+    })();
+    return "returned";
+  },
+};`,
+          { kv: true },
+        ),
+      });
+      expect(await session.runDraft(draft.id, {})).toMatchObject({ status: "ok", result: "returned" });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await session.runDraft(draft.id, { read: true })).toMatchObject({ status: "ok", result: null });
+    });
+
     it("refuses a capability the manifest did not grant, with the grant to add", async () => {
       const { outcome } = await run(client, gadget("ungranted", `export default { async run(_: unknown, env: any) { return [typeof env.kv, typeof env.fetch, typeof env.catalog]; } };`, {}));
       expect(outcome.status === "ok" && outcome.result).toEqual(["undefined", "undefined", "undefined"]);
@@ -168,12 +206,12 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(await kv({ op: "put", key: "big", size: KV_MAX_VALUE_BYTES })).toBe(true);
       expect(await kv({ op: "put", key: "big", size: KV_MAX_VALUE_BYTES + 1 })).toMatch(/at most 65536 bytes/);
       // Fill to the total quota exactly, then one byte more.
-      const used = 1 + 1 + KV_MAX_KEY_BYTES + 1 + 3 + KV_MAX_VALUE_BYTES;
-      const room = KV_MAX_TOTAL_BYTES - used;
-      const chunks = Math.floor(room / (KV_MAX_VALUE_BYTES + 2));
+      const entry = (key: number, value: number) => key + value + KV_ENTRY_OVERHEAD_BYTES;
+      const used = entry(1, 1) + entry(KV_MAX_KEY_BYTES, 1) + entry(3, KV_MAX_VALUE_BYTES);
+      const chunks = Math.floor((KV_MAX_TOTAL_BYTES - used) / entry(2, KV_MAX_VALUE_BYTES));
       for (let i = 0; i < chunks; i++) expect(await kv({ op: "put", key: `f${String.fromCharCode(97 + i)}`, size: KV_MAX_VALUE_BYTES })).toBe(true);
-      const left = KV_MAX_TOTAL_BYTES - used - chunks * (KV_MAX_VALUE_BYTES + 2);
-      expect(await kv({ op: "put", key: "zz", size: left - 2 })).toBe(true);
+      const left = KV_MAX_TOTAL_BYTES - used - chunks * entry(2, KV_MAX_VALUE_BYTES);
+      expect(await kv({ op: "put", key: "zz", size: left - entry(2, 0) })).toBe(true);
       expect(await kv({ op: "put", key: "zy", size: 1 })).toMatch(/kv is full/);
 
       // Another gadget, and another workspace, see none of it.
@@ -228,3 +266,19 @@ for (const mode of ["runner pool", "in-process"] as const) {
     });
   });
 }
+
+describe("capabilities on the default server", () => {
+  it("does not let a granted name reach this machine's own addresses", async () => {
+    const target = await startTarget();
+    const client = await newWorkspace(inject("workshopUrl"));
+    try {
+      const host = `127.0.0.1:${target.port}`;
+      const { outcome } = await run(client, gadget("local", `export default { async run(_: unknown, env: any) { try { return await (await env.fetch("http://${host}/hello")).text(); } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
+      expect(outcome.status === "ok" && outcome.result).toMatch(/Could not reach 127\.0\.0\.1:\d+ .*public addresses only/);
+    } finally {
+      client[Symbol.dispose]();
+      target.server.close();
+      target.other.close();
+    }
+  });
+});

@@ -12,4 +12,6 @@ export interface Env {
   /** Set by the local host: the runner pool's supervisor, which enforces limits workerd does not. */
   RUNNER_POOL_URL?: string;
   RUNNER_POOL_SECRET?: string;
+  /** Locally: the network gadget fetches leave through (public addresses only, unless configured). */
+  GADGET_FETCH?: Fetcher;
 }

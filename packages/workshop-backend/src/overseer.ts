@@ -240,6 +240,7 @@ export class Overseer {
       timeoutMs,
     );
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
+    const capabilitiesEnd = new AbortController();
     request.signal?.addEventListener("abort", onCancel, { once: true });
     events.status("running");
     let result: ExecuteResult;
@@ -252,6 +253,7 @@ export class Overseer {
           grants,
           services: request.services,
           trace: (info) => events.emit({ type: "trace", ...info }),
+          signal: capabilitiesEnd.signal,
           now: this.#now,
         }),
         isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
@@ -273,6 +275,7 @@ export class Overseer {
       });
     } finally {
       clearTimeout(timer);
+      capabilitiesEnd.abort();
       request.signal?.removeEventListener("abort", onCancel);
     }
     if (result.droppedEvents) events.countDropped(result.droppedEvents);

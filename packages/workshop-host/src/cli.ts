@@ -2,7 +2,7 @@
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
  * Options: --port N (default 8787), --data DIR, --runners N (default: one per core), --quiet (do not
- * print the server's log lines).
+ * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine).
  */
 
 import { resolve } from "node:path";
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     data: { type: "string", default: resolve(REPO_ROOT, ".data") },
     runners: { type: "string" },
     quiet: { type: "boolean", default: false },
+    "allow-local-fetch": { type: "boolean", default: false },
   },
 });
 
@@ -34,6 +35,7 @@ const server = await startWorkshopServer({
   port,
   dataDir: resolve(values.data),
   echo: !values.quiet,
+  allowLocalFetch: values["allow-local-fetch"],
   ...(runners === undefined ? {} : { pool: { size: runners } }),
 });
 console.log(`\nGadget Workshop is running at ${server.url}`);

@@ -273,6 +273,11 @@ export class RunnerPool {
       const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
       let spawned: Slot | undefined;
       const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
+      if (this.#stopped) {
+        runner.kill();
+        this.#bursts--;
+        return undefined;
+      }
       spawned = { runner, runs: 0, retired: false, niced: false, burst: true, knownCode: new Set() };
       this.#slots.add(spawned);
       return spawned;

@@ -36,6 +36,8 @@ export interface WorkshopServerOptions {
   vars?: Record<string, string>;
   /** Print the server's own output. */
   echo?: boolean;
+  /** Let granted gadget fetches reach this machine's own addresses (for local services and tests). */
+  allowLocalFetch?: boolean;
   /**
    * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
    * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
@@ -59,8 +61,10 @@ const require = createRequire(import.meta.url);
 const backendEntry = () => require.resolve("@gadgets/workshop-backend");
 const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
 
-function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Record<string, string>): string {
+function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Record<string, string>, allowLocalFetch: boolean): string {
+  const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
   const bindings = [
+    `(name = "GADGET_FETCH", service = "gadget-internet")`,
     `(name = "LOADER", workerLoader = (id = "gadgets"))`,
     `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
     `(name = "SHARES", durableObjectNamespace = "ShareStore")`,
@@ -74,9 +78,11 @@ const config :Workerd.Config = (
     (name = "main", worker = .mainWorker),
     (name = "workspaces", disk = (path = ${text(dataDir)}, writable = true)),
     (name = "assets", disk = (path = ${text(assetsDir)})),
-    # The Worker's own outbound network: loopback for the runner pool, and the internet for fetches a
-    # gadget was granted (gadgets themselves have no network; the gatekeeper fetches for them).
-    (name = "loopback", network = (allow = ["public", "local"])),
+    # The Worker's own outbound network: loopback only (the runner pool).
+    (name = "loopback", network = (allow = ["local"])),
+    # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this
+    # machine reaches nothing here (unless the host was started to allow it).
+    (name = "gadget-internet", network = (allow = ${gadgetNetwork})),
   ],
   sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
 );
@@ -142,7 +148,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   let main: WorkerdProcess;
   try {
     main = await startWorkerd({
-      config: mainConfig(port, dataDir, assetsDir, vars),
+      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false),
       files: { "index.js": await bundleWorker(backendEntry()) },
       sockets: ["http"],
       onOutput,

@@ -98,8 +98,10 @@ export const SHARES_PER_MINUTE = 30;
 export const KV_MAX_KEY_BYTES = 512;
 /** A kv value, in bytes. */
 export const KV_MAX_VALUE_BYTES = 64 * 1024;
-/** Everything one gadget keeps in kv (keys and values), in bytes. */
+/** Everything one gadget keeps in kv (keys, values and the per-entry overhead), in bytes. */
 export const KV_MAX_TOTAL_BYTES = 1024 * 1024;
+/** What each kv entry costs on top of its key and value: storage is not free per row. */
+export const KV_ENTRY_OVERHEAD_BYTES = 64;
 /** Keys returned by one kv.list call. */
 export const KV_MAX_LIST = 1000;
 /** A response body a gadget may read through fetch. */

@@ -135,7 +135,9 @@ function buildEnv(grants, capabilities) {
       const request = new Request(input, init);
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const reply = await call({ capability: "fetch", url: request.url, method: request.method, headers: [...request.headers], ...(body ? { body } : {}) });
-      return new Response(reply.body ?? null, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
+      // These statuses have no body, and the Response constructor refuses one.
+      const bodyless = [101, 204, 205, 304].includes(reply.status);
+      return new Response(bodyless ? null : (reply.body ?? null), { status: reply.status, statusText: reply.statusText, headers: reply.headers });
     };
   }
   if (grants && grants.catalog) {

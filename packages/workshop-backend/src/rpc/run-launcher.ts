@@ -26,6 +26,8 @@ export interface LaunchRequest {
   /** Drafts of the catalog calls above this run, to refuse cycles. */
   chain?: string[];
   depth?: number;
+  /** A nested run ends when the run that called it ends (cancel, timeout or done). */
+  parentSignal?: AbortSignal;
 }
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
@@ -53,14 +55,23 @@ export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, 
   return found as ResolvedAgent;
 }
 
+/** A gadget's fetch may take this long, whatever its run's deadline. */
+const FETCH_TIMEOUT_MS = 15_000;
+
 /** What a run's granted capabilities act on: this workspace's kv for the gadget, fetch, and the catalog. */
-function servicesFor(context: RunContext, request: LaunchRequest): CapabilityServices {
+function servicesFor(context: RunContext, request: LaunchRequest, runSignal: AbortSignal): CapabilityServices {
   const depth = request.depth ?? 0;
   const chain = request.chain ?? [request.scope];
+  const outbound = context.connection.env.GADGET_FETCH;
   return {
     kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
-    fetch: (outbound) => fetch(outbound),
-    fetchPolicy: context.fetchHosts,
+    fetch: (request, callSignal) => {
+      const signal = AbortSignal.any([runSignal, callSignal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
+      // Locally, gadget fetches leave through their own network service (public addresses only).
+      return outbound ? outbound.fetch(new Request(request, { signal })) : fetch(request, { signal });
+    },
+    // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
+    fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
     async catalog(ref, payload) {
       if (depth >= MAX_CATALOG_DEPTH) throw new Error(`Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`);
       const agent = await resolveAgentRef(context.store, ref);
@@ -76,6 +87,7 @@ function servicesFor(context: RunContext, request: LaunchRequest): CapabilitySer
         scope: agent.draftId,
         chain: [...chain, agent.draftId],
         depth: depth + 1,
+        parentSignal: runSignal,
       });
       if (outcome.status === "ok") return outcome.result;
       throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
@@ -91,6 +103,9 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
     const now = Date.now();
     return { status: "error", runId, kind: "busy", message: connection.busyMessage(), timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt } };
   }
+  const endedByParent = () => controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
+  if (request.parentSignal?.aborted) endedByParent();
+  else request.parentSignal?.addEventListener("abort", endedByParent, { once: true });
   try {
     const { outcome, record } = await connection.overseer.run({
       runId,
@@ -104,13 +119,16 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
       signal: controller.signal,
       receivedAt: request.receivedAt,
       codeKey: request.codeKey,
-      services: servicesFor(context, request),
+      services: servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
     });
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     records.add(record);
     return outcome;
   } finally {
+    request.parentSignal?.removeEventListener("abort", endedByParent);
+    // Whatever this run started (nested catalog runs, fetches) ends with it.
+    if (!controller.signal.aborted) controller.abort({ kind: "cancelled", message: "The run has ended." });
     connection.releaseRunSlot(runId);
   }
 }

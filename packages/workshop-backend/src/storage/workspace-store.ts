@@ -23,6 +23,7 @@ import {
 } from "@gadgets/workshop-shared/api";
 import {
   DEFAULT_RUN_TIMEOUT_MS,
+  KV_ENTRY_OVERHEAD_BYTES,
   KV_MAX_LIST,
   KV_MAX_TOTAL_BYTES,
   MAX_DRAFTS_PER_WORKSPACE,
@@ -216,6 +217,8 @@ export class WorkspaceStore extends DurableObject<Env> {
   deleteDraft(draftId: string): void {
     this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
+    // Its kv goes with it, unless a published agent of it still uses that data.
+    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0) this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
   }
 
   // ----- agents
@@ -373,18 +376,25 @@ export class WorkspaceStore extends DurableObject<Env> {
         return existed;
       }
       case "list":
+        // SQLite measures the prefix itself, so the comparison counts characters the same way on both sides.
         return this.#sql
-          .exec<{ key: string }>("SELECT key FROM kv WHERE scope = ? AND substr(key, 1, ?) = ? ORDER BY key LIMIT ?", scope, key.length, key, KV_MAX_LIST)
+          .exec<{ key: string }>("SELECT key FROM kv WHERE scope = ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?", scope, key, key, KV_MAX_LIST)
           .toArray()
           .map((row) => row.key);
       case "put": {
         const text = value ?? "";
+        // Every entry is charged a fixed overhead too, so many tiny keys cannot outgrow the quota.
         const used = this.#sql
-          .exec<{ used: number }>("SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS used FROM kv WHERE scope = ? AND key != ?", scope, key)
+          .exec<{ used: number }>(
+            "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS used FROM kv WHERE scope = ? AND key != ?",
+            KV_ENTRY_OVERHEAD_BYTES,
+            scope,
+            key,
+          )
           .one().used;
-        const adding = new TextEncoder().encode(key).byteLength + new TextEncoder().encode(text).byteLength;
+        const adding = new TextEncoder().encode(key).byteLength + new TextEncoder().encode(text).byteLength + KV_ENTRY_OVERHEAD_BYTES;
         if (used + adding > KV_MAX_TOTAL_BYTES) {
-          throw new Error(`kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes of keys and values, and ${used} are used. Delete keys it no longer needs.`);
+          throw new Error(`kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`);
         }
         this.#sql.exec("INSERT OR REPLACE INTO kv (scope, key, value) VALUES (?, ?, ?)", scope, key, text);
         return true;

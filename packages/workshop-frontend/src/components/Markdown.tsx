@@ -34,7 +34,8 @@ export function Markdown({ source }: { source: string }) {
     }
     if (/^\s*[-*] /.test(line)) {
       const items: string[] = [];
-      for (; i < lines.length && /^\s*([-*] |\s{2,}\S)/.test(lines[i] ?? ""); i++) {
+      // Anchored alternatives without overlapping whitespace runs: no quadratic backtracking.
+      for (; i < lines.length && /^(?:\s*[-*] | {2}\s*\S)/.test(lines[i] ?? ""); i++) {
         const item = lines[i] ?? "";
         if (/^\s*[-*] /.test(item)) items.push(item.replace(/^\s*[-*] /, ""));
         else items[items.length - 1] += ` ${item.trim()}`;
