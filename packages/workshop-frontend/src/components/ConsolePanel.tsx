@@ -108,7 +108,7 @@ export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console
 
   return (
     <section className="flex h-full flex-col" aria-label={title}>
-      <div className="flex items-center gap-3 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
         <h2 className="font-semibold">{title}</h2>
         {(["log", "info", "warn", "error", "debug"] as const).map((level) => (
           <label key={level} className="flex items-center gap-1">
