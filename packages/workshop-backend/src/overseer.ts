@@ -22,11 +22,12 @@ import type {
 } from "@gadgets/workshop-shared/api";
 import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shared/console-values";
 import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RESULT_BYTES, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
-import { byteLength, checkFiles, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { byteLength, type Checked, checkFiles, checkManifest, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
+import { LruMap } from "./lru-map.ts";
 import { RunEventStream } from "./run-events.ts";
 
 export interface RunRequest {
@@ -105,19 +106,15 @@ function mapLoggedErrors(values: EncodedValue[], build: GadgetBuild, depth = 0):
   });
 }
 
-function checkTimeout(value: unknown): { ok: true; value: number } | { ok: false; error: string } {
-  if (value === undefined) return { ok: true, value: DEFAULT_RUN_TIMEOUT_MS };
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_RUN_TIMEOUT_MS) {
-    return { ok: false, error: `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS}.` };
-  }
-  return { ok: true, value };
+function checkTimeout(value: unknown): Checked<number> {
+  return value === undefined ? { ok: true, value: DEFAULT_RUN_TIMEOUT_MS } : checkTimeoutMs(value, "timeoutMs");
 }
 
 export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new Map<string, Prepared>();
+  readonly #prepared = new LruMap<string, Prepared>(PREPARED_CACHE_SIZE);
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;
@@ -214,10 +211,6 @@ export class Overseer {
     const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build };
     if (key !== undefined) {
       this.#prepared.set(key, prepared);
-      if (this.#prepared.size > PREPARED_CACHE_SIZE) {
-        const oldest = this.#prepared.keys().next().value;
-        if (oldest !== undefined) this.#prepared.delete(oldest);
-      }
     }
     return prepared;
   }

@@ -5,14 +5,14 @@
  */
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
-import { checkId } from "@gadgets/workshop-shared/validate";
 import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { RateLimiter } from "./rpc/rate-limiter.ts";
+import { readShare } from "./rpc/share-links.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
 /** Page loads of links that do not exist, per minute, across the server; past it, no more lookups. */
-export const misses = new RateLimiter(600);
+const misses = new RateLimiter(600);
 
 const tooManyMisses = () => new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
 
@@ -20,8 +20,7 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   if (!misses.allows()) return tooManyMisses();
-  const checked = checkId(id, "link");
-  const text = checked.ok ? await env.SHARES.get(env.SHARES.idFromName(checked.value)).get(kind) : undefined;
+  const text = await readShare(env, kind, id);
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
   if (text === undefined) {
     misses.take();
@@ -45,8 +44,7 @@ export async function serveEmbed(env: Env, request: Request, id: string): Promis
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   if (!misses.allows()) return tooManyMisses();
-  const checked = checkId(id, "link");
-  const exists = checked.ok && (await env.SHARES.get(env.SHARES.idFromName(checked.value)).get("snapshot")) !== undefined;
+  const exists = (await readShare(env, "snapshot", id)) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
   misses.take();

@@ -12,7 +12,7 @@ import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
-import { CodeCache } from "./code-cache.ts";
+import { CodeCache } from "@gadgets/workshop-backend/code-cache";
 import { type RunnerProcess, startRunner } from "./runner-process.ts";
 
 export interface RunnerPoolOptions {
@@ -266,25 +266,30 @@ export class RunnerPool {
     }
   }
 
+  /**
+   * Starts a runner and registers it as a slot; undefined (and nothing left running) when the pool
+   * stopped meanwhile. Its output lines are routed to the run on that very slot.
+   */
+  async #startSlot(burst: boolean): Promise<Slot | undefined> {
+    // The V8 heap flag is a backstop at twice the run limit; the RSS check acts first.
+    const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
+    let slot: Slot | undefined;
+    const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(slot, line));
+    if (this.#stopped) {
+      runner.kill();
+      return undefined;
+    }
+    slot = { runner, runs: 0, retired: false, niced: false, knownCode: new Set(), ...(burst ? { burst } : {}) };
+    this.#slots.add(slot);
+    return slot;
+  }
+
   /** An extra runner for one nested run. */
   async #burst(): Promise<Slot | undefined> {
     this.#bursts++;
-    try {
-      const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
-      let spawned: Slot | undefined;
-      const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
-      if (this.#stopped) {
-        runner.kill();
-        this.#bursts--;
-        return undefined;
-      }
-      spawned = { runner, runs: 0, retired: false, niced: false, burst: true, knownCode: new Set() };
-      this.#slots.add(spawned);
-      return spawned;
-    } catch {
-      this.#bursts--;
-      return undefined;
-    }
+    const slot = await this.#startSlot(true).catch(() => undefined);
+    if (!slot) this.#bursts--;
+    return slot;
   }
 
   #wait(runId: string): Promise<Slot | undefined> {
@@ -350,17 +355,9 @@ export class RunnerPool {
   async #spawn(): Promise<void> {
     while (!this.#stopped) {
       try {
-        const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
-        let spawned: Slot | undefined;
-        const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(spawned, line));
-        const slot: Slot = { runner, runs: 0, retired: false, niced: false, knownCode: new Set() };
-        spawned = slot;
-        if (this.#stopped) {
-          runner.kill();
-          return;
-        }
-        this.#slots.add(slot);
-        void runner.process.exited.then(() => {
+        const slot = await this.#startSlot(false);
+        if (!slot) return;
+        void slot.runner.process.exited.then(() => {
           // A runner that died on its own (not retired by us) is replaced; a run on it ends via execute().
           if (!slot.retired && ![...this.#active.values()].some((active) => active.slot === slot)) this.#replace(slot);
         });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GadgetFile } from "./api.ts";
-import { MAX_FILE_BYTES, MAX_FILES, MAX_GADGET_BYTES, MAX_PATH_DEPTH, MAX_PATH_LENGTH, MAX_PAYLOAD_BYTES } from "./limits.ts";
-import { checkFiles, checkHost, checkId, checkManifest, checkPath, checkPayload } from "./validate.ts";
+import { MAX_FILE_BYTES, MAX_FILES, MAX_GADGET_BYTES, MAX_PATH_DEPTH, MAX_PATH_LENGTH, MAX_PAYLOAD_BYTES, MAX_RUN_TIMEOUT_MS } from "./limits.ts";
+import { checkFiles, checkHost, checkId, checkManifest, checkPath, checkPayload, checkTimeoutMs } from "./validate.ts";
 
 const manifest = (extra: Record<string, unknown> = {}): GadgetFile => ({
   path: "gadget.json",
@@ -92,6 +92,16 @@ describe("checkManifest", () => {
   ])("refuses %j with a message containing %j", (override, message) => {
     const result = checkManifest([{ path: "gadget.json", ...override }, entry]);
     expect(result.ok === false && result.error).toContain(message);
+  });
+});
+
+describe("checkTimeoutMs", () => {
+  it("accepts 1 to MAX_RUN_TIMEOUT_MS and refuses one more, or anything not a whole number", () => {
+    expect(checkTimeoutMs(1, "t").ok).toBe(true);
+    expect(checkTimeoutMs(MAX_RUN_TIMEOUT_MS, "t").ok).toBe(true);
+    const over = checkTimeoutMs(MAX_RUN_TIMEOUT_MS + 1, "runTimeoutMs");
+    expect(over.ok === false && over.error).toBe(`runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
+    for (const bad of [0, 1.5, "100", null]) expect(checkTimeoutMs(bad, "t").ok).toBe(false);
   });
 });
 

@@ -22,6 +22,7 @@ import {
   MAX_PATH_DEPTH,
   MAX_PATH_LENGTH,
   MAX_PAYLOAD_BYTES,
+  MAX_RUN_TIMEOUT_MS,
 } from "./limits.ts";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -78,6 +79,14 @@ function findNonJson(value: unknown, at: string, depth: number): string | undefi
     return undefined;
   }
   return `${at} is ${typeof value === "undefined" ? "undefined" : `a ${typeof value}`}`;
+}
+
+/** A run's wall-clock limit, whether asked for one run or set for a workspace. */
+export function checkTimeoutMs(value: unknown, name: string): Checked<number> {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_RUN_TIMEOUT_MS) {
+    return fail(`${name} must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
+  }
+  return ok(value);
 }
 
 /** Source files the isolate can load as modules. */

@@ -11,6 +11,7 @@ import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
 import { HARNESS_MODULE, harnessSource } from "../isolate/harness.ts";
+import { LruMap } from "../lru-map.ts";
 
 export interface GadgetBuild {
   gadget: BuiltGadget;
@@ -24,7 +25,7 @@ export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error:
 const BUILD_FORMAT = "1";
 /** Builds kept in memory; a build is a few hundred KB at most. */
 const BUILD_CACHE_SIZE = 128;
-const buildCache = new Map<string, GadgetBuild>();
+const buildCache = new LruMap<string, GadgetBuild>(BUILD_CACHE_SIZE);
 
 /** The isolate module name of a gadget file: `.ts` becomes `.js`, other paths stay. */
 export function moduleNameFor(path: string): string {
@@ -93,11 +94,7 @@ const IMPORT_PATTERN = /(^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*|^[ \t]*imp
 export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
   const hash = await contentHash(files);
   const cached = buildCache.get(hash);
-  if (cached) {
-    buildCache.delete(hash);
-    buildCache.set(hash, cached);
-    return { ok: true, build: cached };
-  }
+  if (cached) return { ok: true, build: cached };
 
   const codeFiles = files.filter((file) => isModulePath(file.path));
   const modulePaths = new Set(codeFiles.map((file) => file.path));
@@ -159,10 +156,6 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
   modules[HARNESS_MODULE] = harnessSource(moduleNameFor(manifest.entry));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
   buildCache.set(hash, build);
-  if (buildCache.size > BUILD_CACHE_SIZE) {
-    const oldest = buildCache.keys().next().value;
-    if (oldest !== undefined) buildCache.delete(oldest);
-  }
   return { ok: true, build };
 }
 

@@ -8,6 +8,7 @@
 import type { GadgetGrants, JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
 import { abortResult } from "./abort-result.ts";
+import { CodeCache } from "./code-cache.ts";
 import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
@@ -16,25 +17,8 @@ export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 
 type HarnessReply = ({ status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError }) & { eventLines?: number; droppedEvents?: number };
 
-/**
- * Code received from another process, by content hash, so each gadget crosses the wire once per
- * runner instead of once per run. Bounded by bytes; the oldest entries go first.
- */
-const codeCache = new Map<string, { modules: Record<string, string>; bytes: number }>();
-const CODE_CACHE_BYTES = 64 * 1024 * 1024;
-let codeCacheBytes = 0;
-
-function rememberCode(hash: string, modules: Record<string, string>): void {
-  if (codeCache.has(hash)) return;
-  const bytes = Object.values(modules).reduce((sum, source) => sum + source.length, 0);
-  codeCache.set(hash, { modules, bytes });
-  codeCacheBytes += bytes;
-  for (const [oldest, entry] of codeCache) {
-    if (codeCacheBytes <= CODE_CACHE_BYTES) break;
-    codeCache.delete(oldest);
-    codeCacheBytes -= entry.bytes;
-  }
-}
+/** Code received from another process (the runner's supervisor), by content hash. */
+const codeCache = new CodeCache(64 * 1024 * 1024);
 
 interface HarnessEntrypoint {
   run(payload: JsonValue, sink: SinkTarget | null, runId: string, grants: GadgetGrants, capabilities: CapabilityTarget): Promise<HarnessReply>;
@@ -70,8 +54,8 @@ export class LoaderExecutor implements Executor {
   async executeJob(request: ExecuteRequest): Promise<ExecuteReply> {
     const { gadget, limits, signal } = request;
     if (signal.aborted) return abortResult(signal);
-    if (gadget.modules) rememberCode(gadget.hash, gadget.modules);
-    const modules = gadget.modules ?? codeCache.get(gadget.hash)?.modules;
+    if (gadget.modules) codeCache.remember(gadget.hash, gadget.modules);
+    const modules = gadget.modules ?? codeCache.get(gadget.hash);
     if (!modules) return { status: "missing-code" };
     const worker = this.#loader.get(request.isolateKey, () => ({
       compatibilityDate: GADGET_COMPATIBILITY_DATE,

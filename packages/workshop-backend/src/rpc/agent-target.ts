@@ -4,14 +4,14 @@ import { RpcTarget } from "capnweb";
 import type { Agent, AgentVersion, JsonValue, RunEventListener, RunOptions, RunOutcome } from "@gadgets/workshop-shared/api";
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
-import { launchRun, resolveAgentRef, type RunContext } from "./run-launcher.ts";
+import { LruMap } from "../lru-map.ts";
+import { launchRun, resolveAgentRef, type RunContext, splitAgentRef } from "./run-launcher.ts";
 
 /**
  * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
  * The latest version is always looked up: a publish must be visible to the very next call.
  */
-const pinnedVersions = new Map<string, ResolvedAgent & { meta: AgentVersion }>();
-const PINNED_CACHE_SIZE = 256;
+const pinnedVersions = new LruMap<string, ResolvedAgent & { meta: AgentVersion }>(256);
 
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;
@@ -29,7 +29,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     if (typeof ref !== "string" || ref.length === 0 || ref.length > Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12) {
       throw new TypeError("An agent reference must be its id or name, optionally with @version (like echo@2).");
     }
-    const pinned = /@[1-9][0-9]*$/.test(ref);
+    const pinned = splitAgentRef(ref).version !== undefined;
     const key = `${this.context.workspaceId}:${ref}`;
     const cached = pinned ? pinnedVersions.get(key) : undefined;
     if (cached) return cached;
@@ -40,13 +40,7 @@ export class AgentTarget extends RpcTarget implements Agent {
       const message = error instanceof Error ? error.message : String(error);
       throw new Error(message.startsWith("No published agent") ? `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.` : message);
     }
-    if (pinned) {
-      pinnedVersions.set(key, resolved);
-      if (pinnedVersions.size > PINNED_CACHE_SIZE) {
-        const oldest = pinnedVersions.keys().next().value;
-        if (oldest !== undefined) pinnedVersions.delete(oldest);
-      }
-    }
+    if (pinned) pinnedVersions.set(key, resolved);
     return resolved;
   }
 

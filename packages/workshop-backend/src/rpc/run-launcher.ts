@@ -43,12 +43,17 @@ export interface RunContext {
 }
 
 /** `id`, `id@N`, `name` or `name@N` of a published agent in this workspace. */
-export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
+/** `base@N` → base and version N; no `@` → the latest. Throws for a version that is not a positive whole number. */
+export function splitAgentRef(ref: string): { base: string; version: number | undefined } {
   const at = ref.lastIndexOf("@");
   const base = at > 0 ? ref.slice(0, at) : ref;
   const versionText = at > 0 ? ref.slice(at + 1) : undefined;
   if (versionText !== undefined && !/^[1-9][0-9]{0,8}$/.test(versionText)) throw new Error(`Invalid agent version in "${ref}": use a positive whole number, like ${base}@2.`);
-  const version = versionText === undefined ? undefined : Number(versionText);
+  return { base, version: versionText === undefined ? undefined : Number(versionText) };
+}
+
+export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
+  const { base, version } = splitAgentRef(ref);
   const byId = checkId(base, "agent id").ok ? await store.resolveAgent(base, version) : undefined;
   const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
   if (!found) throw new Error(`No published agent "${ref}" in this workspace.`);

@@ -8,6 +8,7 @@ import type {
   Draft,
   DraftSummary,
   ErrorGroup,
+  GadgetFile,
   JsonValue,
   RunEventListener,
   RunOptions,
@@ -20,8 +21,8 @@ import type {
   ShareSnapshot,
   WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
-import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
-import { checkFiles, checkHost, checkId, checkManifest, checkPayload } from "@gadgets/workshop-shared/validate";
+import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
+import { checkFiles, checkHost, checkId, checkManifest, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
@@ -33,6 +34,12 @@ import { loadShare, storeShare } from "./share-links.ts";
 function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!checked.ok) throw new TypeError(checked.error);
   return checked.value;
+}
+
+/** A manifest's description, or "" when it has none (or the manifest does not parse). */
+function descriptionOf(files: readonly GadgetFile[]): string {
+  const manifest = checkManifest(files);
+  return manifest.ok ? (manifest.value.description ?? "") : "";
 }
 
 function checkVersion(value: unknown): number {
@@ -83,10 +90,7 @@ export class SessionTarget extends RpcTarget implements Session {
       if (!Array.isArray(hosts) || hosts.length > MAX_FETCH_HOSTS) throw new TypeError(`fetchHosts must be null (no cap) or a list of at most ${MAX_FETCH_HOSTS} hosts.`);
       for (const host of hosts) must(checkHost(host));
     }
-    const timeout = changes.runTimeoutMs;
-    if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_RUN_TIMEOUT_MS)) {
-      throw new RangeError(`runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
-    }
+    const timeout = changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
     this.settings = await this.store.updateSettings({
       ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
       ...(hosts === undefined ? {} : { fetchHosts: hosts }),
@@ -167,17 +171,20 @@ export class SessionTarget extends RpcTarget implements Session {
     return record as RunRecord;
   }
 
+  #countShare(): void {
+    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+  }
+
   async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {
     const id = must(checkId(draftId, "draft id"));
     const checkedPayload = must(checkPayload(payload));
-    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+    this.#countShare();
     const draft = await this.store.getDraft(id);
-    const manifest = checkManifest(draft.files);
     const shareId = randomId();
     await storeShare(this.connection.env, "snapshot", shareId, {
       shareId,
       name: draft.name,
-      description: manifest.ok ? (manifest.value.description ?? "") : "",
+      description: descriptionOf(draft.files),
       files: draft.files,
       payload: checkedPayload,
       createdAt: Date.now(),
@@ -186,14 +193,13 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async shareRun(runId: string): Promise<{ recordId: string }> {
-    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+    this.#countShare();
     const record = await this.getRun(runId);
-    const manifest = checkManifest(record.files);
     const recordId = randomId();
     await storeShare(this.connection.env, "record", recordId, {
       recordId,
       name: record.name,
-      description: manifest.ok ? (manifest.value.description ?? "") : "",
+      description: descriptionOf(record.files),
       files: record.files,
       payload: record.payload,
       events: record.events,

@@ -16,13 +16,18 @@ export async function storeShare(env: Env, kind: ShareKind, id: string, value: S
   await env.SHARES.get(env.SHARES.idFromName(id)).put(kind, JSON.stringify(value));
 }
 
+/** The stored text of a share of that kind; undefined for unknown and malformed ids alike (no lookup for the latter). */
+export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise<string | undefined> {
+  const checked = checkId(id, "link");
+  return checked.ok ? env.SHARES.get(env.SHARES.idFromName(checked.value)).get(kind) : undefined;
+}
+
 /** The share of that kind, or a not-found error that is the same for malformed and unknown ids. */
 export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(connection: Connection, kind: ShareKind, id: unknown): Promise<T> {
   if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !unknownLinks.allows()) {
     throw new Error("Too many links that do not exist were opened from this page. Reload it to try again.");
   }
-  const checked = checkId(id, "link");
-  const text = checked.ok ? await connection.env.SHARES.get(connection.env.SHARES.idFromName(checked.value)).get(kind) : undefined;
+  const text = await readShare(connection.env, kind, id);
   if (text === undefined) {
     connection.shareMisses++;
     unknownLinks.take();

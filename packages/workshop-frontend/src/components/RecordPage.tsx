@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { checkManifest, type RunEvent, type RunOutcome, type SharedRunRecord } from "@gadgets/workshop-shared";
 import { ConsoleStore } from "../console/console-store.ts";
 import { diffRuns } from "../console/run-diff.ts";
-import { usePublicClient } from "../hooks/use-public-api.ts";
+import { usePublicLink } from "../hooks/use-public-api.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { NotFound } from "./NotFound.tsx";
@@ -25,35 +25,29 @@ function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string })
 
 /** `/r/<id>`: a shared run — its code, payload, console as it streamed (with replay), outcome — and a re-run beside it. */
 export function RecordPage({ recordId }: { recordId: string }) {
-  const client = usePublicClient();
   const [theme, toggleTheme] = useTheme();
-  const [record, setRecord] = useState<SharedRunRecord>();
-  const [missing, setMissing] = useState<string>();
   const recorded = useMemo(() => new ConsoleStore(), []);
   const rerunStore = useMemo(() => new ConsoleStore(), []);
   const [rerun, setRerun] = useState<{ events: RunEvent[]; outcome?: RunOutcome; error?: string }>();
   const [replaying, setReplaying] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
-  const shared = useMemo(() => client?.api.openRecord(recordId), [client, recordId]);
-  useEffect(() => () => shared?.[Symbol.dispose](), [shared]);
+  const { link: shared, value: record, missing } = usePublicLink(
+    recordId,
+    (client, id) => client.api.openRecord(id),
+    (opened) => opened.record() as Promise<SharedRunRecord>,
+  );
 
   useEffect(() => {
-    if (!shared) return;
-    shared
-      .record()
-      .then((value) => {
-        setRecord(value);
-        fill(recorded, value, value.outcome.runId);
-        document.title = `Run of ${value.name} — Gadget Workshop`;
-      })
-      .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
-  }, [shared, recorded]);
+    if (!record) return;
+    fill(recorded, record, record.outcome.runId);
+    document.title = `Run of ${record.name} — Gadget Workshop`;
+  }, [record, recorded]);
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   if (missing) return <NotFound message={missing} />;
-  if (!record || !client) return <p className="p-6 text-sm text-zinc-500">Opening the run record…</p>;
+  if (!record || !shared) return <p className="p-6 text-sm text-zinc-500">Opening the run record…</p>;
 
   const replay = () => {
     timers.current.forEach(clearTimeout);
@@ -76,7 +70,6 @@ export function RecordPage({ recordId }: { recordId: string }) {
     setRerun({ events });
     let started = false;
     try {
-      if (!shared) return;
       const outcome = await shared.runAgain((event) => {
         if (!started) {
           started = true;

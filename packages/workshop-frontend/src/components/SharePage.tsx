@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
-import { usePublicClient } from "../hooks/use-public-api.ts";
+import { usePublicLink } from "../hooks/use-public-api.ts";
 import type { RunState } from "../hooks/use-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
@@ -14,11 +14,8 @@ export const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
 
 /** `/s/<id>`: a shared gadget, read-only, with Run (anonymous) and Fork (into the visitor's workspace). */
 export function SharePage({ shareId }: { shareId: string }) {
-  const client = usePublicClient();
   const { connection, console: consoleStore } = useWorkshop();
   const [theme, toggleTheme] = useTheme();
-  const [snapshot, setSnapshot] = useState<ShareSnapshot>();
-  const [missing, setMissing] = useState<string>();
   const [payloadText, setPayloadText] = useState("");
   const [runState, setRunState] = useState<RunState>({ status: "idle" });
   const [forking, setForking] = useState(false);
@@ -27,24 +24,20 @@ export function SharePage({ shareId }: { shareId: string }) {
   // so it waits for their click: any site can link here, and a link must not change anything.
   const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
 
-  // One server-side share object per page, released when the page goes.
-  const share = useMemo(() => client?.api.openShare(shareId), [client, shareId]);
-  useEffect(() => () => share?.[Symbol.dispose](), [share]);
+  const { link: share, value: snapshot, missing } = usePublicLink(
+    shareId,
+    (client, id) => client.api.openShare(id),
+    (opened) => opened.snapshot() as Promise<ShareSnapshot>,
+  );
 
   useEffect(() => {
-    if (!share) return;
-    share
-      .snapshot()
-      .then((value) => {
-        setSnapshot(value);
-        setPayloadText(JSON.stringify(value.payload, null, 2));
-        document.title = `${value.name} — Gadget Workshop`;
-      })
-      .catch((error: unknown) => setMissing(error instanceof Error ? error.message : String(error)));
-  }, [share]);
+    if (!snapshot) return;
+    setPayloadText(JSON.stringify(snapshot.payload, null, 2));
+    document.title = `${snapshot.name} — Gadget Workshop`;
+  }, [snapshot]);
 
   if (missing) return <NotFound message={missing} />;
-  if (!snapshot || !client) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
+  if (!snapshot || !share) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
 
   const run = async () => {
     const payload = parsePayload(payloadText);
@@ -53,7 +46,6 @@ export function SharePage({ shareId }: { shareId: string }) {
     setRunState({ status: "running", startedAt, phase: "queued" });
     let started = false;
     try {
-      if (!share) return;
       const outcome = await share.run(payload.value, (event) => {
         if (!started) {
           started = true;

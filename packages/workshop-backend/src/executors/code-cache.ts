@@ -1,4 +1,8 @@
-/** Gadget modules by content hash, bounded by bytes; the least recently used go first. */
+/**
+ * Gadget modules by content hash, bounded by their size in memory (UTF-16); the least recently used go
+ * first. Code received from another process is kept here, so each gadget crosses the wire once per
+ * runner (and once per pool session) instead of once per run.
+ */
 export class CodeCache {
   readonly #entries = new Map<string, { modules: Record<string, string>; bytes: number }>();
   #bytes = 0;
