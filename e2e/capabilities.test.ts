@@ -59,7 +59,9 @@ async function run(client: WorkshopClient, files: GadgetFile[], payload: unknown
   const session = client.getSession();
   const draft = await session.createDraft({ files });
   const events: RunEvent[] = [];
-  const outcome: RunOutcome = await session.runDraft(draft.id, payload as never, (event) => void events.push(event), { timeoutMs: 10_000 });
+  const outcome: RunOutcome = await session.runDraft(draft.id, payload as never, (event) => void events.push(event), {
+    timeoutMs: 10_000,
+  });
   return { outcome, traces: events.filter((event) => event.type === "trace"), draft };
 }
 
@@ -73,7 +75,11 @@ for (const mode of ["runner pool", "in-process"] as const) {
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), "workshop-caps-"));
       // The test's HTTP servers are on loopback, which gadget fetches may reach only when allowed.
-      workshop = await startWorkshopServer({ dataDir, allowLocalFetch: true, ...(mode === "in-process" ? { pool: false } : { pool: { size: 2 } }) });
+      workshop = await startWorkshopServer({
+        dataDir,
+        allowLocalFetch: true,
+        ...(mode === "in-process" ? { pool: false } : { pool: { size: 2 } }),
+      });
       target = await startTarget();
       client = await newWorkspace(workshop.url);
     });
@@ -128,7 +134,14 @@ for (const mode of ["runner pool", "in-process"] as const) {
       await expect(session.updateSettings({ fetchHosts: ["*"] })).rejects.toThrow(/not valid/);
       await session.updateSettings({ fetchHosts: ["api.example.com"] });
       try {
-        const { outcome } = await run(client, gadget("capped", `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/hello"); return "reached"; } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
+        const { outcome } = await run(
+          client,
+          gadget(
+            "capped",
+            `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/hello"); return "reached"; } catch (e) { return (e as Error).message; } } };`,
+            { fetch: { hosts: [host] } },
+          ),
+        );
         expect(outcome.status === "ok" && outcome.result).toMatch(/denied by this workspace's policy/);
       } finally {
         await session.updateSettings({ fetchHosts: null });
@@ -137,7 +150,13 @@ for (const mode of ["runner pool", "in-process"] as const) {
 
     it("gives shared (anonymous) runs no capabilities", async () => {
       const session = client.getSession();
-      const draft = await session.createDraft({ files: gadget("shared-kv", `export default { async run(_: unknown, env: any) { try { return await env.kv.get("a"); } catch (e) { return (e as Error).message; } } };`, { kv: true }) });
+      const draft = await session.createDraft({
+        files: gadget(
+          "shared-kv",
+          `export default { async run(_: unknown, env: any) { try { return await env.kv.get("a"); } catch (e) { return (e as Error).message; } } };`,
+          { kv: true },
+        ),
+      });
       const { shareId } = await session.shareDraft(draft.id, {});
       using visitor = createRpcClient({ url: workshop.url });
       const outcome = await visitor.api.openShare(shareId).run({});
@@ -146,7 +165,14 @@ for (const mode of ["runner pool", "in-process"] as const) {
 
     it("cuts off a response larger than the limit without reading it all", async () => {
       const host = `127.0.0.1:${target.port}`;
-      const { outcome } = await run(client, gadget("greedy", `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/huge"); return "read"; } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
+      const { outcome } = await run(
+        client,
+        gadget(
+          "greedy",
+          `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/huge"); return "read"; } catch (e) { return (e as Error).message; } } };`,
+          { fetch: { hosts: [host] } },
+        ),
+      );
       expect(outcome.status === "ok" && outcome.result).toMatch(/larger than 1048576 bytes/);
     });
 
@@ -174,7 +200,14 @@ for (const mode of ["runner pool", "in-process"] as const) {
     });
 
     it("refuses a capability the manifest did not grant, with the grant to add", async () => {
-      const { outcome } = await run(client, gadget("ungranted", `export default { async run(_: unknown, env: any) { return [typeof env.kv, typeof env.fetch, typeof env.catalog]; } };`, {}));
+      const { outcome } = await run(
+        client,
+        gadget(
+          "ungranted",
+          `export default { async run(_: unknown, env: any) { return [typeof env.kv, typeof env.fetch, typeof env.catalog]; } };`,
+          {},
+        ),
+      );
       expect(outcome.status === "ok" && outcome.result).toEqual(["undefined", "undefined", "undefined"]);
     });
 
@@ -209,7 +242,8 @@ for (const mode of ["runner pool", "in-process"] as const) {
       const entry = (key: number, value: number) => key + value + KV_ENTRY_OVERHEAD_BYTES;
       const used = entry(1, 1) + entry(KV_MAX_KEY_BYTES, 1) + entry(3, KV_MAX_VALUE_BYTES);
       const chunks = Math.floor((KV_MAX_TOTAL_BYTES - used) / entry(2, KV_MAX_VALUE_BYTES));
-      for (let i = 0; i < chunks; i++) expect(await kv({ op: "put", key: `f${String.fromCharCode(97 + i)}`, size: KV_MAX_VALUE_BYTES })).toBe(true);
+      for (let i = 0; i < chunks; i++)
+        expect(await kv({ op: "put", key: `f${String.fromCharCode(97 + i)}`, size: KV_MAX_VALUE_BYTES })).toBe(true);
       const left = KV_MAX_TOTAL_BYTES - used - chunks * entry(2, KV_MAX_VALUE_BYTES);
       expect(await kv({ op: "put", key: "zz", size: left - entry(2, 0) })).toBe(true);
       expect(await kv({ op: "put", key: "zy", size: 1 })).toMatch(/kv is full/);
@@ -220,7 +254,9 @@ for (const mode of ["runner pool", "in-process"] as const) {
       const stranger = await newWorkspace(workshop.url);
       try {
         const theirs = await stranger.getSession().createDraft({ files: gadget("store", source, { kv: true }) });
-        expect(await stranger.getSession().runDraft(theirs.id, { op: "get", key: "a" })).toMatchObject({ result: null });
+        expect(await stranger.getSession().runDraft(theirs.id, { op: "get", key: "a" })).toMatchObject({
+          result: null,
+        });
       } finally {
         stranger[Symbol.dispose]();
       }
@@ -232,33 +268,85 @@ for (const mode of ["runner pool", "in-process"] as const) {
         const draft = await session.createDraft({ files: gadget(name, source, grants) });
         return session.publishDraft(draft.id);
       };
-      await publish("doubler", `export default { async run(p: { n: number }, env: any) { return { n: p.n * 2, kv: typeof env.kv, catalog: typeof env.catalog }; } };`, {});
-      const { outcome, traces } = await run(client, gadget("caller", `export default { async run(_: unknown, env: any) { return env.catalog.get("doubler").run({ n: 21 }); } };`, { catalog: true }));
+      await publish(
+        "doubler",
+        `export default { async run(p: { n: number }, env: any) { return { n: p.n * 2, kv: typeof env.kv, catalog: typeof env.catalog }; } };`,
+        {},
+      );
+      const { outcome, traces } = await run(
+        client,
+        gadget(
+          "caller",
+          `export default { async run(_: unknown, env: any) { return env.catalog.get("doubler").run({ n: 21 }); } };`,
+          { catalog: true },
+        ),
+      );
       expect(outcome).toMatchObject({ status: "ok", result: { n: 42, kv: "undefined", catalog: "undefined" } });
       expect(traces).toEqual([expect.objectContaining({ capability: "catalog", ok: true })]);
 
       // A chain deeper than the limit: each level calls the next by name.
       for (let level = MAX_CATALOG_DEPTH + 1; level >= 1; level--) {
-        const next = level === MAX_CATALOG_DEPTH + 1 ? "return 'bottom';" : `return env.catalog.get("level${level + 1}").run({});`;
-        await publish(`level${level}`, `export default { async run(_: unknown, env: any) { ${next} } };`, { catalog: true });
+        const next =
+          level === MAX_CATALOG_DEPTH + 1 ? "return 'bottom';" : `return env.catalog.get("level${level + 1}").run({});`;
+        await publish(`level${level}`, `export default { async run(_: unknown, env: any) { ${next} } };`, {
+          catalog: true,
+        });
       }
-      const deep = await run(client, gadget("top", `export default { async run(_: unknown, env: any) { return env.catalog.get("level1").run({}); } };`, { catalog: true }));
+      const deep = await run(
+        client,
+        gadget(
+          "top",
+          `export default { async run(_: unknown, env: any) { return env.catalog.get("level1").run({}); } };`,
+          { catalog: true },
+        ),
+      );
       expect(deep.outcome.status === "error" && deep.outcome.message).toMatch(/nest at most 3 levels deep/);
-      const shallow = await run(client, gadget("top2", `export default { async run(_: unknown, env: any) { return env.catalog.get("level2").run({}); } };`, { catalog: true }));
+      const shallow = await run(
+        client,
+        gadget(
+          "top2",
+          `export default { async run(_: unknown, env: any) { return env.catalog.get("level2").run({}); } };`,
+          { catalog: true },
+        ),
+      );
       expect(shallow.outcome).toMatchObject({ status: "ok", result: "bottom" });
 
-      await publish("ping", `export default { async run(_: unknown, env: any) { return env.catalog.get("pong").run({}); } };`, { catalog: true });
-      await publish("pong", `export default { async run(_: unknown, env: any) { return env.catalog.get("ping").run({}); } };`, { catalog: true });
-      const cycle = await run(client, gadget("start", `export default { async run(_: unknown, env: any) { return env.catalog.get("ping").run({}); } };`, { catalog: true }));
+      await publish(
+        "ping",
+        `export default { async run(_: unknown, env: any) { return env.catalog.get("pong").run({}); } };`,
+        { catalog: true },
+      );
+      await publish(
+        "pong",
+        `export default { async run(_: unknown, env: any) { return env.catalog.get("ping").run({}); } };`,
+        { catalog: true },
+      );
+      const cycle = await run(
+        client,
+        gadget(
+          "start",
+          `export default { async run(_: unknown, env: any) { return env.catalog.get("ping").run({}); } };`,
+          { catalog: true },
+        ),
+      );
       expect(cycle.outcome.status === "error" && cycle.outcome.message).toMatch(/cycle/);
     });
 
     it("cannot reach another workspace's agents through the catalog", async () => {
       const stranger = await newWorkspace(workshop.url);
       try {
-        const draft = await stranger.getSession().createDraft({ files: gadget("secret-agent", "export default { async run() { return 'secret'; } };", {}) });
+        const draft = await stranger
+          .getSession()
+          .createDraft({ files: gadget("secret-agent", "export default { async run() { return 'secret'; } };", {}) });
         const { agentId } = await stranger.getSession().publishDraft(draft.id);
-        const { outcome } = await run(client, gadget("snoop", `export default { async run(_: unknown, env: any) { try { return await env.catalog.get("${agentId}").run({}); } catch (e) { return (e as Error).message; } } };`, { catalog: true }));
+        const { outcome } = await run(
+          client,
+          gadget(
+            "snoop",
+            `export default { async run(_: unknown, env: any) { try { return await env.catalog.get("${agentId}").run({}); } catch (e) { return (e as Error).message; } } };`,
+            { catalog: true },
+          ),
+        );
         expect(outcome.status === "ok" && outcome.result).toMatch(/No published agent/);
       } finally {
         stranger[Symbol.dispose]();
@@ -273,8 +361,17 @@ describe("capabilities on the default server", () => {
     const client = await newWorkspace(inject("workshopUrl"));
     try {
       const host = `127.0.0.1:${target.port}`;
-      const { outcome } = await run(client, gadget("local", `export default { async run(_: unknown, env: any) { try { return await (await env.fetch("http://${host}/hello")).text(); } catch (e) { return (e as Error).message; } } };`, { fetch: { hosts: [host] } }));
-      expect(outcome.status === "ok" && outcome.result).toMatch(/Could not reach 127\.0\.0\.1:\d+ .*public addresses only/);
+      const { outcome } = await run(
+        client,
+        gadget(
+          "local",
+          `export default { async run(_: unknown, env: any) { try { return await (await env.fetch("http://${host}/hello")).text(); } catch (e) { return (e as Error).message; } } };`,
+          { fetch: { hosts: [host] } },
+        ),
+      );
+      expect(outcome.status === "ok" && outcome.result).toMatch(
+        /Could not reach 127\.0\.0\.1:\d+ .*public addresses only/,
+      );
     } finally {
       client[Symbol.dispose]();
       target.server.close();

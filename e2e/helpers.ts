@@ -40,7 +40,9 @@ export function eventCollector() {
       events.push({ event, at: performance.now() });
     },
     ofType<T extends RunEvent["type"]>(type: T): Extract<RunEvent, { type: T }>[] {
-      return events.map((entry) => entry.event).filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
+      return events
+        .map((entry) => entry.event)
+        .filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
     },
   };
 }

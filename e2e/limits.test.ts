@@ -29,7 +29,12 @@ const BUFFER_BOMB = `export default {
 
 interface Workspace {
   client: WorkshopClient;
-  run(source: string, payload?: unknown, timeoutMs?: number, onEvent?: Parameters<ReturnType<WorkshopClient["getSession"]>["runDraft"]>[2]): Promise<RunOutcome>;
+  run(
+    source: string,
+    payload?: unknown,
+    timeoutMs?: number,
+    onEvent?: Parameters<ReturnType<WorkshopClient["getSession"]>["runDraft"]>[2],
+  ): Promise<RunOutcome>;
 }
 
 async function workspaceOn(server: WorkshopServer): Promise<Workspace> {
@@ -83,18 +88,25 @@ describe("runaway gadgets on the local runner pool", () => {
 
   it("streams console output live from a synchronous loop until the timeout stops it", async () => {
     const collector = eventCollector();
-    const outcome = await a.run(`export default {
+    const outcome = await a.run(
+      `export default {
   async run() {
     for (let i = 1; ; i++) if (i % 20_000_000 === 0) console.log("still spinning", i);
   },
-};`, {}, 1000, collector.listener);
+};`,
+      {},
+      1000,
+      collector.listener,
+    );
     expectKind(outcome, "timeout");
     const logs = collector.ofType("log");
     expect(logs.length).toBeGreaterThan(1);
     const end = collector.events.at(-1);
     expect(end?.event.type).toBe("end");
     // The first line reached the client while the loop was still going, well before the end event.
-    expect((end?.at ?? 0) - (collector.events.find((entry) => entry.event.type === "log")?.at ?? 0)).toBeGreaterThan(300);
+    expect((end?.at ?? 0) - (collector.events.find((entry) => entry.event.type === "log")?.at ?? 0)).toBeGreaterThan(
+      300,
+    );
   });
 
   it("uses the workspace's run timeout setting, within the server maximum", async () => {
@@ -125,10 +137,15 @@ describe("runaway gadgets on the local runner pool", () => {
     const started = new Promise<void>((resolve) => {
       resolveStarted = resolve;
     });
-    const outcome = session.runDraft(draft.id, {}, (event) => {
-      runId = event.runId;
-      if (event.type === "log") resolveStarted();
-    }, { timeoutMs: 20_000 });
+    const outcome = session.runDraft(
+      draft.id,
+      {},
+      (event) => {
+        runId = event.runId;
+        if (event.type === "log") resolveStarted();
+      },
+      { timeoutMs: 20_000 },
+    );
     await started;
     expect(await session.cancelRun(runId)).toBe(true);
     expectKind(await outcome, "cancelled");
@@ -156,12 +173,17 @@ describe("runaway gadgets on the local runner pool", () => {
 
   it("stops delivering events at the end: a spinning gadget's late output never arrives", async () => {
     const collector = eventCollector();
-    const outcome = await a.run(`export default {
+    const outcome = await a.run(
+      `export default {
   async run() {
     setTimeout(() => { while (true) {} }, 10);
     await new Promise(() => {});
   },
-};`, {}, 500, collector.listener);
+};`,
+      {},
+      500,
+      collector.listener,
+    );
     expectKind(outcome, "timeout");
     await new Promise((done) => setTimeout(done, 300));
     expect(collector.events.at(-1)?.event.type).toBe("end");

@@ -105,7 +105,9 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
   });
 
   it("reports an awaited rejection as a user error", async () => {
-    const { outcome } = await runSource(`export default {\n  async run() {\n    await Promise.reject(new Error("async nope"));\n  },\n};\n`);
+    const { outcome } = await runSource(
+      `export default {\n  async run() {\n    await Promise.reject(new Error("async nope"));\n  },\n};\n`,
+    );
     expect(expectError(outcome, "user").message).toContain("Error: async nope");
   });
 
@@ -170,7 +172,9 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
   });
 
   it("streams MAX_EVENTS_PER_RUN console lines and counts the rest as dropped", async () => {
-    const { outcome, collector } = await runSource(`export default { async run() { for (let i = 0; i < ${MAX_EVENTS_PER_RUN + 1000}; i++) console.log(i); return "done"; } };`);
+    const { outcome, collector } = await runSource(
+      `export default { async run() { for (let i = 0; i < ${MAX_EVENTS_PER_RUN + 1000}; i++) console.log(i); return "done"; } };`,
+    );
     expect(outcome).toMatchObject({ status: "ok", result: "done" });
     expect(collector.ofType("log")).toHaveLength(MAX_EVENTS_PER_RUN);
     expect(collector.ofType("dropped")).toEqual([expect.objectContaining({ count: 1000 })]);
@@ -186,7 +190,9 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
 
   it("accepts a payload of exactly the limit", async () => {
     const session = ws.client.getSession();
-    const draft = await session.createDraft({ files: gadget(`export default { async run(p: { input: string }) { return p.input.length; } };`) });
+    const draft = await session.createDraft({
+      files: gadget(`export default { async run(p: { input: string }) { return p.input.length; } };`),
+    });
     const input = "x".repeat(MAX_PAYLOAD_BYTES - JSON.stringify({ input: "" }).length);
     expect(await session.runDraft(draft.id, { input })).toMatchObject({ status: "ok", result: input.length });
   });
@@ -220,10 +226,17 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
     const draft = await session.createDraft({ files: gadget(source) });
     let runId: string | undefined;
     const started = new Promise<void>((resolve) => {
-      void session.runDraft(draft.id, {}, (event) => {
-        runId = event.runId;
-        if (event.type === "log") resolve();
-      }, { timeoutMs: 10_000 }).then((outcome) => results.push(outcome));
+      void session
+        .runDraft(
+          draft.id,
+          {},
+          (event) => {
+            runId = event.runId;
+            if (event.type === "log") resolve();
+          },
+          { timeoutMs: 10_000 },
+        )
+        .then((outcome) => results.push(outcome));
     });
     const results: RunOutcome[] = [];
     await started;
@@ -244,7 +257,9 @@ export function greet<T extends string>(name: T, mood: Mood): string { return \`
   });
 
   it("refuses imports of anything but the gadget's own files", async () => {
-    const { outcome } = await runSource(`import fs from "node:fs";\nexport default { async run() { return typeof fs; } };`);
+    const { outcome } = await runSource(
+      `import fs from "node:fs";\nexport default { async run() { return typeof fs; } };`,
+    );
     expect(expectError(outcome, "invalid").message).toContain('Cannot import "node:fs"');
   });
 });

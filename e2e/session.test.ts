@@ -53,7 +53,10 @@ describe("drafts", () => {
     const draft = await session.createDraft({ files: gadget(ECHO_SOURCE) });
     const first = gadget(ECHO_SOURCE, { name: "tab-one" });
     await session.saveDraft(draft.id, { baseVersion: 1, files: first });
-    const stale: SaveOutcome = await session.saveDraft(draft.id, { baseVersion: 1, files: gadget(ECHO_SOURCE, { name: "tab-two" }) });
+    const stale: SaveOutcome = await session.saveDraft(draft.id, {
+      baseVersion: 1,
+      files: gadget(ECHO_SOURCE, { name: "tab-two" }),
+    });
     expect(stale.status).toBe("conflict");
     if (stale.status !== "conflict") return;
     expect(stale.current.version).toBe(2);
@@ -68,15 +71,21 @@ describe("drafts", () => {
     const session = ws.client.getSession();
     await expect(session.openDraft(theirs.id)).rejects.toThrow(/not found in this workspace/);
     await expect(session.runDraft(theirs.id, {})).rejects.toThrow(/not found in this workspace/);
-    await expect(session.saveDraft(theirs.id, { baseVersion: 1, files: gadget(ECHO_SOURCE) })).rejects.toThrow(/not found/);
+    await expect(session.saveDraft(theirs.id, { baseVersion: 1, files: gadget(ECHO_SOURCE) })).rejects.toThrow(
+      /not found/,
+    );
     expect((await other.client.getSession().openDraft(theirs.id)).version).toBe(1);
   });
 
   it("rejects bad arguments with clear errors and keeps the session usable", async () => {
     const session = ws.client.getSession();
     await expect(session.openDraft(42 as never)).rejects.toThrow(/Invalid draft id/);
-    await expect(session.createDraft({ files: [{ path: "../escape.ts", content: "" }] })).rejects.toThrow(/not allowed/);
-    await expect(session.createDraft({ files: [{ path: "index.ts", content: ECHO_SOURCE }] })).rejects.toThrow(/needs a manifest/);
+    await expect(session.createDraft({ files: [{ path: "../escape.ts", content: "" }] })).rejects.toThrow(
+      /not allowed/,
+    );
+    await expect(session.createDraft({ files: [{ path: "index.ts", content: ECHO_SOURCE }] })).rejects.toThrow(
+      /needs a manifest/,
+    );
     await expect(session.createDraft(null as never)).rejects.toThrow(/files must be an array/);
     await expect(session.saveDraft("abc", { baseVersion: "1" as never, files: [] })).rejects.toThrow(/baseVersion/);
     await expect(session.runDraft("abc", {}, "not a function" as never)).rejects.toThrow(/onEvent must be a function/);
@@ -89,7 +98,10 @@ describe("agents", () => {
     const session = ws.client.getSession();
     const draft = await session.createDraft({ files: gadget(ECHO_SOURCE, { name: "versioned" }) });
     const v1 = await session.publishDraft(draft.id);
-    await session.saveDraft(draft.id, { baseVersion: 1, files: gadget(ECHO_SOURCE.replace("Echo", "Hi"), { name: "versioned" }) });
+    await session.saveDraft(draft.id, {
+      baseVersion: 1,
+      files: gadget(ECHO_SOURCE.replace("Echo", "Hi"), { name: "versioned" }),
+    });
     const v2 = await session.publishDraft(draft.id);
     expect([v1.version, v2.version, v2.agentId]).toEqual([1, 2, v1.agentId]);
     expect(await ws.client.getAgent(v1.agentId).run({ input: "x" })).toBe("Hi: x");
@@ -97,11 +109,16 @@ describe("agents", () => {
     // By name too: the latest version, or a fixed one.
     expect(await ws.client.getAgent("versioned").run({ input: "x" })).toBe("Hi: x");
     expect(await ws.client.getAgent("versioned@1").run({ input: "x" })).toBe("Echo: x");
-    expect((await session.listAgents()).find((a) => a.agentId === v1.agentId)).toMatchObject({ latestVersion: 2, name: "versioned" });
+    expect((await session.listAgents()).find((a) => a.agentId === v1.agentId)).toMatchObject({
+      latestVersion: 2,
+      name: "versioned",
+    });
   });
 
   it("rejects an unknown agent with a clear error", async () => {
-    await expect(ws.client.getAgent("NoSuchAgentAAAAAAAAAAA").run({})).rejects.toThrow(/Agent NoSuchAgentAAAAAAAAAAA was not found in this workspace/);
+    await expect(ws.client.getAgent("NoSuchAgentAAAAAAAAAAA").run({})).rejects.toThrow(
+      /Agent NoSuchAgentAAAAAAAAAAA was not found in this workspace/,
+    );
     await expect(ws.client.getAgent("bad id!").run({})).rejects.toThrow(/Agent bad id! was not found/);
     await expect(ws.client.getAgent(42 as never).run({})).rejects.toThrow(/agent reference must be its id or name/);
   });
@@ -121,7 +138,8 @@ describe("agents", () => {
 
     // capnweb frames are JSON arrays whose first element names the message: push, pull, resolve, release…
     const frames: { dir: "send" | "receive"; kind: string }[] = [];
-    const kindOf = (data: unknown) => (typeof data === "string" ? String((JSON.parse(data) as unknown[])[0]) : "binary");
+    const kindOf = (data: unknown) =>
+      typeof data === "string" ? String((JSON.parse(data) as unknown[])[0]) : "binary";
     const url = `${workshopUrl().replace("http", "ws")}/api`;
     const socket = new WebSocket(url);
     const send = socket.send.bind(socket);
@@ -161,10 +179,18 @@ describe("agents", () => {
 describe("run records and errors", () => {
   it("keeps a record of each run with its events and outcome", async () => {
     const session = ws.client.getSession();
-    const draft = await session.createDraft({ files: gadget(`export default { async run() { console.info("recorded"); return 7; } };`, { name: "recorded" }) });
+    const draft = await session.createDraft({
+      files: gadget(`export default { async run() { console.info("recorded"); return 7; } };`, { name: "recorded" }),
+    });
     const outcome = await session.runDraft(draft.id, { n: 1 });
     const record = await session.getRun(outcome.runId);
-    expect(record).toMatchObject({ runId: outcome.runId, name: "recorded", status: "ok", payload: { n: 1 }, outcome: { result: 7 } });
+    expect(record).toMatchObject({
+      runId: outcome.runId,
+      name: "recorded",
+      status: "ok",
+      payload: { n: 1 },
+      outcome: { result: 7 },
+    });
     expect(record.events.map((event) => event.type)).toEqual(["status", "status", "log", "end"]);
     expect((await session.listRuns(5)).map((run) => run.runId)).toContain(outcome.runId);
   });
@@ -173,7 +199,11 @@ describe("run records and errors", () => {
     const mine = await connectNewWorkspace();
     using _mine = mine.client;
     const session = mine.client.getSession();
-    const draft = await session.createDraft({ files: gadget(`export default { async run(p: { id: number }) { throw new Error("order " + p.id + " failed"); } };`) });
+    const draft = await session.createDraft({
+      files: gadget(
+        `export default { async run(p: { id: number }) { throw new Error("order " + p.id + " failed"); } };`,
+      ),
+    });
     await session.runDraft(draft.id, { id: 1 });
     await session.runDraft(draft.id, { id: 2 });
     const seen = await eventually(async () => (await session.listErrors()).some((group) => group.count === 2));

@@ -7,15 +7,25 @@ describe("share links", () => {
     const owner = await connectNewWorkspace();
     using _owner = owner.client;
     const session = owner.client.getSession();
-    const draft = await session.createDraft({ files: gadget(ECHO_SOURCE, { name: "shared-echo", description: "Says it back." }) });
+    const draft = await session.createDraft({
+      files: gadget(ECHO_SOURCE, { name: "shared-echo", description: "Says it back." }),
+    });
     const { shareId } = await session.shareDraft(draft.id, { input: "from the link" });
     expect(shareId).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    await session.saveDraft(draft.id, { baseVersion: 1, files: gadget(ECHO_SOURCE.replace("Echo", "Changed"), { name: "shared-echo" }) });
+    await session.saveDraft(draft.id, {
+      baseVersion: 1,
+      files: gadget(ECHO_SOURCE.replace("Echo", "Changed"), { name: "shared-echo" }),
+    });
 
     using visitor = createRpcClient({ url: workshopUrl() });
     const share = visitor.api.openShare(shareId);
     const snapshot = await share.snapshot();
-    expect(snapshot).toMatchObject({ shareId, name: "shared-echo", description: "Says it back.", payload: { input: "from the link" } });
+    expect(snapshot).toMatchObject({
+      shareId,
+      name: "shared-echo",
+      description: "Says it back.",
+      payload: { input: "from the link" },
+    });
     expect(snapshot.files).toEqual(draft.files);
     expect(await share.run(snapshot.payload)).toMatchObject({ status: "ok", result: "Echo: from the link" });
 
@@ -23,18 +33,34 @@ describe("share links", () => {
     using _forker = forker.client;
     const fork = await forker.client.getSession().forkShare(shareId);
     expect(fork.files).toEqual(draft.files);
-    expect(await forker.client.getSession().runDraft(fork.id, { input: "mine now" })).toMatchObject({ status: "ok", result: "Echo: mine now" });
+    expect(await forker.client.getSession().runDraft(fork.id, { input: "mine now" })).toMatchObject({
+      status: "ok",
+      result: "Echo: mine now",
+    });
   });
 
   it("answers unknown and malformed ids alike, and refuses a connection that keeps guessing", async () => {
     using visitor = createRpcClient({ url: workshopUrl() });
-    const unknown = await visitor.api.openShare("AAAAAAAAAAAAAAAAAAAAAA").snapshot().catch((error: Error) => error.message);
-    const malformed = await visitor.api.openShare("../../etc/passwd").snapshot().catch((error: Error) => error.message);
-    const record = await visitor.api.openRecord("AAAAAAAAAAAAAAAAAAAAAA").record().catch((error: Error) => error.message);
+    const unknown = await visitor.api
+      .openShare("AAAAAAAAAAAAAAAAAAAAAA")
+      .snapshot()
+      .catch((error: Error) => error.message);
+    const malformed = await visitor.api
+      .openShare("../../etc/passwd")
+      .snapshot()
+      .catch((error: Error) => error.message);
+    const record = await visitor.api
+      .openRecord("AAAAAAAAAAAAAAAAAAAAAA")
+      .record()
+      .catch((error: Error) => error.message);
     expect(unknown).toBe("This link does not exist. Check that it was copied whole.");
     expect(malformed).toBe(unknown);
     expect(record).toBe(unknown);
-    for (let i = 3; i < MAX_SHARE_MISSES_PER_CONNECTION; i++) await visitor.api.openShare(`guess${i}`).snapshot().catch(() => undefined);
+    for (let i = 3; i < MAX_SHARE_MISSES_PER_CONNECTION; i++)
+      await visitor.api
+        .openShare(`guess${i}`)
+        .snapshot()
+        .catch(() => undefined);
     await expect(visitor.api.openShare("guess-more").snapshot()).rejects.toThrow(/Too many links that do not exist/);
   });
 
@@ -42,15 +68,31 @@ describe("share links", () => {
     const owner = await connectNewWorkspace();
     using _owner = owner.client;
     const session = owner.client.getSession();
-    const draft = await session.createDraft({ files: gadget(`export default { async run(p: { n: number }) { console.log("n is", p.n); return p.n * 2; } };`, { name: "doubler" }) });
+    const draft = await session.createDraft({
+      files: gadget(`export default { async run(p: { n: number }) { console.log("n is", p.n); return p.n * 2; } };`, {
+        name: "doubler",
+      }),
+    });
     const outcome = await session.runDraft(draft.id, { n: 21 });
     const { recordId } = await session.shareRun(outcome.runId);
 
     using visitor = createRpcClient({ url: workshopUrl() });
     const shared = visitor.api.openRecord(recordId);
     const record = await shared.record();
-    expect(record).toMatchObject({ recordId, name: "doubler", payload: { n: 21 }, outcome: { status: "ok", result: 42 } });
-    expect(record.events.filter((event) => event.type === "log")).toEqual([expect.objectContaining({ values: [{ t: "string", v: "n is" }, { t: "number", v: 21 }] })]);
+    expect(record).toMatchObject({
+      recordId,
+      name: "doubler",
+      payload: { n: 21 },
+      outcome: { status: "ok", result: 42 },
+    });
+    expect(record.events.filter((event) => event.type === "log")).toEqual([
+      expect.objectContaining({
+        values: [
+          { t: "string", v: "n is" },
+          { t: "number", v: 21 },
+        ],
+      }),
+    ]);
     const events: string[] = [];
     expect(await shared.runAgain((event) => void events.push(event.type))).toMatchObject({ status: "ok", result: 42 });
     expect(events).toContain("log");

@@ -27,7 +27,9 @@ describe("lookups of things that do not exist", () => {
     using client = createRpcClient({ url: server.url });
     for (let i = 0; i < 5; i++) {
       const token = `gw_${String(i).padStart(43, "A")}`;
-      await expect(createRpcClient({ url: server.url, token }).getSession().listDrafts()).rejects.toThrow(/Unknown workspace token/);
+      await expect(createRpcClient({ url: server.url, token }).getSession().listDrafts()).rejects.toThrow(
+        /Unknown workspace token/,
+      );
       await expect(client.api.openShare(`${String(i).padStart(22, "B")}`).snapshot()).rejects.toThrow(/does not exist/);
       expect((await fetch(`${server.url}/s/${String(i).padStart(22, "C")}`)).status).toBe(404);
     }
@@ -40,7 +42,13 @@ describe("lookups of things that do not exist", () => {
     }
 
     using guesser = createRpcClient({ url: server.url });
-    for (let i = 0; i < 20; i++) await guesser.api.openShare(`${String(i).padStart(22, "D")}`).snapshot().catch(() => undefined);
-    await expect(guesser.api.openShare("EEEEEEEEEEEEEEEEEEEEEE").snapshot()).rejects.toThrow(/Too many links that do not exist/);
+    for (let i = 0; i < 20; i++)
+      await guesser.api
+        .openShare(`${String(i).padStart(22, "D")}`)
+        .snapshot()
+        .catch(() => undefined);
+    await expect(guesser.api.openShare("EEEEEEEEEEEEEEEEEEEEEE").snapshot()).rejects.toThrow(
+      /Too many links that do not exist/,
+    );
   });
 });

@@ -45,14 +45,18 @@ async function startHost(): Promise<{ origin: string; server: Server }> {
       return;
     }
     response.writeHead(200, { "content-type": "text/html" });
-    response.end(`<!doctype html><html><head><link rel="icon" href="data:,"></head><body><iframe id="embed" width="800" height="400"></iframe></body></html>`);
+    response.end(
+      `<!doctype html><html><head><link rel="icon" href="data:,"></head><body><iframe id="embed" width="800" height="400"></iframe></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 test.describe("the embeddable playground", () => {
-  test("a host page on another origin drives the embed through the host API and receives its events", async ({ page }) => {
+  test("a host page on another origin drives the embed through the host API and receives its events", async ({
+    page,
+  }) => {
     const shareId = await shareEcho();
     const host = await startHost();
     try {
@@ -62,14 +66,20 @@ test.describe("the embeddable playground", () => {
         async ({ src, origin }) => {
           const iframe = document.getElementById("embed") as HTMLIFrameElement;
           iframe.src = src;
-          const { connectEmbed } = (await import("/embed-client.js" as string)) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          const { connectEmbed } = (await import(
+            "/embed-client.js" as string
+          )) as typeof import("../../packages/workshop-shared/src/embed.ts");
           const api = await connectEmbed(iframe, { origin });
           const events: string[] = [];
           await api.onRunEvent((event) => {
             events.push(event.type);
           });
           const files = await api.getFiles();
-          await api.setFiles(files.map((file) => (file.path === "index.ts" ? { ...file, content: file.content.replace('"Echo: "', '"Hosted: "') } : file)));
+          await api.setFiles(
+            files.map((file) =>
+              file.path === "index.ts" ? { ...file, content: file.content.replace('"Echo: "', '"Hosted: "') } : file,
+            ),
+          );
           const outcome = await api.run({ input: "from the host" });
           await new Promise((resolve) => setTimeout(resolve, 200));
           return { outcome, events, paths: files.map((file) => file.path) };
@@ -80,7 +90,9 @@ test.describe("the embeddable playground", () => {
       expect(result.outcome).toMatchObject({ status: "ok", result: "Hosted: from the host" });
       expect(result.events).toContain("log");
       expect(result.events.at(-1)).toBe("end");
-      await expect(page.frameLocator("#embed").getByTestId("console-line").filter({ hasText: "embedded got from the host" })).toBeVisible();
+      await expect(
+        page.frameLocator("#embed").getByTestId("console-line").filter({ hasText: "embedded got from the host" }),
+      ).toBeVisible();
     } finally {
       host.server.close();
     }
@@ -96,7 +108,9 @@ test.describe("the embeddable playground", () => {
         async ({ src, origin }) => {
           const iframe = document.getElementById("embed") as HTMLIFrameElement;
           iframe.src = src;
-          const { connectEmbed } = (await import("/embed-client.js" as string)) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          const { connectEmbed } = (await import(
+            "/embed-client.js" as string
+          )) as typeof import("../../packages/workshop-shared/src/embed.ts");
           try {
             await connectEmbed(iframe, { origin, timeoutMs: 3000 });
             return "connected";
@@ -112,7 +126,10 @@ test.describe("the embeddable playground", () => {
     }
   });
 
-  test("click-to-load fetches no Monaco, opens no session and runs nothing before the click", async ({ page, requests }) => {
+  test("click-to-load fetches no Monaco, opens no session and runs nothing before the click", async ({
+    page,
+    requests,
+  }) => {
     const shareId = await shareEcho();
     const response = await page.goto(`/embed/${shareId}?ctl=1&autorun=1`);
     expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors *");
@@ -159,7 +176,11 @@ test.describe("the embeddable playground", () => {
     await expect(dialog).toBeVisible();
     await dialog.getByLabel("theme").selectOption("dark");
     await dialog.getByLabel("click to load").check();
-    await expect(page.getByTestId("embed-snippet")).toHaveValue(/<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&amp;ctl=1"|<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&ctl=1"/);
-    await expect(page.frameLocator('iframe[title="Embed preview"]').getByRole("button", { name: /Click to load/ })).toBeVisible();
+    await expect(page.getByTestId("embed-snippet")).toHaveValue(
+      /<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&amp;ctl=1"|<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\/[A-Za-z0-9_-]{22}\?theme=dark&ctl=1"/,
+    );
+    await expect(
+      page.frameLocator('iframe[title="Embed preview"]').getByRole("button", { name: /Click to load/ }),
+    ).toBeVisible();
   });
 });

@@ -26,5 +26,7 @@ export async function replaceEditorText(page: Page, text: string): Promise<void>
   await page.keyboard.press("ControlOrMeta+A");
   await page.evaluate((value) => navigator.clipboard.writeText(value), text);
   await page.keyboard.press("ControlOrMeta+V");
-  await expect(page.locator(".monaco-editor .view-lines").first()).toContainText(text.split("\n")[0]?.slice(0, 20) ?? "");
+  await expect(page.locator(".monaco-editor .view-lines").first()).toContainText(
+    text.split("\n")[0]?.slice(0, 20) ?? "",
+  );
 }

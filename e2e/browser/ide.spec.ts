@@ -1,7 +1,10 @@
 import { expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
 
 test.describe("the IDE", () => {
-  test("newcomer flow: edit echo, Ctrl+Enter, watch the log arrive before the result", async ({ page, requests }, testInfo) => {
+  test("newcomer flow: edit echo, Ctrl+Enter, watch the log arrive before the result", async ({
+    page,
+    requests,
+  }, testInfo) => {
     await newDraft(page, "Echo");
     await replaceEditorText(
       page,
@@ -22,34 +25,58 @@ test.describe("the IDE", () => {
     await expect(page.getByTestId("run-result")).toContainText("Hello, hello");
     await page.screenshot({ path: testInfo.outputPath("main-flow.png"), fullPage: true });
     await testInfo.attach("main-flow", { path: testInfo.outputPath("main-flow.png"), contentType: "image/png" });
-    expect(requests.filter((url) => !url.startsWith("http://127.0.0.1") && !url.startsWith("ws://127.0.0.1") && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
+    expect(
+      requests.filter(
+        (url) =>
+          !url.startsWith("http://127.0.0.1") &&
+          !url.startsWith("ws://127.0.0.1") &&
+          !url.startsWith("data:") &&
+          !url.startsWith("blob:"),
+      ),
+    ).toEqual([]);
   });
 
   test("a type error gets a squiggle", async ({ page }) => {
     await newDraft(page, "Echo");
-    await replaceEditorText(page, `export default {\n  async run(payload: { input: string }) {\n    const n: number = payload.input;\n    return n;\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run(payload: { input: string }) {\n    const n: number = payload.input;\n    return n;\n  },\n};\n`,
+    );
     await expect(page.locator(".monaco-editor .squiggly-error").first()).toBeVisible();
   });
 
   test("clicking a stack frame opens the file at that line", async ({ page }) => {
     await newDraft(page, "Async work");
     await page.getByRole("tab", { name: "score.ts" }).click();
-    await replaceEditorText(page, `export async function score(word: string): Promise<number> {\n  if (word) {\n    throw new TypeError("no scores today");\n  }\n  return 1;\n}\n`);
+    await replaceEditorText(
+      page,
+      `export async function score(word: string): Promise<number> {\n  if (word) {\n    throw new TypeError("no scores today");\n  }\n  return 1;\n}\n`,
+    );
     await page.getByRole("tab", { name: "index.ts" }).click();
-    await replaceEditorText(page, `import { score } from "./score";\nexport default {\n  async run() {\n    return score("x");\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `import { score } from "./score";\nexport default {\n  async run() {\n    return score("x");\n  },\n};\n`,
+    );
     await page.keyboard.press("ControlOrMeta+Enter");
     const frame = page.getByRole("button", { name: /Open score\.ts at line 3/ }).first();
     await expect(frame).toBeVisible();
     await frame.click();
     await expect(page.getByRole("tab", { name: "score.ts" })).toHaveAttribute("aria-selected", "true");
-    await expect(page.locator(".monaco-editor .current-line ~ .view-line, .monaco-editor .view-overlays .current-line").first()).toBeVisible();
-    const cursorLine = await page.evaluate(() => document.querySelector(".monaco-editor .line-numbers.active-line-number")?.textContent);
+    await expect(
+      page.locator(".monaco-editor .current-line ~ .view-line, .monaco-editor .view-overlays .current-line").first(),
+    ).toBeVisible();
+    const cursorLine = await page.evaluate(
+      () => document.querySelector(".monaco-editor .line-numbers.active-line-number")?.textContent,
+    );
     expect(cursorLine?.trim()).toBe("3");
   });
 
   test("an infinite loop ends with the timeout message and the page stays responsive", async ({ page }) => {
     await newDraft(page, "Echo");
-    await replaceEditorText(page, `export default {\n  async run() {\n    console.log("looping");\n    while (true) {}\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run() {\n    console.log("looping");\n    while (true) {}\n  },\n};\n`,
+    );
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("console-line").filter({ hasText: "looping" })).toBeVisible();
     // The page answers while the gadget spins: the theme toggles at once.
@@ -64,7 +91,10 @@ test.describe("the IDE", () => {
       void dialog.dismiss();
     });
     await newDraft(page, "Echo");
-    await replaceEditorText(page, `export default {\n  async run() {\n    console.log('<img src=x onerror="alert(1)">', { html: "<script>alert(2)</script>" });\n    return '<b onmouseover="alert(3)">x</b>';\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run() {\n    console.log('<img src=x onerror="alert(1)">', { html: "<script>alert(2)</script>" });\n    return '<b onmouseover="alert(3)">x</b>';\n  },\n};\n`,
+    );
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("console-line").filter({ hasText: '<img src=x onerror="alert(1)">' })).toBeVisible();
     await expect(page.getByTestId("run-result")).toContainText("onmouseover");
@@ -95,7 +125,10 @@ test.describe("the IDE", () => {
 
   test("a log flood stays usable and reports dropped lines", async ({ page }) => {
     await newDraft(page, "Echo");
-    await replaceEditorText(page, `export default {\n  async run() {\n    for (let i = 0; i < 10000; i++) console.log("line", i);\n    return "flooded";\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run() {\n    for (let i = 0; i < 10000; i++) console.log("line", i);\n    return "flooded";\n  },\n};\n`,
+    );
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("run-result")).toContainText("flooded");
     await expect(page.getByTestId("console")).toContainText("lines dropped");
@@ -105,12 +138,17 @@ test.describe("the IDE", () => {
 
   test("keyboard: every control has a name and the run button is reachable", async ({ page }) => {
     await newDraft(page, "Echo");
-    const unnamed = await page.evaluate(() =>
-      [...document.querySelectorAll("button, select, input, textarea")].filter((el) => {
-        if (el.closest('[aria-hidden="true"]')) return false;
-        const label = el.getAttribute("aria-label") || el.textContent?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest("label");
-        return !label;
-      }).length,
+    const unnamed = await page.evaluate(
+      () =>
+        [...document.querySelectorAll("button, select, input, textarea")].filter((el) => {
+          if (el.closest('[aria-hidden="true"]')) return false;
+          const label =
+            el.getAttribute("aria-label") ||
+            el.textContent?.trim() ||
+            (el.id && document.querySelector(`label[for="${el.id}"]`)) ||
+            el.closest("label");
+          return !label;
+        }).length,
     );
     expect(unnamed).toBe(0);
     await page.getByRole("button", { name: "Run" }).focus();

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { freePort, startWorkshopServer } from "@gadgets/workshop-host";
 import { expect, replaceEditorText, test } from "./fixtures.ts";
 
-test("a lost connection is shown, a run in flight reports it was interrupted, and the IDE reconnects by itself", async ({ page }) => {
+test("a lost connection is shown, a run in flight reports it was interrupted, and the IDE reconnects by itself", async ({
+  page,
+}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-reconnect-"));
   const port = await freePort();
   let server = await startWorkshopServer({ dataDir, port });
@@ -13,7 +15,10 @@ test("a lost connection is shown, a run in flight reports it was interrupted, an
     await expect(page.getByTestId("connection")).toHaveText("connected");
     await page.getByLabel("New draft from a template").selectOption({ label: "Echo" });
     await expect(page.locator(".monaco-editor").first()).toBeVisible();
-    await replaceEditorText(page, `export default {\n  async run() {\n    console.log("started");\n    await new Promise((resolve) => setTimeout(resolve, 1800));\n    return "never seen";\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run() {\n    console.log("started");\n    await new Promise((resolve) => setTimeout(resolve, 1800));\n    return "never seen";\n  },\n};\n`,
+    );
     await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("console-line").filter({ hasText: "started" })).toBeVisible();

@@ -29,12 +29,17 @@ test.describe("share links and run records", () => {
 
   test("a shared run replays its console and its re-run shows what changed", async ({ page, browser }) => {
     await newDraft(page, "Echo");
-    await replaceEditorText(page, `export default {\n  async run() {\n    console.log("steady line");\n    console.log("token", crypto.randomUUID());\n    return crypto.randomUUID();\n  },\n};\n`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run() {\n    console.log("steady line");\n    console.log("token", crypto.randomUUID());\n    return crypto.randomUUID();\n  },\n};\n`,
+    );
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("run-result")).toContainText("total");
     await page.getByRole("button", { name: "Share run" }).click();
     await expect(page.getByTestId("notice")).toContainText("/r/");
-    const link = /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ?? "";
+    const link =
+      /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ??
+      "";
 
     const visitor = await browser.newContext();
     const visit = await visitor.newPage();
@@ -48,14 +53,21 @@ test.describe("share links and run records", () => {
     await expect(diff).toContainText("result:");
     await expect(diff).toContainText("token");
     await expect(diff).not.toContainText("steady line");
-    await expect(visit.getByTestId("rerun-console").getByTestId("console-line").filter({ hasText: "steady line" })).toBeVisible();
+    await expect(
+      visit.getByTestId("rerun-console").getByTestId("console-line").filter({ hasText: "steady line" }),
+    ).toBeVisible();
     await visitor.close();
   });
 
-  test("'Open in Workshop' from an embed lands in the IDE with the gadget forked, after one click", async ({ page, browser }) => {
+  test("'Open in Workshop' from an embed lands in the IDE with the gadget forked, after one click", async ({
+    page,
+    browser,
+  }) => {
     await newDraft(page, "Echo");
     await page.getByRole("button", { name: "Share", exact: true }).click();
-    const link = /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ?? "";
+    const link =
+      /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ??
+      "";
     const visitor = await browser.newContext();
     const visit = await visitor.newPage();
     await visit.goto(`${link}?fork=1`);
@@ -81,10 +93,15 @@ test.describe("share links and run records", () => {
   test("a link preview names the gadget, and a hostile name stays text", async ({ page, request }) => {
     await newDraft(page, "Echo");
     await page.getByRole("tab", { name: "gadget.json" }).click();
-    await replaceEditorText(page, JSON.stringify({ name: '"><script>alert(1)</script>', entry: "index.ts", description: "a <b>bold</b> claim" }));
+    await replaceEditorText(
+      page,
+      JSON.stringify({ name: '"><script>alert(1)</script>', entry: "index.ts", description: "a <b>bold</b> claim" }),
+    );
     await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
     await page.getByRole("button", { name: "Share", exact: true }).click();
-    const link = /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ?? "";
+    const link =
+      /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ??
+      "";
     const html = await (await request.get(link)).text();
     // Parsed as a browser would: the name is text in the title and attributes, never an element.
     const parsed = await page.evaluate((source) => {

@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { createErrorReporter, describeThrown, fingerprintError, MemoryErrorSink, normalizeMessage } from "./error-reporting.ts";
+import {
+  createErrorReporter,
+  describeThrown,
+  fingerprintError,
+  MemoryErrorSink,
+  normalizeMessage,
+} from "./error-reporting.ts";
 
 const stackAt = (line: number) => `Error: x\n    at run (index.ts:${line}:5)\n    at main (lib.ts:2:1)`;
 
 describe("fingerprintError", () => {
   it("groups occurrences that differ only in ids, numbers, quoted values or line numbers", () => {
-    const a = fingerprintError({ name: "Error", message: 'order 17 for "ann" failed (id 9f8e7d6c5b4a)', stack: stackAt(3) });
-    const b = fingerprintError({ name: "Error", message: 'order 18 for "bob" failed (id 0a1b2c3d4e5f)', stack: stackAt(4) });
+    const a = fingerprintError({
+      name: "Error",
+      message: 'order 17 for "ann" failed (id 9f8e7d6c5b4a)',
+      stack: stackAt(3),
+    });
+    const b = fingerprintError({
+      name: "Error",
+      message: 'order 18 for "bob" failed (id 0a1b2c3d4e5f)',
+      stack: stackAt(4),
+    });
     expect(a).toBe(b);
   });
 
@@ -32,7 +46,12 @@ describe("createErrorReporter", () => {
     a.capture({ name: "Error", message: "id 2 failed" }, { runId: "r2" });
     b.capture({ name: "Error", message: "other" });
     await new Promise((done) => setTimeout(done, 0));
-    expect(sink.groups("A")).toEqual([expect.objectContaining({ count: 2, last: expect.objectContaining({ message: "id 2 failed", context: { runId: "r2" } }) })]);
+    expect(sink.groups("A")).toEqual([
+      expect.objectContaining({
+        count: 2,
+        last: expect.objectContaining({ message: "id 2 failed", context: { runId: "r2" } }),
+      }),
+    ]);
     expect(sink.groups("B").map((group) => group.last.message)).toEqual(["other"]);
     expect(sink.groups("C")).toEqual([]);
   });
@@ -40,7 +59,11 @@ describe("createErrorReporter", () => {
   it("logs instead of throwing when the sink fails", async () => {
     const lines: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => lines.push(m), child: () => logger };
-    const reporter = createErrorReporter({ workspaceId: "A", sink: { record: () => Promise.reject(new Error("down")) }, logger });
+    const reporter = createErrorReporter({
+      workspaceId: "A",
+      sink: { record: () => Promise.reject(new Error("down")) },
+      logger,
+    });
     expect(() => reporter.capture({ name: "E", message: "m" })).not.toThrow();
     await new Promise((done) => setTimeout(done, 0));
     expect(lines).toEqual(["error sink failed"]);
@@ -51,7 +74,11 @@ describe("describeThrown", () => {
   it("handles non-errors and hostile errors", () => {
     expect(describeThrown("text")).toEqual({ name: "NonError", message: "text" });
     const hostile = new Error("x");
-    Object.defineProperty(hostile, "message", { get: () => { throw new Error("no"); } });
+    Object.defineProperty(hostile, "message", {
+      get: () => {
+        throw new Error("no");
+      },
+    });
     expect(describeThrown(hostile).name).toBe("NonError");
   });
 });

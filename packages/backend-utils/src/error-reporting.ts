@@ -76,7 +76,8 @@ export function fingerprintError(error: CapturedError): string {
 /** Turns anything thrown into a name/message/stack triple without trusting its getters. */
 export function describeThrown(thrown: unknown): CapturedError {
   try {
-    if (thrown instanceof Error) return { name: String(thrown.name), message: String(thrown.message), stack: String(thrown.stack ?? "") };
+    if (thrown instanceof Error)
+      return { name: String(thrown.name), message: String(thrown.message), stack: String(thrown.stack ?? "") };
     return { name: "NonError", message: String(thrown) };
   } catch {
     return { name: "NonError", message: "an unprintable value was thrown" };
@@ -94,7 +95,12 @@ export interface ErrorReporter {
  * reporter.capture(describeThrown(e), { runId, draftId });
  * ```
  */
-export function createErrorReporter(options: { workspaceId: string; sink: ErrorSink; logger?: Logger; now?: () => number }): ErrorReporter {
+export function createErrorReporter(options: {
+  workspaceId: string;
+  sink: ErrorSink;
+  logger?: Logger;
+  now?: () => number;
+}): ErrorReporter {
   const now = options.now ?? Date.now;
   return {
     capture(error, context = {}) {
@@ -107,11 +113,19 @@ export function createErrorReporter(options: { workspaceId: string; sink: ErrorS
         context,
         at: now(),
       };
-      options.logger?.warn("error captured", { workspaceId: report.workspaceId, fingerprint: report.fingerprint, name: report.name, message: report.message, ...context });
+      options.logger?.warn("error captured", {
+        workspaceId: report.workspaceId,
+        fingerprint: report.fingerprint,
+        name: report.name,
+        message: report.message,
+        ...context,
+      });
       // A failing sink must not turn one error into two: the log line above is the fallback record.
       Promise.resolve()
         .then(() => options.sink.record(report))
-        .catch((sinkError: unknown) => options.logger?.error("error sink failed", { reason: describeThrown(sinkError).message }));
+        .catch((sinkError: unknown) =>
+          options.logger?.error("error sink failed", { reason: describeThrown(sinkError).message }),
+        );
       return report;
     },
   };
@@ -136,6 +150,11 @@ export class MemoryErrorSink implements ErrorSink {
   groups(workspaceId: string): { fingerprint: string; count: number; firstSeen: number; last: ErrorReport }[] {
     return [...this.#groups.values()]
       .filter((group) => group.report.workspaceId === workspaceId)
-      .map((group) => ({ fingerprint: group.report.fingerprint, count: group.count, firstSeen: group.firstSeen, last: group.report }));
+      .map((group) => ({
+        fingerprint: group.report.fingerprint,
+        count: group.count,
+        firstSeen: group.firstSeen,
+        last: group.report,
+      }));
   }
 }

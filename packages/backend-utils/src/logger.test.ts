@@ -7,12 +7,22 @@ describe("createLogger", () => {
     const log = createLogger({ service: "test" }, (line) => lines.push(line)).child({ runId: "r1" });
     log.info("run", { outcome: "ok", durationMs: 3 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "info", msg: "run", service: "test", runId: "r1", outcome: "ok", durationMs: 3 });
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      level: "info",
+      msg: "run",
+      service: "test",
+      runId: "r1",
+      outcome: "ok",
+      durationMs: 3,
+    });
   });
 
   it("cuts long fields so one payload cannot flood the log", () => {
     const lines: string[] = [];
-    createLogger({}, (line) => lines.push(line)).warn("big", { input: "x".repeat(MAX_FIELD_CHARS + 1), nested: { s: "y".repeat(2000) } });
+    createLogger({}, (line) => lines.push(line)).warn("big", {
+      input: "x".repeat(MAX_FIELD_CHARS + 1),
+      nested: { s: "y".repeat(2000) },
+    });
     const record = JSON.parse(lines[0] ?? "") as { input: string; nested: string };
     expect(record.input).toBe(`${"x".repeat(MAX_FIELD_CHARS)}…(1 more)`);
     expect(record.nested.length).toBeLessThan(MAX_FIELD_CHARS + 20);

@@ -31,7 +31,8 @@ export const MAX_FIELD_CHARS = 500;
  * ```
  */
 export function truncateForLog(value: unknown, max = MAX_FIELD_CHARS): unknown {
-  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…(${value.length - max} more)` : value;
+  if (typeof value === "string")
+    return value.length > max ? `${value.slice(0, max)}…(${value.length - max} more)` : value;
   if (value === null || typeof value !== "object") return value;
   let text: string;
   try {

@@ -46,7 +46,8 @@ function withHeaders(response: Response, pathname: string, frameable = false): R
   const headers = new Headers(response.headers);
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
   const type = extension ? TYPES[extension] : undefined;
-  if (type && (!headers.get("content-type") || headers.get("content-type") === "application/octet-stream")) headers.set("content-type", type);
+  if (type && (!headers.get("content-type") || headers.get("content-type") === "application/octet-stream"))
+    headers.set("content-type", type);
   headers.set("x-content-type-options", "nosniff");
   headers.set("referrer-policy", "no-referrer");
   if (type?.startsWith("text/html")) {

@@ -101,11 +101,21 @@ export function createCapabilityHandler(options: {
   let fetches = 0;
   let policy: readonly string[] | null | undefined;
 
-  async function traced(capability: TraceInfo["capability"], summary: string, work: () => Promise<unknown>, outcome?: (value: unknown) => string): Promise<CapabilityReply> {
+  async function traced(
+    capability: TraceInfo["capability"],
+    summary: string,
+    work: () => Promise<unknown>,
+    outcome?: (value: unknown) => string,
+  ): Promise<CapabilityReply> {
     const started = now();
     try {
       const value = await work();
-      trace({ capability, summary: outcome ? `${summary} → ${outcome(value)}` : summary, ok: true, ms: now() - started });
+      trace({
+        capability,
+        summary: outcome ? `${summary} → ${outcome(value)}` : summary,
+        ok: true,
+        ms: now() - started,
+      });
       return { ok: true, value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -116,13 +126,26 @@ export function createCapabilityHandler(options: {
 
   async function doFetch(call: Extract<CapabilityCall, { capability: "fetch" }>): Promise<unknown> {
     const hosts = grants.fetch?.hosts ?? [];
-    if (!services) throw new Error("Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.");
+    if (!services)
+      throw new Error(
+        "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
+      );
     if (++fetches > MAX_FETCHES_PER_RUN) throw new Error(`A run may fetch at most ${MAX_FETCHES_PER_RUN} times.`);
     // The harness ran in the gadget's realm: every field of the call is checked here again.
-    if (call.body !== undefined && !(call.body instanceof Uint8Array)) throw new Error("The request body must be bytes.");
-    if (call.body && call.body.byteLength > MAX_FETCH_REQUEST_BYTES) throw new Error(`The request body is larger than ${MAX_FETCH_REQUEST_BYTES} bytes.`);
-    if (typeof call.url !== "string" || typeof call.method !== "string" || !/^[A-Za-z]{1,16}$/.test(call.method)) throw new Error("Invalid request.");
-    const headers = Array.isArray(call.headers) ? call.headers.filter((pair): pair is [string, string] => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string").slice(0, 100) : [];
+    if (call.body !== undefined && !(call.body instanceof Uint8Array))
+      throw new Error("The request body must be bytes.");
+    if (call.body && call.body.byteLength > MAX_FETCH_REQUEST_BYTES)
+      throw new Error(`The request body is larger than ${MAX_FETCH_REQUEST_BYTES} bytes.`);
+    if (typeof call.url !== "string" || typeof call.method !== "string" || !/^[A-Za-z]{1,16}$/.test(call.method))
+      throw new Error("Invalid request.");
+    const headers = Array.isArray(call.headers)
+      ? call.headers
+          .filter(
+            (pair): pair is [string, string] =>
+              Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string",
+          )
+          .slice(0, 100)
+      : [];
     let url: URL;
     try {
       url = new URL(call.url);
@@ -135,21 +158,32 @@ export function createCapabilityHandler(options: {
     const origin = url.origin;
     for (let hop = 0; ; hop++) {
       if (!isFetchAllowed(url, hosts)) {
-        throw new Error(`fetch to ${grantHostOf(url)} was denied: add "${grantHostOf(url)}" to grants.fetch.hosts in gadget.json.`);
+        throw new Error(
+          `fetch to ${grantHostOf(url)} was denied: add "${grantHostOf(url)}" to grants.fetch.hosts in gadget.json.`,
+        );
       }
       policy ??= await services.fetchPolicy();
       if (policy && !isFetchAllowed(url, policy)) {
-        throw new Error(`fetch to ${grantHostOf(url)} was denied by this workspace's policy: its settings allow fetches only to ${policy.join(", ") || "no host"}.`);
+        throw new Error(
+          `fetch to ${grantHostOf(url)} was denied by this workspace's policy: its settings allow fetches only to ${policy.join(", ") || "no host"}.`,
+        );
       }
       let response: Response;
       try {
         response = await services.fetch(
-          new Request(url, { method, headers: sendHeaders, redirect: "manual", ...(body && method !== "GET" && method !== "HEAD" ? { body } : {}) }),
+          new Request(url, {
+            method,
+            headers: sendHeaders,
+            redirect: "manual",
+            ...(body && method !== "GET" && method !== "HEAD" ? { body } : {}),
+          }),
           signal,
         );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(`Could not reach ${grantHostOf(url)} (${reason}). Gadgets reach public addresses only, unless the Workshop was started with --allow-local-fetch.`);
+        throw new Error(
+          `Could not reach ${grantHostOf(url)} (${reason}). Gadgets reach public addresses only, unless the Workshop was started with --allow-local-fetch.`,
+        );
       }
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
@@ -157,7 +191,8 @@ export function createCapabilityHandler(options: {
         // Every hop is checked against the grant: a redirect cannot lead out of it.
         url = new URL(location, url);
         // As browsers do: credentials are not carried to another origin.
-        if (url.origin !== origin) sendHeaders = sendHeaders.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
+        if (url.origin !== origin)
+          sendHeaders = sendHeaders.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
           method = "GET";
           body = undefined;
@@ -166,7 +201,13 @@ export function createCapabilityHandler(options: {
         continue;
       }
       const bytes = await readCapped(response, MAX_FETCH_RESPONSE_BYTES, grantHostOf(url));
-      return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: bytes, url: url.toString() };
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+        body: bytes,
+        url: url.toString(),
+      };
     }
   }
 
@@ -180,28 +221,47 @@ export function createCapabilityHandler(options: {
           const summary = `kv.${op}(${JSON.stringify(String(call.key ?? call.prefix ?? "").slice(0, 80))})`;
           if (!grants.kv) return { ok: false, error: denied("kv", 'Add "kv": true to grants in gadget.json.') };
           return traced("kv", summary, async () => {
-            if (!services) throw new Error("Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.");
-            if (op !== "get" && op !== "put" && op !== "delete" && op !== "list") throw new Error(`Unknown kv operation ${JSON.stringify(op)}.`);
+            if (!services)
+              throw new Error(
+                "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
+              );
+            if (op !== "get" && op !== "put" && op !== "delete" && op !== "list")
+              throw new Error(`Unknown kv operation ${JSON.stringify(op)}.`);
             const key = String(op === "list" ? (call.prefix ?? "") : (call.key ?? ""));
-            if (byteLength(key) > KV_MAX_KEY_BYTES) throw new Error(`A kv key is at most ${KV_MAX_KEY_BYTES} bytes; this one is ${byteLength(key)}.`);
+            if (byteLength(key) > KV_MAX_KEY_BYTES)
+              throw new Error(`A kv key is at most ${KV_MAX_KEY_BYTES} bytes; this one is ${byteLength(key)}.`);
             if (op !== "list" && key === "") throw new Error("A kv key cannot be empty.");
             const value = op === "put" ? String(call.value ?? "") : undefined;
-            if (value !== undefined && byteLength(value) > KV_MAX_VALUE_BYTES) throw new Error(`A kv value is at most ${KV_MAX_VALUE_BYTES} bytes; this one is ${byteLength(value)}.`);
+            if (value !== undefined && byteLength(value) > KV_MAX_VALUE_BYTES)
+              throw new Error(`A kv value is at most ${KV_MAX_VALUE_BYTES} bytes; this one is ${byteLength(value)}.`);
             return services.kv(op, key, value);
           });
         }
         case "fetch": {
-          if (!grants.fetch) return { ok: false, error: denied("fetch", 'Add "fetch": { "hosts": ["api.example.com"] } to grants in gadget.json.') };
+          if (!grants.fetch)
+            return {
+              ok: false,
+              error: denied("fetch", 'Add "fetch": { "hosts": ["api.example.com"] } to grants in gadget.json.'),
+            };
           const method = String(call.method || "GET").toUpperCase();
-          return traced("fetch", `${method} ${traceUrl(String(call.url))}`, () => doFetch(call), (value) => {
-            const response = value as { status: number; body: Uint8Array };
-            return `${response.status}, ${response.body.byteLength} bytes`;
-          });
+          return traced(
+            "fetch",
+            `${method} ${traceUrl(String(call.url))}`,
+            () => doFetch(call),
+            (value) => {
+              const response = value as { status: number; body: Uint8Array };
+              return `${response.status}, ${response.body.byteLength} bytes`;
+            },
+          );
         }
         case "catalog": {
-          if (!grants.catalog) return { ok: false, error: denied("catalog", 'Add "catalog": true to grants in gadget.json.') };
+          if (!grants.catalog)
+            return { ok: false, error: denied("catalog", 'Add "catalog": true to grants in gadget.json.') };
           return traced("catalog", `catalog.get(${JSON.stringify(String(call.ref).slice(0, 80))}).run()`, async () => {
-            if (!services) throw new Error("Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.");
+            if (!services)
+              throw new Error(
+                "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
+              );
             return services.catalog(String(call.ref), call.payload);
           });
         }

@@ -33,7 +33,10 @@ function overseerFor(env: Env): Overseer {
     logger,
     reportError: (workspaceId, error, context) => {
       const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
-      createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(error, context);
+      createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(
+        error,
+        context,
+      );
     },
   });
   return overseer;
@@ -45,10 +48,16 @@ app.get("/health", (c) => c.json({ ok: true }));
 
 app.all("/api", (c) => {
   if (!isOriginAllowed(c.req.header("Origin"), c.req.header("Host"), c.env.ALLOWED_ORIGINS)) {
-    return c.text("This origin may not open a Workshop session. Open the Workshop from its own address, or add the origin to ALLOWED_ORIGINS.", 403);
+    return c.text(
+      "This origin may not open a Workshop session. Open the Workshop from its own address, or add the origin to ALLOWED_ORIGINS.",
+      403,
+    );
   }
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-    return c.text("The Workshop API is a Cap'n Web WebSocket session: connect with createRpcClient() from @gadgets/workshop-shared.", 426);
+    return c.text(
+      "The Workshop API is a Cap'n Web WebSocket session: connect with createRpcClient() from @gadgets/workshop-shared.",
+      426,
+    );
   }
   const connection = new Connection(c.env, overseerFor(c.env));
   return newWorkersRpcResponse(c.req.raw, new WorkshopApiTarget(connection), {

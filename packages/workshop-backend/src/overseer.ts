@@ -21,8 +21,21 @@ import type {
   RunTimings,
 } from "@gadgets/workshop-shared/api";
 import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shared/console-values";
-import { CONSOLE_CAPS, DEFAULT_RUN_TIMEOUT_MS, MAX_RESULT_BYTES, MAX_RUN_TIMEOUT_MS, RUN_CPU_MS } from "@gadgets/workshop-shared/limits";
-import { byteLength, type Checked, checkFiles, checkManifest, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
+import {
+  CONSOLE_CAPS,
+  DEFAULT_RUN_TIMEOUT_MS,
+  MAX_RESULT_BYTES,
+  MAX_RUN_TIMEOUT_MS,
+  RUN_CPU_MS,
+} from "@gadgets/workshop-shared/limits";
+import {
+  byteLength,
+  type Checked,
+  checkFiles,
+  checkManifest,
+  checkPayload,
+  checkTimeoutMs,
+} from "@gadgets/workshop-shared/validate";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
@@ -58,7 +71,9 @@ export interface RunRequest {
   depth?: number;
 }
 
-type Prepared = { ok: true; manifest: GadgetManifest; build: GadgetBuild } | { ok: false; message: string; error?: RunErrorInfo };
+type Prepared =
+  | { ok: true; manifest: GadgetManifest; build: GadgetBuild }
+  | { ok: false; message: string; error?: RunErrorInfo };
 
 /** Prepared gadgets kept in memory (per Worker isolate). */
 const PREPARED_CACHE_SIZE = 256;
@@ -87,7 +102,11 @@ const LOG_LEVELS = new Set<LogLevel>(["log", "info", "warn", "error", "debug"]);
 function sanitizeRawError(raw: unknown): RawError {
   const value = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
   const text = (field: unknown, max: number) => (typeof field === "string" ? field.slice(0, max) : "");
-  return { name: text(value.name, 200) || "Error", message: text(value.message, 10_000), stack: text(value.stack, 20_000) };
+  return {
+    name: text(value.name, 200) || "Error",
+    message: text(value.message, 10_000),
+    stack: text(value.stack, 20_000),
+  };
 }
 
 /** Limits on error values inside console output that get their stacks mapped. */
@@ -99,8 +118,15 @@ function mapLoggedErrors(values: EncodedValue[], build: GadgetBuild, depth = 0):
     if (value.t === "error") return { ...value, stack: mapError(value, build).stack };
     if (value.t === "array") return { ...value, items: mapLoggedErrors(value.items, build, depth + 1) };
     if (value.t === "object") {
-      const mapped = mapLoggedErrors(value.entries.map(([, entry]) => entry), build, depth + 1);
-      return { ...value, entries: value.entries.map(([key], i) => [key, mapped[i] ?? { t: "undefined" }] as [string, EncodedValue]) };
+      const mapped = mapLoggedErrors(
+        value.entries.map(([, entry]) => entry),
+        build,
+        depth + 1,
+      );
+      return {
+        ...value,
+        entries: value.entries.map(([key], i) => [key, mapped[i] ?? { t: "undefined" }] as [string, EncodedValue]),
+      };
     }
     return value;
   });
@@ -160,7 +186,15 @@ export class Overseer {
     else if (!timeout.ok) outcome = fail("invalid", timeout.error);
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
-      outcome = await this.#execute(request, prepared.build, prepared.manifest.grants ?? {}, payload, timeout.value, events, fail);
+      outcome = await this.#execute(
+        request,
+        prepared.build,
+        prepared.manifest.grants ?? {},
+        payload,
+        timeout.value,
+        events,
+        fail,
+      );
       runDoneAt = this.#now();
       outcome = { ...outcome, timings: timings() };
     }
@@ -183,7 +217,10 @@ export class Overseer {
     this.#logger.info("run", {
       runId: request.runId,
       workspaceId: request.workspaceId,
-      source: request.source.kind === "draft" ? `draft:${request.source.draftId}@${request.source.version}` : `agent:${request.source.agentId}@${request.source.version}`,
+      source:
+        request.source.kind === "draft"
+          ? `draft:${request.source.draftId}@${request.source.version}`
+          : `agent:${request.source.agentId}@${request.source.version}`,
       input: payload,
       outcome: outcome.status === "ok" ? "ok" : outcome.kind,
       result: outcome.status === "ok" ? outcome.result : outcome.message,
@@ -191,9 +228,26 @@ export class Overseer {
       buildMs: outcome.timings.buildMs,
       runMs: outcome.timings.runMs,
     });
-    if (request.report !== false && outcome.status === "error" && outcome.kind !== "cancelled" && outcome.kind !== "busy") {
-      const context = { runId: request.runId, source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`, kind: outcome.kind };
-      this.#reportError?.(request.workspaceId, { name: outcome.error?.name ?? outcome.kind, message: outcome.error?.message ?? outcome.message, stack: outcome.error?.stack ?? "" }, context);
+    if (
+      request.report !== false &&
+      outcome.status === "error" &&
+      outcome.kind !== "cancelled" &&
+      outcome.kind !== "busy"
+    ) {
+      const context = {
+        runId: request.runId,
+        source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`,
+        kind: outcome.kind,
+      };
+      this.#reportError?.(
+        request.workspaceId,
+        {
+          name: outcome.error?.name ?? outcome.kind,
+          message: outcome.error?.message ?? outcome.message,
+          stack: outcome.error?.stack ?? "",
+        },
+        context,
+      );
     }
     return { outcome, record };
   }
@@ -207,7 +261,8 @@ export class Overseer {
     const manifest = files.ok ? checkManifest(files.value) : files;
     if (!manifest.ok) return { ok: false, message: manifest.error };
     const built = await buildGadget(files.ok ? files.value : [], manifest.value);
-    if (!built.ok) return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
+    if (!built.ok)
+      return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
     const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build };
     if (key !== undefined) {
       this.#prepared.set(key, prepared);
@@ -229,7 +284,11 @@ export class Overseer {
       if (!controller.signal.aborted) controller.abort(reason);
     };
     const timer = setTimeout(
-      () => stop({ kind: "timeout", message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).` }),
+      () =>
+        stop({
+          kind: "timeout",
+          message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).`,
+        }),
       timeoutMs,
     );
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
@@ -258,7 +317,11 @@ export class Overseer {
           log: (level, values) => {
             if (events.closed) return;
             const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
-            events.emit({ type: "log", level: checkedLevel, values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build) });
+            events.emit({
+              type: "log",
+              level: checkedLevel,
+              values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build),
+            });
           },
           error: (raw, uncaught) => {
             if (events.closed) return;
@@ -276,7 +339,13 @@ export class Overseer {
     if (result.status === "ok" && byteLength(JSON.stringify(result.result) ?? "null") > MAX_RESULT_BYTES) {
       return fail("invalid", `run() returned more than ${MAX_RESULT_BYTES} bytes of JSON. Return less data.`);
     }
-    if (result.status === "ok") return { status: "ok", runId: request.runId, result: result.result, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
+    if (result.status === "ok")
+      return {
+        status: "ok",
+        runId: request.runId,
+        result: result.result,
+        timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+      };
     if ("error" in result) {
       const error = mapError(result.error, build);
       const where = error.frames.find((frame) => frame.file !== "<runtime>");

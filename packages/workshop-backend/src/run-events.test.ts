@@ -3,13 +3,23 @@ import { MAX_EVENTS_PER_RUN, MAX_STORED_EVENTS_PER_RUN } from "@gadgets/workshop
 import { describe, expect, it } from "vitest";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
 
-const outcome: RunOutcome = { status: "ok", runId: "r", result: null, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } };
+const outcome: RunOutcome = {
+  status: "ok",
+  runId: "r",
+  result: null,
+  timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+};
 const log: RunEventBody = { type: "log", level: "log", values: [{ t: "number", v: 1 }] };
 
 function stream() {
   const received: RunEvent[] = [];
   let now = 1000;
-  const events = new RunEventStream("r", 1000, (event) => void received.push(event), () => (now += 5));
+  const events = new RunEventStream(
+    "r",
+    1000,
+    (event) => void received.push(event),
+    () => (now += 5),
+  );
   return { events, received };
 }
 
@@ -19,7 +29,11 @@ describe("RunEventStream", () => {
     events.status("running");
     events.emit(log);
     await events.end(outcome);
-    expect(received.map((event) => [event.type, event.seq])).toEqual([["status", 0], ["log", 1], ["end", 2]]);
+    expect(received.map((event) => [event.type, event.seq])).toEqual([
+      ["status", 0],
+      ["log", 1],
+      ["end", 2],
+    ]);
     expect(received.every((event) => event.t > 0 && event.runId === "r")).toBe(true);
   });
 
@@ -48,7 +62,14 @@ describe("RunEventStream", () => {
   });
 
   it("keeps going when the listener throws (a caller that went away)", async () => {
-    const events = new RunEventStream("r", 0, () => { throw new Error("gone"); }, () => 1);
+    const events = new RunEventStream(
+      "r",
+      0,
+      () => {
+        throw new Error("gone");
+      },
+      () => 1,
+    );
     events.emit(log);
     await expect(events.end(outcome)).resolves.toBeUndefined();
   });

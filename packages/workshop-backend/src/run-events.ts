@@ -5,10 +5,18 @@
  */
 
 import type { RunEvent, RunEventListener, RunOutcome } from "@gadgets/workshop-shared/api";
-import { MAX_EVENT_BYTES_PER_RUN, MAX_EVENTS_PER_RUN, MAX_STORED_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_EVENT_BYTES_PER_RUN,
+  MAX_EVENTS_PER_RUN,
+  MAX_STORED_EVENTS_PER_RUN,
+} from "@gadgets/workshop-shared/limits";
 
 /** An event before the stream numbers and stamps it. */
-export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "seq" | "t"> : never) : never;
+export type RunEventBody = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, "runId" | "seq" | "t">
+    : never
+  : never;
 
 export class RunEventStream {
   readonly stored: RunEvent[] = [];
@@ -74,7 +82,12 @@ export class RunEventStream {
   }
 
   #push(body: RunEventBody): void {
-    const event = { ...body, runId: this.runId, seq: this.#seq++, t: Math.max(0, this.now() - this.startedAt) } as RunEvent;
+    const event = {
+      ...body,
+      runId: this.runId,
+      seq: this.#seq++,
+      t: Math.max(0, this.now() - this.startedAt),
+    } as RunEvent;
     // The record keeps room for its closing events: a replay always ends with the outcome.
     const closing = body.type === "end" || body.type === "dropped";
     if (closing || this.stored.length < MAX_STORED_EVENTS_PER_RUN - 2) this.stored.push(event);

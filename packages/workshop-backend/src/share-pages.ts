@@ -14,7 +14,8 @@ import type { ShareKind } from "./storage/share-store.ts";
 /** Page loads of links that do not exist, per minute, across the server; past it, no more lookups. */
 const misses = new RateLimiter(600);
 
-const tooManyMisses = () => new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+const tooManyMisses = () =>
+  new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
 
 export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
   const assets = env.ASSETS;
@@ -29,7 +30,9 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
   }
   const value = JSON.parse(text) as ShareSnapshot | SharedRunRecord;
   const title = kind === "record" ? `Run of ${value.name} — Gadget Workshop` : `${value.name} — Gadget Workshop`;
-  const description = value.description || (kind === "record" ? "A shared run: its code, console and result." : "A shared gadget: read it, run it, fork it.");
+  const description =
+    value.description ||
+    (kind === "record" ? "A shared run: its code, console and result." : "A shared gadget: read it, run it, fork it.");
   // Text and attribute values set through the rewriter are escaped: a gadget's name is never markup.
   return new HTMLRewriter()
     .on("title", { element: (element) => void element.setInnerContent(title) })

@@ -17,10 +17,20 @@ export interface IdeFigures {
   bundles: { name: string; bytes: number; gzip: number }[];
 }
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+];
 
 export async function measureIde(url: string, distDir: string, samples: number): Promise<IdeFigures> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
   const load: number[] = [];
   const run: number[] = [];
   let embedBeforeClick = { bytes: 0, gzip: 0, files: 0 };
@@ -92,7 +102,11 @@ export async function measureIde(url: string, distDir: string, samples: number):
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => {
       const bytes = statSync(join(assets, name)).size;
-      return { name: name.replace(/-[A-Za-z0-9_-]{8}\./, "."), bytes, gzip: gzipSync(readFileSync(join(assets, name))).length };
+      return {
+        name: name.replace(/-[A-Za-z0-9_-]{8}\./, "."),
+        bytes,
+        gzip: gzipSync(readFileSync(join(assets, name))).length,
+      };
     })
     .sort((a, b) => b.bytes - a.bytes);
   return { loadToEditable: summarize(load), runToFirstLine: summarize(run), embedBeforeClick, bundles };

@@ -22,7 +22,10 @@ const THROUGHPUT_MS = quick ? 2000 : 5000;
 
 const echoFiles = (tag = ""): GadgetFile[] => [
   { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
-  { path: "index.ts", content: `export default { async run({ input }: { input: string }) { return \`Echo${tag}: \${input}\`; } };` },
+  {
+    path: "index.ts",
+    content: `export default { async run({ input }: { input: string }) { return \`Echo${tag}: \${input}\`; } };`,
+  },
 ];
 
 /** A new workspace with a published echo agent, and a client in it. */
@@ -68,31 +71,39 @@ async function main(): Promise<void> {
 
     // 3. Warm echo run end to end (published agent, isolate cached).
     const agent = client.getAgent(agentId);
-    rows.push({ name: "warm echo run, agent.run() end to end", summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))) });
+    rows.push({
+      name: "warm echo run, agent.run() end to end",
+      summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))),
+    });
 
     // 4. Pipelined getAgent(id).run(x) on an existing session.
     rows.push({
       name: "getAgent(id).run(x) pipelined, new stub each call",
-      summary: summarize(await timeEach(N, 50, async () => {
-        const stub = client.getAgent(agentId);
-        try {
-          return await stub.run({ input: "hi" });
-        } finally {
-          stub[Symbol.dispose]();
-        }
-      })),
+      summary: summarize(
+        await timeEach(N, 50, async () => {
+          const stub = client.getAgent(agentId);
+          try {
+            return await stub.run({ input: "hi" });
+          } finally {
+            stub[Symbol.dispose]();
+          }
+        }),
+      ),
     });
 
     // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile).
     const coldDrafts: string[] = [];
-    for (let i = 0; i < COLD_N + 5; i++) coldDrafts.push((await session.createDraft({ files: echoFiles(`-${i}-${Date.now()}`) })).id);
+    for (let i = 0; i < COLD_N + 5; i++)
+      coldDrafts.push((await session.createDraft({ files: echoFiles(`-${i}-${Date.now()}`) })).id);
     rows.push({
       name: "cold run of new code (transpile + new isolate)",
-      summary: summarize(await timeEach(COLD_N, 5, async (i) => {
-        const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
-        const outcome = await session.runDraft(id, { input: "x" });
-        if (outcome.status !== "ok") throw new Error(outcome.message);
-      })),
+      summary: summarize(
+        await timeEach(COLD_N, 5, async (i) => {
+          const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
+          const outcome = await session.runDraft(id, { input: "x" });
+          if (outcome.status !== "ok") throw new Error(outcome.message);
+        }),
+      ),
     });
 
     // 6. Throughput: 32 sessions, each with its own WebSocket, running the warm echo back to back.
@@ -102,15 +113,21 @@ async function main(): Promise<void> {
     let runs = 0;
     const latencies: number[] = [];
     const until = performance.now() + THROUGHPUT_MS;
-    await Promise.all(agents.map(async (a) => {
-      while (performance.now() < until) {
-        const start = performance.now();
-        await a.run({ input: "hi" });
-        latencies.push(performance.now() - start);
-        runs++;
-      }
-    }));
-    rows.push({ name: `warm runs over ${SESSIONS} concurrent sessions`, summary: summarize(latencies), throughput: runs / (THROUGHPUT_MS / 1000) });
+    await Promise.all(
+      agents.map(async (a) => {
+        while (performance.now() < until) {
+          const start = performance.now();
+          await a.run({ input: "hi" });
+          latencies.push(performance.now() - start);
+          runs++;
+        }
+      }),
+    );
+    rows.push({
+      name: `warm runs over ${SESSIONS} concurrent sessions`,
+      summary: summarize(latencies),
+      throughput: runs / (THROUGHPUT_MS / 1000),
+    });
     for (const c of clients) c[Symbol.dispose]();
 
     await runaway(server.url, token, agentId);
@@ -140,23 +157,32 @@ async function runaway(url: string, token: string, agentId: string): Promise<voi
   const observer = createRpcClient({ url, token });
   try {
     const session = spinner.getSession();
-    const spin = await session.createDraft({ files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }] });
-    const bomb = await session.createDraft({ files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: HEAP_BOMB }] });
+    const spin = await session.createDraft({
+      files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }],
+    });
+    const bomb = await session.createDraft({
+      files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: HEAP_BOMB }],
+    });
     const deadline = 1000;
     const overshoot: number[] = [];
     for (let i = 0; i < (quick ? 2 : 5); i++) {
       const start = performance.now();
       const outcome = await session.runDraft(spin.id, {}, undefined, { timeoutMs: deadline });
-      if (outcome.status !== "error" || outcome.kind !== "timeout") throw new Error(`expected a timeout, got ${JSON.stringify(outcome)}`);
+      if (outcome.status !== "error" || outcome.kind !== "timeout")
+        throw new Error(`expected a timeout, got ${JSON.stringify(outcome)}`);
       overshoot.push(performance.now() - start - deadline);
     }
-    rows.push({ name: `while(true) with a ${deadline} ms deadline: time past the deadline to the timeout outcome`, summary: summarize(overshoot) });
+    rows.push({
+      name: `while(true) with a ${deadline} ms deadline: time past the deadline to the timeout outcome`,
+      summary: summarize(overshoot),
+    });
 
     const toMemory: number[] = [];
     for (let i = 0; i < (quick ? 2 : 5); i++) {
       const start = performance.now();
       const outcome = await session.runDraft(bomb.id, {}, undefined, { timeoutMs: 20_000 });
-      if (outcome.status !== "error" || outcome.kind !== "memory") throw new Error(`expected memory, got ${JSON.stringify(outcome)}`);
+      if (outcome.status !== "error" || outcome.kind !== "memory")
+        throw new Error(`expected memory, got ${JSON.stringify(outcome)}`);
       toMemory.push(performance.now() - start);
     }
     rows.push({ name: "heap bomb: start to memory outcome", summary: summarize(toMemory) });
@@ -200,7 +226,10 @@ async function directPath(): Promise<void> {
   try {
     const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
-    rows.push({ name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)", summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))) });
+    rows.push({
+      name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)",
+      summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))),
+    });
     client[Symbol.dispose]();
   } finally {
     await server.stop();
@@ -225,7 +254,8 @@ function print(baseline: Summary): void {
   if (bundles.length > 0) {
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     lines.push("", "| built file (apps/workshop/dist/assets) | KB | KB gzip |", "| --- | ---: | ---: |");
-    for (const bundle of bundles.slice(0, 12)) lines.push(`| ${bundle.name} | ${kb(bundle.bytes)} | ${kb(bundle.gzip)} |`);
+    for (const bundle of bundles.slice(0, 12))
+      lines.push(`| ${bundle.name} | ${kb(bundle.bytes)} | ${kb(bundle.gzip)} |`);
   }
   console.log(lines.join("\n"));
 }

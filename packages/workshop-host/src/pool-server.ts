@@ -41,11 +41,14 @@ export async function servePool(pool: RunnerPool, secret: string): Promise<{ url
     port: 0,
     path: "/pool",
     maxPayload: MAX_POOL_MESSAGE_BYTES,
-    verifyClient: ({ req }: { req: IncomingMessage }) => req.headers.origin === undefined && sameSecret(req.headers.authorization ?? "", `Bearer ${secret}`),
+    verifyClient: ({ req }: { req: IncomingMessage }) =>
+      req.headers.origin === undefined && sameSecret(req.headers.authorization ?? "", `Bearer ${secret}`),
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   server.on("connection", (socket) => {
-    newWebSocketRpcSession(socket as unknown as WebSocket, new PoolTarget(pool), { limits: { maxMessageSize: MAX_POOL_MESSAGE_BYTES } });
+    newWebSocketRpcSession(socket as unknown as WebSocket, new PoolTarget(pool), {
+      limits: { maxMessageSize: MAX_POOL_MESSAGE_BYTES },
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

@@ -6,7 +6,14 @@
  * with a `timeout` or `memory` outcome, and every other run goes on untouched.
  */
 
-import type { CapabilityHandler, ExecuteJob, ExecuteReply, ExecuteResult, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import type {
+  CapabilityHandler,
+  ExecuteJob,
+  ExecuteReply,
+  ExecuteResult,
+  IsolateEventSink,
+  RawError,
+} from "@gadgets/workshop-backend/executor";
 import { setPriority } from "node:os";
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
@@ -115,7 +122,13 @@ export class RunnerPool {
   }
 
   stats(): RunnerPoolStats {
-    return { runners: this.#slots.size, idle: this.#idle.length, active: this.#active.size, queued: this.#waiting.length, ...this.#counters };
+    return {
+      runners: this.#slots.size,
+      idle: this.#idle.length,
+      active: this.#active.size,
+      queued: this.#waiting.length,
+      ...this.#counters,
+    };
   }
 
   async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
@@ -123,9 +136,14 @@ export class RunnerPool {
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
     // A catalog call's parent holds a runner while it waits: nested runs get an extra runner rather
     // than a place in a queue that the parent itself may be blocking.
-    const slot = this.#idle.pop() ?? (job.nested && this.#bursts < this.#options.size * BURST_FACTOR ? await this.#burst() : await this.#wait(job.runId));
+    const slot =
+      this.#idle.pop() ??
+      (job.nested && this.#bursts < this.#options.size * BURST_FACTOR
+        ? await this.#burst()
+        : await this.#wait(job.runId));
     if (slot === undefined) {
-      if (this.#cancelledWhileQueued.delete(job.runId)) return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
+      if (this.#cancelledWhileQueued.delete(job.runId))
+        return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
       if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
       return { status: "error", kind: "busy", message: this.#busyMessage() };
     }
@@ -138,16 +156,31 @@ export class RunnerPool {
     const drained = new Promise<void>((resolve) => {
       markDrained = resolve;
     });
-    const active: ActiveRun = { runId: job.runId, slot, sink, baselineRss: slot.runner.rss() ?? 0, lines: 0, settle, drained, markDrained };
+    const active: ActiveRun = {
+      runId: job.runId,
+      slot,
+      sink,
+      baselineRss: slot.runner.rss() ?? 0,
+      lines: 0,
+      settle,
+      drained,
+      markDrained,
+    };
     this.#active.set(job.runId, active);
-    const backstop = setTimeout(() => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)), job.limits.timeoutMs + DEADLINE_BACKSTOP_MS);
+    const backstop = setTimeout(
+      () => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)),
+      job.limits.timeoutMs + DEADLINE_BACKSTOP_MS,
+    );
     const demote = setTimeout(() => this.#setNiceness(slot, LONG_RUN_NICENESS), LONG_RUN_MS);
     try {
       const { modules: _modules, ...reference } = job.gadget;
       const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
         const modules = withCode ? this.#code.get(job.gadget.hash) : undefined;
         if (withCode && !modules) return { status: "missing-code" };
-        const reply = await slot.runner.api.execute({ ...job, gadget: modules ? { ...reference, modules } : reference }, capabilities);
+        const reply = await slot.runner.api.execute(
+          { ...job, gadget: modules ? { ...reference, modules } : reference },
+          capabilities,
+        );
         if (reply.status === "missing-code" && !withCode) return runOn(true);
         if (withCode) slot.knownCode.add(job.gadget.hash);
         return reply;
@@ -160,7 +193,10 @@ export class RunnerPool {
       return active.stoppedWith ?? result;
     } catch {
       // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
-      const exit = await Promise.race([slot.runner.process.exited, new Promise((done) => setTimeout(() => done("running"), 500))]);
+      const exit = await Promise.race([
+        slot.runner.process.exited,
+        new Promise((done) => setTimeout(() => done("running"), 500)),
+      ]);
       if (active.stoppedWith) return active.stoppedWith;
       const result = this.#crashResult(exit);
       this.#stop(active, result);
@@ -176,7 +212,12 @@ export class RunnerPool {
         // Replaced: after its quota of runs; when it cannot get its priority back (no privilege to
         // raise it); or when warm isolates of earlier runs have grown it past the ceiling.
         const rss = slot.runner.rss() ?? 0;
-        if (slot.runs >= this.#options.recycleAfterRuns || (slot.niced && !this.#setNiceness(slot, 0)) || rss > this.#options.memoryLimitBytes * RSS_CEILING_FACTOR) this.#replace(slot);
+        if (
+          slot.runs >= this.#options.recycleAfterRuns ||
+          (slot.niced && !this.#setNiceness(slot, 0)) ||
+          rss > this.#options.memoryLimitBytes * RSS_CEILING_FACTOR
+        )
+          this.#replace(slot);
         else this.#release(slot);
       }
     }
@@ -186,7 +227,12 @@ export class RunnerPool {
   cancel(runId: string, reason: "timeout" | "cancelled"): boolean {
     const active = this.#active.get(runId);
     if (active) {
-      this.#stop(active, reason === "timeout" ? this.#timeoutResult() : { status: "error", kind: "cancelled", message: "The run was cancelled." });
+      this.#stop(
+        active,
+        reason === "timeout"
+          ? this.#timeoutResult()
+          : { status: "error", kind: "cancelled", message: "The run was cancelled." },
+      );
       return true;
     }
     const index = this.#waiting.findIndex((waiter) => waiter.runId === runId);
@@ -235,8 +281,17 @@ export class RunnerPool {
 
   #crashResult(exit: unknown): ExecuteResult {
     // V8 aborts (SIGTRAP/SIGABRT) when the heap backstop is hit; anything else is an unexplained crash.
-    if (exit === "SIGTRAP" || exit === "SIGABRT" || exit === "SIGILL") return this.#memoryResult(this.#options.memoryLimitBytes);
-    return { status: "error", kind: "user", error: { name: "RunnerCrashed", message: `The process running this gadget stopped unexpectedly (${String(exit)}).`, stack: "" } };
+    if (exit === "SIGTRAP" || exit === "SIGABRT" || exit === "SIGILL")
+      return this.#memoryResult(this.#options.memoryLimitBytes);
+    return {
+      status: "error",
+      kind: "user",
+      error: {
+        name: "RunnerCrashed",
+        message: `The process running this gadget stopped unexpectedly (${String(exit)}).`,
+        stack: "",
+      },
+    };
   }
 
   #stop(active: ActiveRun, result: ExecuteResult): void {
@@ -262,7 +317,8 @@ export class RunnerPool {
   #sampleMemory(): void {
     for (const active of this.#active.values()) {
       const rss = active.slot.runner.rss();
-      if (rss !== undefined && rss - active.baselineRss > this.#options.memoryLimitBytes) this.#stop(active, this.#memoryResult(rss - active.baselineRss));
+      if (rss !== undefined && rss - active.baselineRss > this.#options.memoryLimitBytes)
+        this.#stop(active, this.#memoryResult(rss - active.baselineRss));
     }
   }
 
@@ -348,8 +404,10 @@ export class RunnerPool {
     }
     if (++active.lines > MAX_LINES_PER_RUN || !Array.isArray(data)) return;
     // Shapes are checked again by the overseer; calls go out in order on its session.
-    if (kind === "log") void Promise.resolve(active.sink.log(data[0] as LogLevel, data[1] as EncodedValue[])).catch(() => {});
-    else if (kind === "error") void Promise.resolve(active.sink.error(data[0] as RawError, data[1] === true)).catch(() => {});
+    if (kind === "log")
+      void Promise.resolve(active.sink.log(data[0] as LogLevel, data[1] as EncodedValue[])).catch(() => {});
+    else if (kind === "error")
+      void Promise.resolve(active.sink.error(data[0] as RawError, data[1] === true)).catch(() => {});
   }
 
   async #spawn(): Promise<void> {

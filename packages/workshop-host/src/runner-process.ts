@@ -55,9 +55,18 @@ export function readRss(pid: number): number | undefined {
   }
 }
 
-export async function startRunner(bundle: string, heapLimitMb: number, onOutput?: (line: string) => void): Promise<RunnerProcess> {
+export async function startRunner(
+  bundle: string,
+  heapLimitMb: number,
+  onOutput?: (line: string) => void,
+): Promise<RunnerProcess> {
   const secret = randomBytes(32).toString("base64url");
-  const process = await startWorkerd({ config: runnerConfig(heapLimitMb, secret), files: { "runner.js": bundle }, sockets: ["http"], onOutput });
+  const process = await startWorkerd({
+    config: runnerConfig(heapLimitMb, secret),
+    files: { "runner.js": bundle },
+    sockets: ["http"],
+    onOutput,
+  });
   const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -21,7 +21,8 @@ export function workerdBinary(): string {
 
 let setprivAvailable: boolean | undefined;
 function hasSetpriv(): boolean {
-  setprivAvailable ??= process.platform === "linux" && spawnSync("setpriv", ["--help"], { stdio: "ignore" }).status === 0;
+  setprivAvailable ??=
+    process.platform === "linux" && spawnSync("setpriv", ["--help"], { stdio: "ignore" }).status === 0;
   return setprivAvailable;
 }
 
@@ -56,7 +57,9 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   writeFileSync(join(dir, "config.capnp"), options.config);
 
   const args = ["serve", "--experimental", join(dir, "config.capnp"), "--control-fd=3"];
-  const [command, argv] = hasSetpriv() ? ["setpriv", ["--pdeathsig", "KILL", "--", workerdBinary(), ...args]] : [workerdBinary(), args];
+  const [command, argv] = hasSetpriv()
+    ? ["setpriv", ["--pdeathsig", "KILL", "--", workerdBinary(), ...args]]
+    : [workerdBinary(), args];
   const child: ChildProcess = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe", "pipe"], cwd: dir });
   if (child.pid === undefined) throw new Error("workerd could not be started.");
 
@@ -105,7 +108,10 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   const ports: Record<string, number> = {};
   const control = child.stdio[3] as Readable;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output.text()}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output.text()}`)),
+      START_TIMEOUT_MS,
+    );
     let buffered = "";
     control.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();

@@ -61,7 +61,13 @@ const require = createRequire(import.meta.url);
 const backendEntry = () => require.resolve("@gadgets/workshop-backend");
 const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
 
-function mainConfig(port: number, dataDir: string, assetsDir: string, vars: Record<string, string>, allowLocalFetch: boolean): string {
+function mainConfig(
+  port: number,
+  dataDir: string,
+  assetsDir: string,
+  vars: Record<string, string>,
+  allowLocalFetch: boolean,
+): string {
   const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
   const bindings = [
     `(name = "GADGET_FETCH", service = "gadget-internet")`,
@@ -171,5 +177,11 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.text()}`);
   }
-  return { url, output: () => output.text(), poolStats: () => pool?.stats(), stop: () => stop(), kill: () => stop("SIGKILL") };
+  return {
+    url,
+    output: () => output.text(),
+    poolStats: () => pool?.stats(),
+    stop: () => stop(),
+    kill: () => stop("SIGKILL"),
+  };
 }

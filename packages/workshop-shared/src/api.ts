@@ -155,7 +155,16 @@ export type RunEvent =
   | { type: "error"; runId: string; seq: number; t: number; error: RunErrorInfo; uncaught: boolean }
   | { type: "dropped"; runId: string; seq: number; t: number; count: number }
   /** A capability call the overseer performed (or refused) for the gadget, with its time. */
-  | { type: "trace"; runId: string; seq: number; t: number; capability: "fetch" | "kv" | "catalog"; summary: string; ok: boolean; ms: number }
+  | {
+      type: "trace";
+      runId: string;
+      seq: number;
+      t: number;
+      capability: "fetch" | "kv" | "catalog";
+      summary: string;
+      ok: boolean;
+      ms: number;
+    }
   | { type: "end"; runId: string; seq: number; t: number; outcome: RunOutcome };
 
 /** A callback the caller passes to receive run events as they happen. */

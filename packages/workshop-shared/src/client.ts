@@ -52,7 +52,9 @@ export function apiWebSocketUrl(base: string): string {
   try {
     url = new URL(base);
   } catch {
-    throw new TypeError(`Invalid Workshop URL ${JSON.stringify(base)}: expected something like ${DEFAULT_WORKSHOP_URL}.`);
+    throw new TypeError(
+      `Invalid Workshop URL ${JSON.stringify(base)}: expected something like ${DEFAULT_WORKSHOP_URL}.`,
+    );
   }
   if (url.protocol === "http:") url.protocol = "ws:";
   else if (url.protocol === "https:") url.protocol = "wss:";

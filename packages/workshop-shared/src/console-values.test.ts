@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type EncodedValue, encodeConsoleValues, formatConsoleLine, formatEncodedValue, sanitizeEncodedValues } from "./console-values.ts";
+import {
+  type EncodedValue,
+  encodeConsoleValues,
+  formatConsoleLine,
+  formatEncodedValue,
+  sanitizeEncodedValues,
+} from "./console-values.ts";
 import { CONSOLE_CAPS } from "./limits.ts";
 
 const encode = (...values: unknown[]) => encodeConsoleValues(values, CONSOLE_CAPS);
@@ -39,14 +45,29 @@ describe("encodeConsoleValues", () => {
   });
 
   it("survives throwing getters and hostile proxies", () => {
-    const trap = new Proxy({}, { getPrototypeOf: () => { throw new Error("nope"); } });
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf: () => {
+          throw new Error("nope");
+        },
+      },
+    );
     expect(one(trap)).toMatchObject({ t: "unreadable", reason: "Error: nope" });
-    const getter = Object.defineProperty({}, "x", { enumerable: true, get: () => { throw new Error("getter"); } });
+    const getter = Object.defineProperty({}, "x", {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
     expect(one(getter)).toMatchObject({ t: "object", entries: [["x", { t: "unreadable", reason: "Error: getter" }]] });
   });
 
   it("cuts strings at maxStringLength and keeps the original length (N and N+1)", () => {
-    expect(one("x".repeat(CONSOLE_CAPS.maxStringLength))).toEqual({ t: "string", v: "x".repeat(CONSOLE_CAPS.maxStringLength) });
+    expect(one("x".repeat(CONSOLE_CAPS.maxStringLength))).toEqual({
+      t: "string",
+      v: "x".repeat(CONSOLE_CAPS.maxStringLength),
+    });
     expect(one("x".repeat(CONSOLE_CAPS.maxStringLength + 1))).toEqual({
       t: "string",
       v: "x".repeat(CONSOLE_CAPS.maxStringLength),
@@ -57,16 +78,28 @@ describe("encodeConsoleValues", () => {
   it("shows maxKeys items of an array and counts the rest (N and N+1)", () => {
     const exact = one(Array.from({ length: CONSOLE_CAPS.maxKeys }, (_, i) => i));
     const over = one(Array.from({ length: CONSOLE_CAPS.maxKeys + 1 }, (_, i) => i));
-    expect(exact.t === "array" && [exact.items.length, exact.length]).toEqual([CONSOLE_CAPS.maxKeys, CONSOLE_CAPS.maxKeys]);
-    expect(over.t === "array" && [over.items.length, over.length]).toEqual([CONSOLE_CAPS.maxKeys, CONSOLE_CAPS.maxKeys + 1]);
+    expect(exact.t === "array" && [exact.items.length, exact.length]).toEqual([
+      CONSOLE_CAPS.maxKeys,
+      CONSOLE_CAPS.maxKeys,
+    ]);
+    expect(over.t === "array" && [over.items.length, over.length]).toEqual([
+      CONSOLE_CAPS.maxKeys,
+      CONSOLE_CAPS.maxKeys + 1,
+    ]);
   });
 
   it("shows maxKeys keys of an object and counts the rest (N and N+1)", () => {
     const object = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
     const exact = one(object(CONSOLE_CAPS.maxKeys));
     const over = one(object(CONSOLE_CAPS.maxKeys + 1));
-    expect(exact.t === "object" && [exact.entries.length, exact.size]).toEqual([CONSOLE_CAPS.maxKeys, CONSOLE_CAPS.maxKeys]);
-    expect(over.t === "object" && [over.entries.length, over.size]).toEqual([CONSOLE_CAPS.maxKeys, CONSOLE_CAPS.maxKeys + 1]);
+    expect(exact.t === "object" && [exact.entries.length, exact.size]).toEqual([
+      CONSOLE_CAPS.maxKeys,
+      CONSOLE_CAPS.maxKeys,
+    ]);
+    expect(over.t === "object" && [over.entries.length, over.size]).toEqual([
+      CONSOLE_CAPS.maxKeys,
+      CONSOLE_CAPS.maxKeys + 1,
+    ]);
   });
 
   it("expands maxDepth levels and truncates below (N and N+1)", () => {
@@ -89,7 +122,12 @@ describe("encodeConsoleValues", () => {
   it("keeps at most maxCharsPerCall characters of text per call (N and N+1)", () => {
     const per = CONSOLE_CAPS.maxStringLength;
     const count = CONSOLE_CAPS.maxCharsPerCall / per;
-    const exact = encode(..."x".repeat(count).split("").map(() => "y".repeat(per)));
+    const exact = encode(
+      ..."x"
+        .repeat(count)
+        .split("")
+        .map(() => "y".repeat(per)),
+    );
     expect(exact.every((value) => value.t === "string" && value.length === undefined)).toBe(true);
     const over = encode(...Array.from({ length: count }, () => "y".repeat(per)), "z");
     expect(over.at(-1)).toEqual({ t: "string", v: "", length: 1 });
@@ -114,20 +152,39 @@ describe("sanitizeEncodedValues", () => {
   });
 
   it("turns forged or malformed nodes into unreadable ones", () => {
-    const forged = [{ t: "string", v: 42 }, { t: "nope" }, null, { t: "array", items: "x", length: 1 }, { t: "object", ctor: "O", size: 1, entries: [[1, 2]] }];
+    const forged = [
+      { t: "string", v: 42 },
+      { t: "nope" },
+      null,
+      { t: "array", items: "x", length: 1 },
+      { t: "object", ctor: "O", size: 1, entries: [[1, 2]] },
+    ];
     const result = sanitizeEncodedValues(forged, CONSOLE_CAPS);
     expect(result.slice(0, 4).every((value) => value.t === "unreadable")).toBe(true);
-    expect(result[4]).toEqual({ t: "object", ctor: "O", size: 1, entries: [["?", { t: "unreadable", reason: "malformed console value" }]] });
-    expect(sanitizeEncodedValues("not an array", CONSOLE_CAPS)).toEqual([{ t: "unreadable", reason: "malformed console value" }]);
+    expect(result[4]).toEqual({
+      t: "object",
+      ctor: "O",
+      size: 1,
+      entries: [["?", { t: "unreadable", reason: "malformed console value" }]],
+    });
+    expect(sanitizeEncodedValues("not an array", CONSOLE_CAPS)).toEqual([
+      { t: "unreadable", reason: "malformed console value" },
+    ]);
   });
 
   it("bounds depth and size of what it accepts", () => {
     let deep: unknown = { t: "null" };
     for (let i = 0; i < 1000; i++) deep = { t: "array", items: [deep], length: 1 };
     expect(JSON.stringify(sanitizeEncodedValues([deep], CONSOLE_CAPS))).toContain('"truncated"');
-    const long = sanitizeEncodedValues([{ t: "string", v: "x".repeat(CONSOLE_CAPS.maxStringLength + 5) }], CONSOLE_CAPS)[0];
+    const long = sanitizeEncodedValues(
+      [{ t: "string", v: "x".repeat(CONSOLE_CAPS.maxStringLength + 5) }],
+      CONSOLE_CAPS,
+    )[0];
     expect(long?.t === "string" && long.v.length).toBe(CONSOLE_CAPS.maxStringLength);
-    const many = sanitizeEncodedValues(Array.from({ length: 30 }, () => ({ t: "string", v: "y".repeat(CONSOLE_CAPS.maxStringLength) })), CONSOLE_CAPS);
+    const many = sanitizeEncodedValues(
+      Array.from({ length: 30 }, () => ({ t: "string", v: "y".repeat(CONSOLE_CAPS.maxStringLength) })),
+      CONSOLE_CAPS,
+    );
     const total = many.reduce((sum, value) => sum + (value.t === "string" ? value.v.length : 0), 0);
     expect(total).toBe(CONSOLE_CAPS.maxCharsPerCall);
   });

@@ -279,7 +279,9 @@ export function sanitizeEncodedValues(values: unknown, caps: ConsoleCaps): Encod
         return isString(v.v) ? { t: v.t, v: clip(v.v) } : MALFORMED;
       case "string":
         if (!isString(v.v)) return MALFORMED;
-        return typeof v.length === "number" ? { t: "string", v: clip(v.v), length: v.length } : { t: "string", v: clip(v.v) };
+        return typeof v.length === "number"
+          ? { t: "string", v: clip(v.v), length: v.length }
+          : { t: "string", v: clip(v.v) };
       case "function":
         return isString(v.name) ? { t: "function", name: clip(v.name) } : MALFORMED;
       case "truncated":
@@ -288,7 +290,12 @@ export function sanitizeEncodedValues(values: unknown, caps: ConsoleCaps): Encod
         return isString(v.reason) ? { t: "unreadable", reason: clip(v.reason) } : MALFORMED;
       case "error":
         return isString(v.name) && isString(v.message) && isString(v.stack)
-          ? { t: "error", name: clip(v.name), message: clip(v.message), stack: v.stack.slice(0, caps.maxStringLength * 2) }
+          ? {
+              t: "error",
+              name: clip(v.name),
+              message: clip(v.message),
+              stack: v.stack.slice(0, caps.maxStringLength * 2),
+            }
           : MALFORMED;
       case "array":
       case "set": {
@@ -308,18 +315,24 @@ export function sanitizeEncodedValues(values: unknown, caps: ConsoleCaps): Encod
           t: "object",
           ctor: clip(v.ctor),
           size: v.size,
-          entries: v.entries.slice(0, caps.maxKeys).map((entry): [string, EncodedValue] =>
-            Array.isArray(entry) && isString(entry[0]) ? [clip(entry[0]), check(entry[1], depth + 1)] : ["?", MALFORMED],
-          ),
+          entries: v.entries
+            .slice(0, caps.maxKeys)
+            .map((entry): [string, EncodedValue] =>
+              Array.isArray(entry) && isString(entry[0])
+                ? [clip(entry[0]), check(entry[1], depth + 1)]
+                : ["?", MALFORMED],
+            ),
         };
       case "map":
         if (!Array.isArray(v.entries) || typeof v.size !== "number") return MALFORMED;
         return {
           t: "map",
           size: v.size,
-          entries: v.entries.slice(0, caps.maxKeys).map((entry): [EncodedValue, EncodedValue] =>
-            Array.isArray(entry) ? [check(entry[0], depth + 1), check(entry[1], depth + 1)] : [MALFORMED, MALFORMED],
-          ),
+          entries: v.entries
+            .slice(0, caps.maxKeys)
+            .map((entry): [EncodedValue, EncodedValue] =>
+              Array.isArray(entry) ? [check(entry[0], depth + 1), check(entry[1], depth + 1)] : [MALFORMED, MALFORMED],
+            ),
         };
       default:
         return MALFORMED;

@@ -91,12 +91,19 @@ export function embedUrl(origin: string, shareId: string, options: Partial<Embed
  * Connects to an embed from the host page. Waits for the embed to say it is ready, then hands it one
  * end of a MessageChannel — posted to the embed's exact origin, never to "*".
  */
-export function connectEmbed(iframe: HTMLIFrameElement, options: { origin: string; timeoutMs?: number }): Promise<RpcStub<EmbedApi>> {
+export function connectEmbed(
+  iframe: HTMLIFrameElement,
+  options: { origin: string; timeoutMs?: number },
+): Promise<RpcStub<EmbedApi>> {
   const origin = new URL(options.origin).origin;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       window.removeEventListener("message", onMessage);
-      reject(new Error(`The embed at ${origin} did not answer within ${options.timeoutMs ?? 15_000} ms. Check the iframe's URL and origin.`));
+      reject(
+        new Error(
+          `The embed at ${origin} did not answer within ${options.timeoutMs ?? 15_000} ms. Check the iframe's URL and origin.`,
+        ),
+      );
     }, options.timeoutMs ?? 15_000);
     const handshake = () => {
       const channel = new MessageChannel();

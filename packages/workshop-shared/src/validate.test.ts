@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { GadgetFile } from "./api.ts";
-import { MAX_FILE_BYTES, MAX_FILES, MAX_GADGET_BYTES, MAX_PATH_DEPTH, MAX_PATH_LENGTH, MAX_PAYLOAD_BYTES, MAX_RUN_TIMEOUT_MS } from "./limits.ts";
+import {
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MAX_GADGET_BYTES,
+  MAX_PATH_DEPTH,
+  MAX_PATH_LENGTH,
+  MAX_PAYLOAD_BYTES,
+  MAX_RUN_TIMEOUT_MS,
+} from "./limits.ts";
 import { checkFiles, checkHost, checkId, checkManifest, checkPath, checkPayload, checkTimeoutMs } from "./validate.ts";
 
 const manifest = (extra: Record<string, unknown> = {}): GadgetFile => ({
@@ -53,7 +61,10 @@ describe("checkFiles", () => {
   });
 
   it("allows MAX_FILES files and refuses one more", () => {
-    const files = (n: number) => [manifest(), ...Array.from({ length: n - 1 }, (_, i) => ({ path: `f${i}.ts`, content: "" }))];
+    const files = (n: number) => [
+      manifest(),
+      ...Array.from({ length: n - 1 }, (_, i) => ({ path: `f${i}.ts`, content: "" })),
+    ];
     expect(checkFiles(files(MAX_FILES)).ok).toBe(true);
     expect(checkFiles(files(MAX_FILES + 1)).ok).toBe(false);
   });
@@ -78,8 +89,19 @@ describe("checkFiles", () => {
 
 describe("checkManifest", () => {
   it("parses a manifest with grants", () => {
-    const result = checkManifest([manifest({ description: "d", grants: { fetch: { hosts: ["api.example.com"] }, kv: true } }), entry]);
-    expect(result).toEqual({ ok: true, value: { name: "g", entry: "index.ts", description: "d", grants: { fetch: { hosts: ["api.example.com"] }, kv: true } } });
+    const result = checkManifest([
+      manifest({ description: "d", grants: { fetch: { hosts: ["api.example.com"] }, kv: true } }),
+      entry,
+    ]);
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: "g",
+        entry: "index.ts",
+        description: "d",
+        grants: { fetch: { hosts: ["api.example.com"] }, kv: true },
+      },
+    });
   });
 
   it.each([
@@ -100,7 +122,9 @@ describe("checkTimeoutMs", () => {
     expect(checkTimeoutMs(1, "t").ok).toBe(true);
     expect(checkTimeoutMs(MAX_RUN_TIMEOUT_MS, "t").ok).toBe(true);
     const over = checkTimeoutMs(MAX_RUN_TIMEOUT_MS + 1, "runTimeoutMs");
-    expect(over.ok === false && over.error).toBe(`runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`);
+    expect(over.ok === false && over.error).toBe(
+      `runTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS} (the server's maximum).`,
+    );
     for (const bad of [0, 1.5, "100", null]) expect(checkTimeoutMs(bad, "t").ok).toBe(false);
   });
 });

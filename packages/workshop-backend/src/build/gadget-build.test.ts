@@ -19,7 +19,11 @@ async function built(fileList: GadgetFile[]) {
 
 describe("buildGadget", () => {
   it("strips types and keeps line numbers", async () => {
-    const build = await built(files("interface A { x: number }\nconst a: A = { x: 1 };\nexport default { async run(): Promise<number> { return a.x; } };\n"));
+    const build = await built(
+      files(
+        "interface A { x: number }\nconst a: A = { x: 1 };\nexport default { async run(): Promise<number> { return a.x; } };\n",
+      ),
+    );
     const code = build.gadget.modules["index.js"] ?? "";
     expect(code).not.toContain("interface");
     expect(code.split("\n")[2]).toContain("export default");
@@ -42,16 +46,21 @@ describe("buildGadget", () => {
   });
 
   it("does not mistake text in strings for imports", async () => {
-    const build = await built(files(`export default { async run() { console.log("hello from 'Bob'"); return 'import "x"'; } };`));
+    const build = await built(
+      files(`export default { async run() { console.log("hello from 'Bob'"); return 'import "x"'; } };`),
+    );
     expect(build.gadget.modules["index.js"]).toContain("hello from 'Bob'");
   });
 
   it("rewrites multi-line import clauses and literal dynamic imports", async () => {
     const build = await built(
-      files('import {\n  a,\n  b,\n} from "./lib";\nexport default { async run() { const m = await import("./lib"); return a + b + m.a; } };', {
-        path: "lib.ts",
-        content: "export const a = 1;\nexport const b = 2;",
-      }),
+      files(
+        'import {\n  a,\n  b,\n} from "./lib";\nexport default { async run() { const m = await import("./lib"); return a + b + m.a; } };',
+        {
+          path: "lib.ts",
+          content: "export const a = 1;\nexport const b = 2;",
+        },
+      ),
     );
     expect(build.gadget.modules["index.js"]).toContain('} from "./lib.js"');
     expect(build.gadget.modules["index.js"]).toContain('import("./lib.js")');
@@ -90,9 +99,19 @@ describe("buildGadget", () => {
 
 describe("stack mapping", () => {
   it("maps isolate frames to gadget files and hides runtime frames from the text", async () => {
-    const build = await built(files("type T = number;\nexport default {\n  async run() {\n    throw new Error('x');\n  },\n};", { path: "util.ts", content: "export const u = 1;" }));
+    const build = await built(
+      files("type T = number;\nexport default {\n  async run() {\n    throw new Error('x');\n  },\n};", {
+        path: "util.ts",
+        content: "export const u = 1;",
+      }),
+    );
     const mapped = mapError(
-      { name: "Error", message: "x", stack: "Error: x\n    at Object.run (worker/index.js:4:11)\n    at async GadgetHarness.run (__workshop_harness.js:90:5)\n    at util.js:1:1" },
+      {
+        name: "Error",
+        message: "x",
+        stack:
+          "Error: x\n    at Object.run (worker/index.js:4:11)\n    at async GadgetHarness.run (__workshop_harness.js:90:5)\n    at util.js:1:1",
+      },
       build,
     );
     expect(mapped.frames).toEqual([
@@ -105,7 +124,10 @@ describe("stack mapping", () => {
 
   it("maps a frame to the longest matching module, not a shorter namesake", async () => {
     const build = await built(files("export default {};", { path: "lib/index.ts", content: "export const x = 1;" }));
-    const mapped = mapError({ name: "Error", message: "x", stack: "Error: x\n    at f (worker/lib/index.js:1:5)" }, build);
+    const mapped = mapError(
+      { name: "Error", message: "x", stack: "Error: x\n    at f (worker/lib/index.js:1:5)" },
+      build,
+    );
     expect(mapped.frames[0]).toMatchObject({ file: "lib/index.ts" });
   });
 

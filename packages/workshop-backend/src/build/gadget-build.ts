@@ -42,7 +42,12 @@ export async function contentHash(files: readonly GadgetFile[]): Promise<string>
 }
 
 function buildError(name: string, message: string, file: string, line: number, column: number): RunErrorInfo {
-  return { name, message, stack: `${name}: ${message}\n    at ${file}:${line}:${column}`, frames: [{ fn: "", file, line, column }] };
+  return {
+    name,
+    message,
+    stack: `${name}: ${message}\n    at ${file}:${line}:${column}`,
+    frames: [{ fn: "", file, line, column }],
+  };
 }
 
 function dirname(path: string): string {
@@ -88,7 +93,8 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
  * build errors, not the sandbox: at run time an isolate can load nothing but its own modules and the
  * runtime's harmless built-ins.
  */
-const IMPORT_PATTERN = /(^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
+const IMPORT_PATTERN =
+  /(^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
 
 /** Builds (or fetches from cache) the modules for a validated gadget. */
 export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
@@ -103,7 +109,16 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
     const name = moduleNameFor(file.path);
     const other = taken.get(name);
     if (other !== undefined || name === HARNESS_MODULE) {
-      return { ok: false, error: buildError("BuildError", `"${file.path}" and "${other ?? HARNESS_MODULE}" would both load as module "${name}"; rename one of them.`, file.path, 1, 1) };
+      return {
+        ok: false,
+        error: buildError(
+          "BuildError",
+          `"${file.path}" and "${other ?? HARNESS_MODULE}" would both load as module "${name}"; rename one of them.`,
+          file.path,
+          1,
+          1,
+        ),
+      };
     }
     taken.set(name, file.path);
   }
@@ -138,12 +153,24 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
       if (badImport) return whole;
       const line = code.slice(0, offset).split("\n").length;
       if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
-        badImport = buildError("BuildError", `Cannot import "${specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`, file.path, line, 1);
+        badImport = buildError(
+          "BuildError",
+          `Cannot import "${specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`,
+          file.path,
+          line,
+          1,
+        );
         return whole;
       }
       const target = resolveImport(file.path, specifier, modulePaths);
       if (target === undefined) {
-        badImport = buildError("BuildError", `Cannot find "${specifier}" imported by ${file.path}: no such file in this gadget.`, file.path, line, 1);
+        badImport = buildError(
+          "BuildError",
+          `Cannot find "${specifier}" imported by ${file.path}: no such file in this gadget.`,
+          file.path,
+          line,
+          1,
+        );
         return whole;
       }
       return `${lead}${quote}${relativeSpecifier(moduleName, moduleNameFor(target))}${quote}`;
@@ -160,7 +187,12 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
 }
 
 /** Maps a generated position back to the gadget source; identity where no map exists. */
-export function mapPosition(build: GadgetBuild, moduleName: string, line: number, column: number): { path: string; line: number; column: number } | undefined {
+export function mapPosition(
+  build: GadgetBuild,
+  moduleName: string,
+  line: number,
+  column: number,
+): { path: string; line: number; column: number } | undefined {
   const source = build.sources.get(moduleName);
   if (!source) return undefined;
   if (!source.map) return { path: source.path, line, column };

@@ -16,7 +16,8 @@ function moduleOf(build: GadgetBuild, location: string): string | undefined {
   // The longest matching name wins: `lib/index.js` must not be taken for `index.js`.
   let best: string | undefined;
   for (const name of build.sources.keys()) {
-    if ((location === name || location.endsWith(`/${name}`)) && (best === undefined || name.length > best.length)) best = name;
+    if ((location === name || location.endsWith(`/${name}`)) && (best === undefined || name.length > best.length))
+      best = name;
   }
   return best;
 }
@@ -33,7 +34,8 @@ export function parseFrames(stack: string, build: GadgetBuild | undefined): Stac
     const columnText = withFn ? withFn[4] : bare?.[3];
     if (location === undefined || lineText === undefined || columnText === undefined) continue;
     const moduleName = build ? moduleOf(build, location) : undefined;
-    const mapped = build && moduleName ? mapPosition(build, moduleName, Number(lineText), Number(columnText)) : undefined;
+    const mapped =
+      build && moduleName ? mapPosition(build, moduleName, Number(lineText), Number(columnText)) : undefined;
     if (mapped) frames.push({ fn, file: mapped.path, line: mapped.line, column: mapped.column });
     else frames.push({ fn, file: "<runtime>", line: Number(lineText), column: Number(columnText) });
   }
@@ -45,7 +47,11 @@ export function formatStack(name: string, message: string, frames: readonly Stac
   const head = message ? `${name}: ${message}` : name;
   const lines = frames
     .filter((frame) => frame.file !== "<runtime>")
-    .map((frame) => (frame.fn ? `    at ${frame.fn} (${frame.file}:${frame.line}:${frame.column})` : `    at ${frame.file}:${frame.line}:${frame.column}`));
+    .map((frame) =>
+      frame.fn
+        ? `    at ${frame.fn} (${frame.file}:${frame.line}:${frame.column})`
+        : `    at ${frame.file}:${frame.line}:${frame.column}`,
+    );
   return [head, ...lines].join("\n");
 }
 

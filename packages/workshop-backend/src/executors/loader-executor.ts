@@ -15,13 +15,22 @@ import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 /** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
 export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 
-type HarnessReply = ({ status: "ok"; json: string } | { status: "error"; kind: "user" | "invalid"; error: RawError }) & { eventLines?: number; droppedEvents?: number };
+type HarnessReply = (
+  | { status: "ok"; json: string }
+  | { status: "error"; kind: "user" | "invalid"; error: RawError }
+) & { eventLines?: number; droppedEvents?: number };
 
 /** Code received from another process (the runner's supervisor), by content hash. */
 const codeCache = new CodeCache(64 * 1024 * 1024);
 
 interface HarnessEntrypoint {
-  run(payload: JsonValue, sink: SinkTarget | null, runId: string, grants: GadgetGrants, capabilities: CapabilityTarget): Promise<HarnessReply>;
+  run(
+    payload: JsonValue,
+    sink: SinkTarget | null,
+    runId: string,
+    grants: GadgetGrants,
+    capabilities: CapabilityTarget,
+  ): Promise<HarnessReply>;
 }
 
 export interface LoaderExecutorOptions {
@@ -45,7 +54,12 @@ export class LoaderExecutor implements Executor {
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
     const reply = await this.executeJob(request);
-    if (reply.status === "missing-code") return { status: "error", kind: "invalid", error: { name: "MissingCode", message: "The gadget's code was not sent with the run.", stack: "" } };
+    if (reply.status === "missing-code")
+      return {
+        status: "error",
+        kind: "invalid",
+        error: { name: "MissingCode", message: "The gadget's code was not sent with the run.", stack: "" },
+      };
     const { eventLines: _lines, ...result } = reply;
     return result;
   }
@@ -75,19 +89,50 @@ export class LoaderExecutor implements Executor {
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const reply = await Promise.race([entrypoint.run(request.payload, sink, request.runId, request.grants, new CapabilityTarget(request.capabilities)), aborted]);
-      if ("json" in reply) return { status: "ok", result: JSON.parse(reply.json) as JsonValue, eventLines: reply.eventLines ?? 0, droppedEvents: reply.droppedEvents ?? 0 };
+      const reply = await Promise.race([
+        entrypoint.run(
+          request.payload,
+          sink,
+          request.runId,
+          request.grants,
+          new CapabilityTarget(request.capabilities),
+        ),
+        aborted,
+      ]);
+      if ("json" in reply)
+        return {
+          status: "ok",
+          result: JSON.parse(reply.json) as JsonValue,
+          eventLines: reply.eventLines ?? 0,
+          droppedEvents: reply.droppedEvents ?? 0,
+        };
       return reply as ExecuteReply;
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.
       const message = thrown instanceof Error ? thrown.message : String(thrown);
       if (/exceeded CPU|CPU time limit/i.test(message)) {
-        return { status: "error", kind: "cpu", message: `The gadget used more than ${limits.cpuMs} ms of CPU time. Look for a loop that does not end or work that can be done in smaller steps.` };
+        return {
+          status: "error",
+          kind: "cpu",
+          message: `The gadget used more than ${limits.cpuMs} ms of CPU time. Look for a loop that does not end or work that can be done in smaller steps.`,
+        };
       }
       if (/memory limit|out of memory/i.test(message)) {
-        return { status: "error", kind: "memory", message: "The gadget used more memory than its limit. Look for data that grows without bound." };
+        return {
+          status: "error",
+          kind: "memory",
+          message: "The gadget used more memory than its limit. Look for data that grows without bound.",
+        };
       }
-      return { status: "error", kind: "user", error: { name: thrown instanceof Error ? thrown.name : "Error", message, stack: thrown instanceof Error ? String(thrown.stack ?? "") : "" } };
+      return {
+        status: "error",
+        kind: "user",
+        error: {
+          name: thrown instanceof Error ? thrown.name : "Error",
+          message,
+          stack: thrown instanceof Error ? String(thrown.stack ?? "") : "",
+        },
+      };
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);
     }

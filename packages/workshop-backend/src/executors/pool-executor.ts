@@ -63,14 +63,20 @@ export class PoolExecutor implements Executor {
       onAbort = () => {
         const result = abortResult(signal);
         // Stopping the isolate means killing its runner; the pool does that.
-        pool.cancel(job.runId, result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled").catch(() => {});
+        pool
+          .cancel(job.runId, result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled")
+          .catch(() => {});
         resolve(result);
       };
       signal.addEventListener("abort", onAbort, { once: true });
     });
     const send = async (withCode: boolean): Promise<ExecuteResult> => {
       const { modules, ...reference } = job.gadget;
-      const reply = await pool.execute({ ...job, gadget: withCode ? job.gadget : reference }, new SinkTarget(sink), new CapabilityTarget(capabilities));
+      const reply = await pool.execute(
+        { ...job, gadget: withCode ? job.gadget : reference },
+        new SinkTarget(sink),
+        new CapabilityTarget(capabilities),
+      );
       if (reply.status === "missing-code") {
         if (withCode) return unreachable("the pool did not accept the gadget's code");
         return send(true);

@@ -24,7 +24,9 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
   }
 }
 
-const NO_CAPABILITIES: CapabilityHandler = { call: async () => ({ ok: false, error: "This run has no capabilities." }) };
+const NO_CAPABILITIES: CapabilityHandler = {
+  call: async () => ({ ok: false, error: "This run has no capabilities." }),
+};
 
 /** A run's capability handler as an RPC target, callable from the isolate (or another process). */
 export class CapabilityTarget extends RpcTarget implements CapabilityHandler {

@@ -1,7 +1,14 @@
 /** A published agent as an RPC object: created at once (so it can be pipelined), resolved on use. */
 
 import { RpcTarget } from "capnweb";
-import type { Agent, AgentVersion, JsonValue, RunEventListener, RunOptions, RunOutcome } from "@gadgets/workshop-shared/api";
+import type {
+  Agent,
+  AgentVersion,
+  JsonValue,
+  RunEventListener,
+  RunOptions,
+  RunOutcome,
+} from "@gadgets/workshop-shared/api";
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LruMap } from "../lru-map.ts";
@@ -38,7 +45,11 @@ export class AgentTarget extends RpcTarget implements Agent {
       resolved = (await resolveAgentRef(this.context.store, ref)) as ResolvedAgent & { meta: AgentVersion };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(message.startsWith("No published agent") ? `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.` : message);
+      throw new Error(
+        message.startsWith("No published agent")
+          ? `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`
+          : message,
+      );
     }
     if (pinned) pinnedVersions.set(key, resolved);
     return resolved;
@@ -50,7 +61,8 @@ export class AgentTarget extends RpcTarget implements Agent {
 
   async runWithEvents(payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome> {
     const receivedAt = Date.now();
-    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("onEvent must be a function (or left out).");
+    if (onEvent !== undefined && typeof onEvent !== "function")
+      throw new TypeError("onEvent must be a function (or left out).");
     const agent = await this.#resolve();
     return launchRun(this.context, {
       source: { kind: "agent", agentId: agent.agentId, version: agent.version },

@@ -5,7 +5,11 @@
  */
 
 import type { ConnectionStats } from "@gadgets/workshop-shared/api";
-import { ANONYMOUS_RUNS_PER_MINUTE, MAX_CONCURRENT_RUNS_PER_SESSION, SHARES_PER_MINUTE } from "@gadgets/workshop-shared/limits";
+import {
+  ANONYMOUS_RUNS_PER_MINUTE,
+  MAX_CONCURRENT_RUNS_PER_SESSION,
+  SHARES_PER_MINUTE,
+} from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
 import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
@@ -13,7 +17,6 @@ import { PoolExecutor } from "../executors/pool-executor.ts";
 import { randomId } from "../storage/ids.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
-
 
 export class Connection {
   /** Random, so anonymous isolates of different connections never share a key. */
@@ -42,7 +45,8 @@ export class Connection {
 
   /** The client went away: stop its runs and release what the connection holds. */
   close(): void {
-    for (const controller of this.runs.values()) controller.abort({ kind: "cancelled", message: "The client disconnected." });
+    for (const controller of this.runs.values())
+      controller.abort({ kind: "cancelled", message: "The client disconnected." });
     this.executor[Symbol.dispose]?.();
   }
 

@@ -14,7 +14,11 @@ import type {
   SharedRunRecord,
   ShareSnapshot,
 } from "@gadgets/workshop-shared/api";
-import { ANONYMOUS_RUN_TIMEOUT_MS, ANONYMOUS_RUNS_PER_MINUTE, ANONYMOUS_RUNS_PER_MINUTE_GLOBAL } from "@gadgets/workshop-shared/limits";
+import {
+  ANONYMOUS_RUN_TIMEOUT_MS,
+  ANONYMOUS_RUNS_PER_MINUTE,
+  ANONYMOUS_RUNS_PER_MINUTE_GLOBAL,
+} from "@gadgets/workshop-shared/limits";
 import { randomId } from "../storage/ids.ts";
 import type { Connection } from "./connection.ts";
 import { RateLimiter } from "./rate-limiter.ts";
@@ -29,13 +33,28 @@ export const NOT_FOUND_MESSAGE = "This link does not exist. Check that it was co
 
 const globalRuns = new RateLimiter(ANONYMOUS_RUNS_PER_MINUTE_GLOBAL);
 
-async function runAnonymously(connection: Connection, files: readonly GadgetFile[], payload: unknown, onEvent: unknown, codeKey: string | undefined): Promise<RunOutcome> {
+async function runAnonymously(
+  connection: Connection,
+  files: readonly GadgetFile[],
+  payload: unknown,
+  onEvent: unknown,
+  codeKey: string | undefined,
+): Promise<RunOutcome> {
   const receivedAt = Date.now();
   const runId = randomId();
-  const refuse = (message: string): RunOutcome => ({ status: "error", runId, kind: "busy", message, timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 } });
-  if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function") throw new TypeError("onEvent must be a function (or left out).");
+  const refuse = (message: string): RunOutcome => ({
+    status: "error",
+    runId,
+    kind: "busy",
+    message,
+    timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+  });
+  if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function")
+    throw new TypeError("onEvent must be a function (or left out).");
   if (!connection.anonymousRuns.take() || !globalRuns.take()) {
-    return refuse(`Shared gadgets can run ${ANONYMOUS_RUNS_PER_MINUTE} times a minute from one page. Wait a moment, or fork it into your workspace to run it freely.`);
+    return refuse(
+      `Shared gadgets can run ${ANONYMOUS_RUNS_PER_MINUTE} times a minute from one page. Wait a moment, or fork it into your workspace to run it freely.`,
+    );
   }
   const controller = connection.acquireRunSlot(runId);
   if (!controller) return refuse(connection.busyMessage());
@@ -74,7 +93,8 @@ export class PublicShareTarget extends RpcTarget implements PublicShare {
 
   run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome> {
     // Edited files are checked by the overseer like any other; only the snapshot's build is cached.
-    if (files !== undefined && files !== null) return runAnonymously(this.connection, files, payload, onEvent, undefined);
+    if (files !== undefined && files !== null)
+      return runAnonymously(this.connection, files, payload, onEvent, undefined);
     return runAnonymously(this.connection, this.value.files, payload, onEvent, `share:${this.value.shareId}`);
   }
 }
@@ -92,6 +112,12 @@ export class PublicRecordTarget extends RpcTarget implements PublicRecord {
   }
 
   runAgain(onEvent?: RunEventListener): Promise<RunOutcome> {
-    return runAnonymously(this.connection, this.value.files, this.value.payload, onEvent, `record:${this.value.recordId}`);
+    return runAnonymously(
+      this.connection,
+      this.value.files,
+      this.value.payload,
+      onEvent,
+      `record:${this.value.recordId}`,
+    );
   }
 }

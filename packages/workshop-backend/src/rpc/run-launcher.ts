@@ -48,7 +48,8 @@ export function splitAgentRef(ref: string): { base: string; version: number | un
   const at = ref.lastIndexOf("@");
   const base = at > 0 ? ref.slice(0, at) : ref;
   const versionText = at > 0 ? ref.slice(at + 1) : undefined;
-  if (versionText !== undefined && !/^[1-9][0-9]{0,8}$/.test(versionText)) throw new Error(`Invalid agent version in "${ref}": use a positive whole number, like ${base}@2.`);
+  if (versionText !== undefined && !/^[1-9][0-9]{0,8}$/.test(versionText))
+    throw new Error(`Invalid agent version in "${ref}": use a positive whole number, like ${base}@2.`);
   return { base, version: versionText === undefined ? undefined : Number(versionText) };
 }
 
@@ -78,9 +79,13 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
     fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
     async catalog(ref, payload) {
-      if (depth >= MAX_CATALOG_DEPTH) throw new Error(`Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`);
+      if (depth >= MAX_CATALOG_DEPTH)
+        throw new Error(
+          `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
+        );
       const agent = await resolveAgentRef(context.store, ref);
-      if (chain.includes(agent.draftId)) throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+      if (chain.includes(agent.draftId))
+        throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
       const outcome = await launchRun(context, {
         source: { kind: "agent", agentId: agent.agentId, version: agent.version },
         files: agent.files,
@@ -106,9 +111,16 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
   const controller = connection.acquireRunSlot(runId);
   if (!controller) {
     const now = Date.now();
-    return { status: "error", runId, kind: "busy", message: connection.busyMessage(), timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt } };
+    return {
+      status: "error",
+      runId,
+      kind: "busy",
+      message: connection.busyMessage(),
+      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
+    };
   }
-  const endedByParent = () => controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
+  const endedByParent = () =>
+    controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
   if (request.parentSignal?.aborted) endedByParent();
   else request.parentSignal?.addEventListener("abort", endedByParent, { once: true });
   try {

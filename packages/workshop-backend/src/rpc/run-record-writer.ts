@@ -34,7 +34,14 @@ export class RunRecordWriter {
     if (batch.length > 0) {
       this.#writing = this.#writing.then(() =>
         this.store.recordRuns(batch).catch((error: unknown) => {
-          console.error(JSON.stringify({ level: "error", msg: "storing run records failed", count: batch.length, reason: String(error) }));
+          console.error(
+            JSON.stringify({
+              level: "error",
+              msg: "storing run records failed",
+              count: batch.length,
+              reason: String(error),
+            }),
+          );
         }),
       );
     }

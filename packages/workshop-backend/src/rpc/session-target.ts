@@ -22,7 +22,14 @@ import type {
   WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
 import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
-import { checkFiles, checkHost, checkId, checkManifest, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
+import {
+  checkFiles,
+  checkHost,
+  checkId,
+  checkManifest,
+  checkPayload,
+  checkTimeoutMs,
+} from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
@@ -43,7 +50,8 @@ function descriptionOf(files: readonly GadgetFile[]): string {
 }
 
 function checkVersion(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new TypeError("baseVersion must be the draft version your edit started from (a positive whole number).");
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+    throw new TypeError("baseVersion must be the draft version your edit started from (a positive whole number).");
   return value;
 }
 
@@ -73,7 +81,14 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   #context(): RunContext {
-    return { connection: this.connection, workspaceId: this.workspaceId, store: this.store, records: this.#records, timeoutMs: this.settings.runTimeoutMs, fetchHosts: this.settings.fetchHosts };
+    return {
+      connection: this.connection,
+      workspaceId: this.workspaceId,
+      store: this.store,
+      records: this.#records,
+      timeoutMs: this.settings.runTimeoutMs,
+      fetchHosts: this.settings.fetchHosts,
+    };
   }
 
   async getSettings(): Promise<WorkspaceSettings> {
@@ -81,16 +96,20 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> {
-    if (typeof changes !== "object" || changes === null) throw new TypeError("updateSettings takes an object like { runTimeoutMs: 5000 }.");
+    if (typeof changes !== "object" || changes === null)
+      throw new TypeError("updateSettings takes an object like { runTimeoutMs: 5000 }.");
     for (const key of Object.keys(changes)) {
-      if (key !== "runTimeoutMs" && key !== "fetchHosts") throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs, fetchHosts.`);
+      if (key !== "runTimeoutMs" && key !== "fetchHosts")
+        throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs, fetchHosts.`);
     }
     const hosts = changes.fetchHosts;
     if (hosts !== undefined && hosts !== null) {
-      if (!Array.isArray(hosts) || hosts.length > MAX_FETCH_HOSTS) throw new TypeError(`fetchHosts must be null (no cap) or a list of at most ${MAX_FETCH_HOSTS} hosts.`);
+      if (!Array.isArray(hosts) || hosts.length > MAX_FETCH_HOSTS)
+        throw new TypeError(`fetchHosts must be null (no cap) or a list of at most ${MAX_FETCH_HOSTS} hosts.`);
       for (const host of hosts) must(checkHost(host));
     }
-    const timeout = changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
+    const timeout =
+      changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
     this.settings = await this.store.updateSettings({
       ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
       ...(hosts === undefined ? {} : { fetchHosts: hosts }),
@@ -120,7 +139,12 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.deleteDraft(must(checkId(draftId, "draft id")));
   }
 
-  async runDraft(draftId: string, payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome> {
+  async runDraft(
+    draftId: string,
+    payload: JsonValue,
+    onEvent?: RunEventListener,
+    options?: RunOptions,
+  ): Promise<RunOutcome> {
     const receivedAt = Date.now();
     const id = must(checkId(draftId, "draft id"));
     const listener = checkListener(onEvent);
@@ -167,12 +191,15 @@ export class SessionTarget extends RpcTarget implements Session {
   async getRun(runId: string): Promise<RunRecord> {
     await this.#records.flush();
     // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
-    const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(must(checkId(runId, "run id")));
+    const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(
+      must(checkId(runId, "run id")),
+    );
     return record as RunRecord;
   }
 
   #countShare(): void {
-    if (!this.connection.shares.take()) throw new Error("Too many shares in a minute from this session. Wait a moment.");
+    if (!this.connection.shares.take())
+      throw new Error("Too many shares in a minute from this session. Wait a moment.");
   }
 
   async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {

@@ -12,7 +12,12 @@ import { RateLimiter } from "./rate-limiter.ts";
 /** Lookups of links that do not exist, per minute, across all connections; past it, no lookups. */
 const unknownLinks = new RateLimiter(600);
 
-export async function storeShare(env: Env, kind: ShareKind, id: string, value: ShareSnapshot | SharedRunRecord): Promise<void> {
+export async function storeShare(
+  env: Env,
+  kind: ShareKind,
+  id: string,
+  value: ShareSnapshot | SharedRunRecord,
+): Promise<void> {
   await env.SHARES.get(env.SHARES.idFromName(id)).put(kind, JSON.stringify(value));
 }
 
@@ -23,7 +28,11 @@ export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise
 }
 
 /** The share of that kind, or a not-found error that is the same for malformed and unknown ids. */
-export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(connection: Connection, kind: ShareKind, id: unknown): Promise<T> {
+export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
+  connection: Connection,
+  kind: ShareKind,
+  id: unknown,
+): Promise<T> {
   if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !unknownLinks.allows()) {
     throw new Error("Too many links that do not exist were opened from this page. Reload it to try again.");
   }

@@ -1,7 +1,13 @@
 /** The root object of every `/api` session: create a workspace, or authenticate into one. */
 
 import { RpcTarget } from "capnweb";
-import type { ConnectionStats, SharedRunRecord, ShareSnapshot, WorkshopApi, WorkspaceCredentials } from "@gadgets/workshop-shared/api";
+import type {
+  ConnectionStats,
+  SharedRunRecord,
+  ShareSnapshot,
+  WorkshopApi,
+  WorkspaceCredentials,
+} from "@gadgets/workshop-shared/api";
 import { MAX_TOKEN_LENGTH } from "@gadgets/workshop-shared/limits";
 import { isWellFormedToken, newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
 import type { Connection } from "./connection.ts";
@@ -28,7 +34,9 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
 
   async createWorkspace(): Promise<WorkspaceCredentials> {
     if (++this.#created > MAX_WORKSPACES_PER_CONNECTION) {
-      throw new Error(`This connection already created ${MAX_WORKSPACES_PER_CONNECTION} workspaces, the limit. Reuse a token you have.`);
+      throw new Error(
+        `This connection already created ${MAX_WORKSPACES_PER_CONNECTION} workspaces, the limit. Reuse a token you have.`,
+      );
     }
     const token = newWorkspaceToken();
     const workspaceId = await workspaceIdFor(token);
@@ -38,10 +46,14 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   }
 
   async getSession(token: string): Promise<SessionTarget> {
-    const invalid = "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
-    if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token)) throw new TypeError(invalid);
+    const invalid =
+      "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
+    if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token))
+      throw new TypeError(invalid);
     if (this.#failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !unknownTokens.allows()) {
-      throw new Error("Too many attempts with tokens that belong to no workspace. Wait a minute, then check WORKSHOP_TOKEN.");
+      throw new Error(
+        "Too many attempts with tokens that belong to no workspace. Wait a minute, then check WORKSHOP_TOKEN.",
+      );
     }
     const workspaceId = await workspaceIdFor(token);
     const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
@@ -49,7 +61,9 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     if (!opened.exists) {
       this.#failedSessions++;
       unknownTokens.take();
-      throw new Error("Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().");
+      throw new Error(
+        "Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().",
+      );
     }
     return new SessionTarget(this.connection, workspaceId, store, opened.settings);
   }
@@ -59,7 +73,10 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   }
 
   async openRecord(recordId: string): Promise<PublicRecordTarget> {
-    return new PublicRecordTarget(this.connection, await loadShare<SharedRunRecord>(this.connection, "record", recordId));
+    return new PublicRecordTarget(
+      this.connection,
+      await loadShare<SharedRunRecord>(this.connection, "record", recordId),
+    );
   }
 
   async ping(): Promise<"pong"> {

@@ -37,7 +37,12 @@ class Runner extends RpcTarget implements RunnerApi {
 
   async execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply> {
     // Capability calls go back to the supervisor, and from there to the Worker that decides them.
-    return this.#executor.executeJob({ ...job, sink: ignoredSink, signal: never, capabilities: { call: (call) => capabilities.call(call) } });
+    return this.#executor.executeJob({
+      ...job,
+      sink: ignoredSink,
+      signal: never,
+      capabilities: { call: (call) => capabilities.call(call) },
+    });
   }
 
   async ping(): Promise<"pong"> {
@@ -50,7 +55,8 @@ export default {
     // A runner executes any code it is handed: only its supervisor may talk to it. Browsers always
     // send an Origin, so a page scanning loopback ports is refused before the secret is even checked.
     const secret = new URL(request.url).pathname.replace(/^\/run\//, "");
-    if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET)) return new Response("Forbidden", { status: 403 });
+    if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET))
+      return new Response("Forbidden", { status: 403 });
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("runner", { status: 426 });
     return newWorkersWebSocketRpcResponse(request, new Runner(env));
   },

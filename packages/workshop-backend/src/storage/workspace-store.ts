@@ -121,7 +121,8 @@ export class WorkspaceStore extends DurableObject<Env> {
    * only when a workspace is, and reads check for it first.
    */
   #hasSchema(): boolean {
-    this.#schemaReady ||= this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    this.#schemaReady ||=
+      this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
     return this.#schemaReady;
   }
 
@@ -138,7 +139,11 @@ export class WorkspaceStore extends DurableObject<Env> {
   /** Marks the workspace as created. */
   initialize(workspaceId: string): void {
     this.#ensureSchema();
-    this.#sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?), ('created_at', ?)", workspaceId, String(this.#now()));
+    this.#sql.exec(
+      "INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?), ('created_at', ?)",
+      workspaceId,
+      String(this.#now()),
+    );
   }
 
   exists(): boolean {
@@ -148,25 +153,38 @@ export class WorkspaceStore extends DurableObject<Env> {
   /** What a new session needs: whether the workspace exists, and its settings. */
   openSession(): { exists: boolean; settings: WorkspaceSettings } {
     const exists = this.exists();
-    return { exists, settings: exists ? this.getSettings() : { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS, fetchHosts: null } };
+    return {
+      exists,
+      settings: exists ? this.getSettings() : { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS, fetchHosts: null },
+    };
   }
 
   getSettings(): WorkspaceSettings {
     this.#ensureSchema();
-    const setting = (key: string) => this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
+    const setting = (key: string) =>
+      this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
     const timeout = setting("run_timeout_ms");
     const hosts = setting("fetch_hosts");
-    return { runTimeoutMs: timeout ? Number(timeout) : DEFAULT_RUN_TIMEOUT_MS, fetchHosts: hosts ? (JSON.parse(hosts) as string[] | null) : null };
+    return {
+      runTimeoutMs: timeout ? Number(timeout) : DEFAULT_RUN_TIMEOUT_MS,
+      fetchHosts: hosts ? (JSON.parse(hosts) as string[] | null) : null,
+    };
   }
 
   /** `changes` were validated by the caller. */
   updateSettings(changes: Partial<WorkspaceSettings>): WorkspaceSettings {
     this.#ensureSchema();
     if (changes.runTimeoutMs !== undefined) {
-      this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)", String(changes.runTimeoutMs));
+      this.#sql.exec(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)",
+        String(changes.runTimeoutMs),
+      );
     }
     if (changes.fetchHosts !== undefined) {
-      this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('fetch_hosts', ?)", JSON.stringify(changes.fetchHosts));
+      this.#sql.exec(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('fetch_hosts', ?)",
+        JSON.stringify(changes.fetchHosts),
+      );
     }
     return this.getSettings();
   }
@@ -181,17 +199,36 @@ export class WorkspaceStore extends DurableObject<Env> {
   createDraft(files: GadgetFile[]): Draft {
     this.#ensureSchema();
     const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM drafts").one().n;
-    if (count >= MAX_DRAFTS_PER_WORKSPACE) throw new Error(`This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`);
+    if (count >= MAX_DRAFTS_PER_WORKSPACE)
+      throw new Error(`This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`);
     const now = this.#now();
-    const row: DraftRow = { id: randomId(), name: draftName(files), version: 1, files: JSON.stringify(files), created_at: now, updated_at: now };
-    this.#sql.exec("INSERT INTO drafts (id, name, version, files, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)", row.id, row.name, row.version, row.files, row.created_at, row.updated_at);
+    const row: DraftRow = {
+      id: randomId(),
+      name: draftName(files),
+      version: 1,
+      files: JSON.stringify(files),
+      created_at: now,
+      updated_at: now,
+    };
+    this.#sql.exec(
+      "INSERT INTO drafts (id, name, version, files, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+      row.id,
+      row.name,
+      row.version,
+      row.files,
+      row.created_at,
+      row.updated_at,
+    );
     return { ...summary(row), files };
   }
 
   #draftRow(draftId: string): DraftRow {
     this.#ensureSchema();
     const row = this.#sql.exec<DraftRow>("SELECT * FROM drafts WHERE id = ?", draftId).toArray()[0];
-    if (!row) throw new Error(`Draft ${draftId} was not found in this workspace. It may have been deleted; list drafts to see what exists.`);
+    if (!row)
+      throw new Error(
+        `Draft ${draftId} was not found in this workspace. It may have been deleted; list drafts to see what exists.`,
+      );
     return row;
   }
 
@@ -209,8 +246,22 @@ export class WorkspaceStore extends DurableObject<Env> {
         message: `Draft "${row.name}" was changed elsewhere: your edit is based on version ${baseVersion}, the saved one is version ${row.version}. Nothing was overwritten; merge your changes into version ${row.version} and save again.`,
       };
     }
-    const next: DraftRow = { ...row, name: draftName(files), version: row.version + 1, files: JSON.stringify(files), updated_at: this.#now() };
-    this.#sql.exec("UPDATE drafts SET name = ?, version = ?, files = ?, updated_at = ? WHERE id = ? AND version = ?", next.name, next.version, next.files, next.updated_at, draftId, baseVersion);
+    const next: DraftRow = {
+      ...row,
+      name: draftName(files),
+      version: row.version + 1,
+      files: JSON.stringify(files),
+      updated_at: this.#now(),
+    };
+    this.#sql.exec(
+      "UPDATE drafts SET name = ?, version = ?, files = ?, updated_at = ? WHERE id = ? AND version = ?",
+      next.name,
+      next.version,
+      next.files,
+      next.updated_at,
+      draftId,
+      baseVersion,
+    );
     return { status: "saved", draft: summary(next) };
   }
 
@@ -218,7 +269,8 @@ export class WorkspaceStore extends DurableObject<Env> {
     this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
     // Its kv goes with it, unless a published agent of it still uses that data.
-    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0) this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
+    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0)
+      this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
   }
 
   // ----- agents
@@ -231,24 +283,55 @@ export class WorkspaceStore extends DurableObject<Env> {
     const now = this.#now();
     const description = manifest.value.description ?? "";
     const grants: GadgetGrants = manifest.value.grants ?? {};
-    let agent = this.#sql.exec<{ id: string; latest_version: number }>("SELECT id, latest_version FROM agents WHERE draft_id = ?", draftId).toArray()[0];
+    let agent = this.#sql
+      .exec<{ id: string; latest_version: number }>("SELECT id, latest_version FROM agents WHERE draft_id = ?", draftId)
+      .toArray()[0];
     if (!agent) {
       agent = { id: randomId(), latest_version: 0 };
-      this.#sql.exec("INSERT INTO agents (id, draft_id, name, description, latest_version, updated_at) VALUES (?, ?, ?, ?, 0, ?)", agent.id, draftId, manifest.value.name, description, now);
+      this.#sql.exec(
+        "INSERT INTO agents (id, draft_id, name, description, latest_version, updated_at) VALUES (?, ?, ?, ?, 0, ?)",
+        agent.id,
+        draftId,
+        manifest.value.name,
+        description,
+        now,
+      );
     }
     const version = agent.latest_version + 1;
     this.#sql.exec(
       "INSERT INTO agent_versions (agent_id, version, name, description, files, grants, published_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      agent.id, version, manifest.value.name, description, JSON.stringify(draft.files), JSON.stringify(grants), now,
+      agent.id,
+      version,
+      manifest.value.name,
+      description,
+      JSON.stringify(draft.files),
+      JSON.stringify(grants),
+      now,
     );
-    this.#sql.exec("UPDATE agents SET name = ?, description = ?, latest_version = ?, updated_at = ? WHERE id = ?", manifest.value.name, description, version, now, agent.id);
+    this.#sql.exec(
+      "UPDATE agents SET name = ?, description = ?, latest_version = ?, updated_at = ? WHERE id = ?",
+      manifest.value.name,
+      description,
+      version,
+      now,
+      agent.id,
+    );
     return { agentId: agent.id, name: manifest.value.name, version, description, publishedAt: now, grants };
   }
 
   listAgents(): AgentSummary[] {
     this.#ensureSchema();
     return this.#sql
-      .exec<{ id: string; name: string; description: string; latest_version: number; draft_id: string; updated_at: number; files: string; grants: string }>(
+      .exec<{
+        id: string;
+        name: string;
+        description: string;
+        latest_version: number;
+        draft_id: string;
+        updated_at: number;
+        files: string;
+        grants: string;
+      }>(
         "SELECT a.*, v.files, v.grants FROM agents a JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.updated_at DESC",
       )
       .toArray()
@@ -271,14 +354,24 @@ export class WorkspaceStore extends DurableObject<Env> {
   /** By name (a published agent's manifest name), latest or a fixed version. */
   resolveAgentByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
     this.#ensureSchema();
-    const row = this.#sql.exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name).toArray()[0];
+    const row = this.#sql
+      .exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name)
+      .toArray()[0];
     return row ? this.resolveAgent(row.id, version) : undefined;
   }
 
   resolveAgent(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
     this.#ensureSchema();
     const row = this.#sql
-      .exec<{ agent_id: string; version: number; name: string; description: string; files: string; grants: string; published_at: number }>(
+      .exec<{
+        agent_id: string;
+        version: number;
+        name: string;
+        description: string;
+        files: string;
+        grants: string;
+        published_at: number;
+      }>(
         version === undefined
           ? "SELECT v.* FROM agent_versions v JOIN agents a ON a.id = v.agent_id AND a.latest_version = v.version WHERE a.id = ?"
           : "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
@@ -286,14 +379,23 @@ export class WorkspaceStore extends DurableObject<Env> {
       )
       .toArray()[0];
     if (!row) return undefined;
-    const draftId = this.#sql.exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id).one().draft_id;
+    const draftId = this.#sql
+      .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
+      .one().draft_id;
     return {
       agentId: row.agent_id,
       draftId,
       version: row.version,
       name: row.name,
       files: JSON.parse(row.files) as GadgetFile[],
-      meta: { agentId: row.agent_id, name: row.name, version: row.version, description: row.description, publishedAt: row.published_at, grants: JSON.parse(row.grants) as GadgetGrants },
+      meta: {
+        agentId: row.agent_id,
+        name: row.name,
+        version: row.version,
+        description: row.description,
+        publishedAt: row.published_at,
+        grants: JSON.parse(row.grants) as GadgetGrants,
+      },
     };
   }
 
@@ -312,7 +414,14 @@ export class WorkspaceStore extends DurableObject<Env> {
         this.ctx.storage.transactionSync(() => this.#recordRun(record));
         stored++;
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", msg: "storing a run record failed", runId: record.runId, reason: String(error) }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "storing a run record failed",
+            runId: record.runId,
+            reason: String(error),
+          }),
+        );
       }
     }
     this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
@@ -320,8 +429,14 @@ export class WorkspaceStore extends DurableObject<Env> {
     // Pruning in steps keeps the COUNT and DELETE off most writes.
     if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP) {
       const excess = this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE;
-      this.#sql.exec("DELETE FROM run_parts WHERE run_id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)", excess);
-      this.#sql.exec("DELETE FROM run_summaries WHERE id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)", excess);
+      this.#sql.exec(
+        "DELETE FROM run_parts WHERE run_id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
+        excess,
+      );
+      this.#sql.exec(
+        "DELETE FROM run_summaries WHERE id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
+        excess,
+      );
       this.#runRows = MAX_RUN_RECORDS_PER_WORKSPACE;
     }
   }
@@ -335,24 +450,52 @@ export class WorkspaceStore extends DurableObject<Env> {
       events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
       outcome,
     };
-    this.#sql.exec("INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)", record.runId, JSON.stringify(runSummary), record.startedAt);
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
+      record.runId,
+      JSON.stringify(runSummary),
+      record.startedAt,
+    );
     for (const [part, value] of Object.entries(parts)) {
-      this.#sql.exec("INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)", record.runId, part, JSON.stringify(value));
+      this.#sql.exec(
+        "INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)",
+        record.runId,
+        part,
+        JSON.stringify(value),
+      );
     }
   }
 
   listRuns(limit: number): RunSummary[] {
     this.#ensureSchema();
-    const rows = this.#sql.exec<{ summary: string }>("SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?", Math.min(limit, MAX_LIST_LIMIT)).toArray();
+    const rows = this.#sql
+      .exec<{ summary: string }>(
+        "SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?",
+        Math.min(limit, MAX_LIST_LIMIT),
+      )
+      .toArray();
     return rows.map((row) => JSON.parse(row.summary) as RunSummary);
   }
 
   getRun(runId: string): RunRecord {
     this.#ensureSchema();
-    const summary = this.#sql.exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId).toArray()[0];
-    if (!summary) throw new Error(`Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`);
-    const parts = new Map(this.#sql.exec<{ part: string; value: string }>("SELECT part, value FROM run_parts WHERE run_id = ?", runId).toArray().map((row) => [row.part, JSON.parse(row.value) as unknown]));
-    const events = (parts.get("events") ?? { events: [], droppedEvents: 0 }) as { events: RunRecord["events"]; droppedEvents: number };
+    const summary = this.#sql
+      .exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId)
+      .toArray()[0];
+    if (!summary)
+      throw new Error(
+        `Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`,
+      );
+    const parts = new Map(
+      this.#sql
+        .exec<{ part: string; value: string }>("SELECT part, value FROM run_parts WHERE run_id = ?", runId)
+        .toArray()
+        .map((row) => [row.part, JSON.parse(row.value) as unknown]),
+    );
+    const events = (parts.get("events") ?? { events: [], droppedEvents: 0 }) as {
+      events: RunRecord["events"];
+      droppedEvents: number;
+    };
     return {
       ...(JSON.parse(summary.summary) as RunSummary),
       payload: (parts.get("payload") ?? null) as RunRecord["payload"],
@@ -369,7 +512,10 @@ export class WorkspaceStore extends DurableObject<Env> {
     this.#ensureSchema();
     switch (op) {
       case "get":
-        return this.#sql.exec<{ value: string }>("SELECT value FROM kv WHERE scope = ? AND key = ?", scope, key).toArray()[0]?.value ?? null;
+        return (
+          this.#sql.exec<{ value: string }>("SELECT value FROM kv WHERE scope = ? AND key = ?", scope, key).toArray()[0]
+            ?.value ?? null
+        );
       case "delete": {
         const existed = this.#sql.exec("SELECT 1 FROM kv WHERE scope = ? AND key = ?", scope, key).toArray().length > 0;
         this.#sql.exec("DELETE FROM kv WHERE scope = ? AND key = ?", scope, key);
@@ -378,7 +524,13 @@ export class WorkspaceStore extends DurableObject<Env> {
       case "list":
         // SQLite measures the prefix itself, so the comparison counts characters the same way on both sides.
         return this.#sql
-          .exec<{ key: string }>("SELECT key FROM kv WHERE scope = ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?", scope, key, key, KV_MAX_LIST)
+          .exec<{ key: string }>(
+            "SELECT key FROM kv WHERE scope = ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?",
+            scope,
+            key,
+            key,
+            KV_MAX_LIST,
+          )
           .toArray()
           .map((row) => row.key);
       case "put": {
@@ -392,9 +544,14 @@ export class WorkspaceStore extends DurableObject<Env> {
             key,
           )
           .one().used;
-        const adding = new TextEncoder().encode(key).byteLength + new TextEncoder().encode(text).byteLength + KV_ENTRY_OVERHEAD_BYTES;
+        const adding =
+          new TextEncoder().encode(key).byteLength +
+          new TextEncoder().encode(text).byteLength +
+          KV_ENTRY_OVERHEAD_BYTES;
         if (used + adding > KV_MAX_TOTAL_BYTES) {
-          throw new Error(`kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`);
+          throw new Error(
+            `kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`,
+          );
         }
         this.#sql.exec("INSERT OR REPLACE INTO kv (scope, key, value) VALUES (?, ?, ?)", scope, key, text);
         return true;
@@ -410,18 +567,36 @@ export class WorkspaceStore extends DurableObject<Env> {
       `INSERT INTO errors (fingerprint, name, message, count, first_seen, last_seen, context, stack) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
        ON CONFLICT (fingerprint) DO UPDATE SET count = count + 1, last_seen = excluded.last_seen, message = excluded.message,
        context = excluded.context, stack = excluded.stack`,
-      report.fingerprint, report.name, report.message, report.at, report.at, JSON.stringify(report.context), report.stack,
+      report.fingerprint,
+      report.name,
+      report.message,
+      report.at,
+      report.at,
+      JSON.stringify(report.context),
+      report.stack,
     );
     const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM errors").one().n;
     if (count > MAX_ERROR_GROUPS_PER_WORKSPACE) {
-      this.#sql.exec("DELETE FROM errors WHERE fingerprint IN (SELECT fingerprint FROM errors ORDER BY last_seen ASC LIMIT ?)", count - MAX_ERROR_GROUPS_PER_WORKSPACE);
+      this.#sql.exec(
+        "DELETE FROM errors WHERE fingerprint IN (SELECT fingerprint FROM errors ORDER BY last_seen ASC LIMIT ?)",
+        count - MAX_ERROR_GROUPS_PER_WORKSPACE,
+      );
     }
   }
 
   listErrors(): ErrorGroup[] {
     this.#ensureSchema();
     return this.#sql
-      .exec<{ fingerprint: string; name: string; message: string; count: number; first_seen: number; last_seen: number; context: string; stack: string }>("SELECT * FROM errors ORDER BY last_seen DESC LIMIT ?", MAX_LIST_LIMIT)
+      .exec<{
+        fingerprint: string;
+        name: string;
+        message: string;
+        count: number;
+        first_seen: number;
+        last_seen: number;
+        context: string;
+        stack: string;
+      }>("SELECT * FROM errors ORDER BY last_seen DESC LIMIT ?", MAX_LIST_LIMIT)
       .toArray()
       .map((row) => ({
         fingerprint: row.fingerprint,

@@ -3,13 +3,20 @@ import { RecordPage } from "./RecordPage.tsx";
 import { SharePage } from "./SharePage.tsx";
 import { Workbench } from "./Workbench.tsx";
 
-export type Route = { page: "ide" } | { page: "share"; id: string } | { page: "record"; id: string } | { page: "not-found" };
+export type Route =
+  | { page: "ide" }
+  | { page: "share"; id: string }
+  | { page: "record"; id: string }
+  | { page: "not-found" };
 
 /** Which page a path shows. Ids are checked by the server; any other path is not found. */
 export function routeOf(pathname: string): Route {
   if (pathname === "/" || pathname === "/index.html") return { page: "ide" };
   const match = /^\/(s|r)\/([^/]+)\/?$/.exec(pathname);
-  if (match?.[2]) return match[1] === "s" ? { page: "share", id: decodeURIComponent(match[2]) } : { page: "record", id: decodeURIComponent(match[2]) };
+  if (match?.[2])
+    return match[1] === "s"
+      ? { page: "share", id: decodeURIComponent(match[2]) }
+      : { page: "record", id: decodeURIComponent(match[2]) };
   return { page: "not-found" };
 }
 

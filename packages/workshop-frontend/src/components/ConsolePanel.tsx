@@ -23,7 +23,12 @@ function Frames({ frames, onOpen }: { frames: StackFrame[]; onOpen(frame: StackF
         // biome-ignore lint/suspicious/noArrayIndexKey: a stack's frames never reorder, and may repeat
         <li key={i}>
           at {frame.fn ? `${frame.fn} ` : ""}
-          <button type="button" className="underline decoration-dotted hover:text-red-600" onClick={() => onOpen(frame)} aria-label={`Open ${frame.file} at line ${frame.line}`}>
+          <button
+            type="button"
+            className="underline decoration-dotted hover:text-red-600"
+            onClick={() => onOpen(frame)}
+            aria-label={`Open ${frame.file} at line ${frame.line}`}
+          >
             {frame.file}:{frame.line}:{frame.column}
           </button>
         </li>
@@ -32,7 +37,15 @@ function Frames({ frames, onOpen }: { frames: StackFrame[]; onOpen(frame: StackF
   );
 }
 
-function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolean; onOpenFrame(frame: StackFrame): void }) {
+function Entry({
+  entry,
+  dark,
+  onOpenFrame,
+}: {
+  entry: ConsoleEntry;
+  dark: boolean;
+  onOpenFrame(frame: StackFrame): void;
+}) {
   switch (entry.kind) {
     case "run-start":
       return (
@@ -42,7 +55,11 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
       );
     case "log":
       return (
-        <div className={`flex gap-2 px-1 ${LEVEL_STYLE[entry.level] ?? ""}`} data-level={entry.level} data-testid="console-line">
+        <div
+          className={`flex gap-2 px-1 ${LEVEL_STYLE[entry.level] ?? ""}`}
+          data-level={entry.level}
+          data-testid="console-line"
+        >
           <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
           <span className="flex flex-wrap gap-x-2">
             {entry.values.map((value, i) => (
@@ -64,7 +81,10 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
       );
     case "trace":
       return (
-        <div className={`flex gap-2 px-1 ${entry.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`} data-testid="console-trace">
+        <div
+          className={`flex gap-2 px-1 ${entry.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`}
+          data-testid="console-trace"
+        >
           <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
           <span>
             ⇄ {entry.capability}: {entry.summary} <span className="text-zinc-500">({entry.ms} ms)</span>
@@ -72,12 +92,17 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
         </div>
       );
     case "dropped":
-      return <div className="px-1 italic text-zinc-500">{entry.count} lines dropped (the run logged more than the stream carries)</div>;
+      return (
+        <div className="px-1 italic text-zinc-500">
+          {entry.count} lines dropped (the run logged more than the stream carries)
+        </div>
+      );
     case "end": {
       const outcome = entry.outcome;
       return (
         <div className="px-1 text-zinc-500" data-testid="console-end">
-          {outcome.status === "ok" ? "✓ finished" : `✗ ${outcome.kind}: ${outcome.message}`} in {outcome.timings.totalMs} ms
+          {outcome.status === "ok" ? "✓ finished" : `✗ ${outcome.kind}: ${outcome.message}`} in{" "}
+          {outcome.timings.totalMs} ms
         </div>
       );
     }
@@ -85,7 +110,17 @@ function Entry({ entry, dark, onOpenFrame }: { entry: ConsoleEntry; dark: boolea
 }
 
 /** The console: streamed entries, virtualised so a flood stays smooth, with level filters. */
-export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console" }: { dark: boolean; onOpenFrame(frame: StackFrame): void; store?: ConsoleStore; title?: string }) {
+export function ConsolePanel({
+  dark,
+  onOpenFrame,
+  store: given,
+  title = "Console",
+}: {
+  dark: boolean;
+  onOpenFrame(frame: StackFrame): void;
+  store?: ConsoleStore;
+  title?: string;
+}) {
   const { console: shared } = useWorkshop();
   const store = given ?? shared;
   const entries = useSyncExternalStore(store.subscribe, () => store.visible());
@@ -112,23 +147,46 @@ export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console
         <h2 className="font-semibold">{title}</h2>
         {(["log", "info", "warn", "error", "debug"] as const).map((level) => (
           <label key={level} className="flex items-center gap-1">
-            <input type="checkbox" checked={filter[level]} onChange={() => toggle(level)} aria-label={`Show ${level} lines`} />
+            <input
+              type="checkbox"
+              checked={filter[level]}
+              onChange={() => toggle(level)}
+              aria-label={`Show ${level} lines`}
+            />
             {level}
           </label>
         ))}
         <label className="flex items-center gap-1">
-          <input type="checkbox" checked={filter["error-events"]} onChange={() => toggle("error-events")} aria-label="Show uncaught errors" />
+          <input
+            type="checkbox"
+            checked={filter["error-events"]}
+            onChange={() => toggle("error-events")}
+            aria-label="Show uncaught errors"
+          />
           uncaught
         </label>
         <label className="flex items-center gap-1">
-          <input type="checkbox" checked={filter.trace} onChange={() => toggle("trace")} aria-label="Show capability calls" />
+          <input
+            type="checkbox"
+            checked={filter.trace}
+            onChange={() => toggle("trace")}
+            aria-label="Show capability calls"
+          />
           calls
         </label>
-        <button type="button" className="ml-auto rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => store.clear()}>
+        <button
+          type="button"
+          className="ml-auto rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          onClick={() => store.clear()}
+        >
           Clear
         </button>
       </div>
-      {dropped > 0 && <div className="px-2 text-xs italic text-zinc-500">{dropped} older lines dropped (the console keeps the latest {entries.length})</div>}
+      {dropped > 0 && (
+        <div className="px-2 text-xs italic text-zinc-500">
+          {dropped} older lines dropped (the console keeps the latest {entries.length})
+        </div>
+      )}
       <div
         ref={scroller}
         className="min-h-0 flex-1 overflow-auto font-mono text-xs"
@@ -143,7 +201,18 @@ export function ConsolePanel({ dark, onOpenFrame, store: given, title = "Console
             const entry = entries[item.index];
             if (!entry) return null;
             return (
-              <div key={entry.id} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}>
+              <div
+                key={entry.id}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                style={{
+                  position: "absolute",
+                  top: 0,
+                  left: 0,
+                  width: "100%",
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
                 <Entry entry={entry} dark={dark} onOpenFrame={onOpenFrame} />
               </div>
             );

@@ -4,7 +4,13 @@ import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { TEMPLATES } from "../drafts/templates.ts";
 
 /** The workspace's drafts; new ones start from a template. */
-export function DraftList({ activeId, onOpen }: { activeId: string | undefined; onOpen(id: string | undefined): void }) {
+export function DraftList({
+  activeId,
+  onOpen,
+}: {
+  activeId: string | undefined;
+  onOpen(id: string | undefined): void;
+}) {
   const drafts = useDrafts();
   const { create, remove } = useDraftMutations();
   const { connection } = useWorkshop();
@@ -14,7 +20,9 @@ export function DraftList({ activeId, onOpen }: { activeId: string | undefined; 
     const template = TEMPLATES.find((t) => t.id === templateId);
     if (!template) return;
     try {
-      const draft = await create.mutateAsync(template.files(`${template.id}-${Math.random().toString(36).slice(2, 6)}`));
+      const draft = await create.mutateAsync(
+        template.files(`${template.id}-${Math.random().toString(36).slice(2, 6)}`),
+      );
       onOpen(draft.id);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -35,7 +43,12 @@ export function DraftList({ activeId, onOpen }: { activeId: string | undefined; 
     <nav aria-label="Drafts" className="text-sm">
       <div className="flex items-center justify-between px-2 py-1">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Drafts</h2>
-        <select aria-label="New draft from a template" className="rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700" value="" onChange={(e) => void createFrom(e.target.value)}>
+        <select
+          aria-label="New draft from a template"
+          className="rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700"
+          value=""
+          onChange={(e) => void createFrom(e.target.value)}
+        >
           <option value="">+ new…</option>
           {TEMPLATES.map((template) => (
             <option key={template.id} value={template.id} title={template.description}>
@@ -47,22 +60,48 @@ export function DraftList({ activeId, onOpen }: { activeId: string | undefined; 
       {drafts.isPending && <p className="px-3 text-xs text-zinc-500">Loading…</p>}
       <ul>
         {drafts.data?.map((draft) => (
-          <li key={draft.id} className={`group flex items-center ${draft.id === activeId ? "bg-zinc-200 dark:bg-zinc-800" : ""}`}>
-            <button type="button" className="flex-1 truncate px-3 py-0.5 text-left" onClick={() => onOpen(draft.id)} aria-current={draft.id === activeId ? "true" : undefined}>
+          <li
+            key={draft.id}
+            className={`group flex items-center ${draft.id === activeId ? "bg-zinc-200 dark:bg-zinc-800" : ""}`}
+          >
+            <button
+              type="button"
+              className="flex-1 truncate px-3 py-0.5 text-left"
+              onClick={() => onOpen(draft.id)}
+              aria-current={draft.id === activeId ? "true" : undefined}
+            >
               {draft.name} <span className="text-xs text-zinc-500">v{draft.version}</span>
             </button>
             <span className="hidden gap-1 pr-1 group-focus-within:flex group-hover:flex">
-              <button type="button" className="text-xs text-zinc-500" aria-label={`Duplicate ${draft.name}`} onClick={() => void duplicate(draft.id)}>copy</button>
-              <button type="button" className="text-xs text-zinc-500 hover:text-red-600" aria-label={`Delete ${draft.name}`} onClick={async () => {
-                if (!window.confirm(`Delete the draft "${draft.name}"?`)) return;
-                await remove.mutateAsync(draft.id);
-                if (draft.id === activeId) onOpen(undefined);
-              }}>delete</button>
+              <button
+                type="button"
+                className="text-xs text-zinc-500"
+                aria-label={`Duplicate ${draft.name}`}
+                onClick={() => void duplicate(draft.id)}
+              >
+                copy
+              </button>
+              <button
+                type="button"
+                className="text-xs text-zinc-500 hover:text-red-600"
+                aria-label={`Delete ${draft.name}`}
+                onClick={async () => {
+                  if (!window.confirm(`Delete the draft "${draft.name}"?`)) return;
+                  await remove.mutateAsync(draft.id);
+                  if (draft.id === activeId) onOpen(undefined);
+                }}
+              >
+                delete
+              </button>
             </span>
           </li>
         ))}
       </ul>
-      {error && <p className="px-2 text-xs text-red-600" role="alert">{error}</p>}
+      {error && (
+        <p className="px-2 text-xs text-red-600" role="alert">
+          {error}
+        </p>
+      )}
     </nav>
   );
 }

@@ -10,7 +10,16 @@ export function ReadOnlyCode({ files, entry, theme }: { files: GadgetFile[]; ent
     <div className="flex h-full flex-col">
       <FileTabs paths={files.map((file) => file.path)} active={active} onSelect={setActive} label="Files" />
       <div className="min-h-0 flex-1">
-        <CodeEditor files={files} activePath={active} theme={theme} envTypes="" readOnly onChange={() => {}} onRun={() => {}} onSave={() => {}} />
+        <CodeEditor
+          files={files}
+          activePath={active}
+          theme={theme}
+          envTypes=""
+          readOnly
+          onChange={() => {}}
+          onRun={() => {}}
+          onSave={() => {}}
+        />
       </div>
     </div>
   );

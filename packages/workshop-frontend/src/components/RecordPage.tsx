@@ -18,7 +18,9 @@ function fill(store: ConsoleStore, record: { events: readonly RunEvent[]; name: 
 function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string }) {
   return (
     <p className="text-xs" data-testid={`${label}-outcome`}>
-      <span className="font-semibold">{label}:</span> {outcome.status === "ok" ? `ok → ${JSON.stringify(outcome.result)}` : `${outcome.kind}: ${outcome.message}`} · {outcome.timings.totalMs} ms
+      <span className="font-semibold">{label}:</span>{" "}
+      {outcome.status === "ok" ? `ok → ${JSON.stringify(outcome.result)}` : `${outcome.kind}: ${outcome.message}`} ·{" "}
+      {outcome.timings.totalMs} ms
     </p>
   );
 }
@@ -32,7 +34,11 @@ export function RecordPage({ recordId }: { recordId: string }) {
   const [replaying, setReplaying] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
-  const { link: shared, value: record, missing } = usePublicLink(
+  const {
+    link: shared,
+    value: record,
+    missing,
+  } = usePublicLink(
     recordId,
     (client, id) => client.api.openRecord(id),
     (opened) => opened.record() as Promise<SharedRunRecord>,
@@ -90,14 +96,27 @@ export function RecordPage({ recordId }: { recordId: string }) {
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
-        <a href="/" className="font-semibold">Gadget Workshop</a>
+        <a href="/" className="font-semibold">
+          Gadget Workshop
+        </a>
         <h1 className="text-sm">Run of {record.name}</h1>
-        <span className="text-xs text-zinc-500">recorded {new Date(record.startedAt).toLocaleString()} · read-only</span>
+        <span className="text-xs text-zinc-500">
+          recorded {new Date(record.startedAt).toLocaleString()} · read-only
+        </span>
         <div className="ml-auto flex items-center gap-2">
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 disabled:opacity-50 dark:hover:bg-zinc-800" onClick={replay} disabled={replaying}>
+          <button
+            type="button"
+            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 disabled:opacity-50 dark:hover:bg-zinc-800"
+            onClick={replay}
+            disabled={replaying}
+          >
             {replaying ? "Replaying…" : "Replay"}
           </button>
-          <button type="button" className="rounded bg-emerald-600 px-3 py-0.5 text-sm text-white" onClick={() => void runAgain()}>
+          <button
+            type="button"
+            className="rounded bg-emerald-600 px-3 py-0.5 text-sm text-white"
+            onClick={() => void runAgain()}
+          >
             Run again
           </button>
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
@@ -113,24 +132,48 @@ export function RecordPage({ recordId }: { recordId: string }) {
           </p>
           <OutcomeLine outcome={record.outcome} label="recorded" />
           {rerun?.outcome && <OutcomeLine outcome={rerun.outcome} label="again" />}
-          {rerun?.error && <p className="text-xs text-red-600" role="alert">{rerun.error}</p>}
+          {rerun?.error && (
+            <p className="text-xs text-red-600" role="alert">
+              {rerun.error}
+            </p>
+          )}
           {diff && (
-            <section aria-label="Differences" data-testid="run-diff" className="rounded border border-zinc-200 p-1 text-xs dark:border-zinc-800">
+            <section
+              aria-label="Differences"
+              data-testid="run-diff"
+              className="rounded border border-zinc-200 p-1 text-xs dark:border-zinc-800"
+            >
               {diff.same ? (
-                <p>Same outcome, result and console lines ({diff.time.beforeMs} ms then, {diff.time.afterMs} ms now).</p>
+                <p>
+                  Same outcome, result and console lines ({diff.time.beforeMs} ms then, {diff.time.afterMs} ms now).
+                </p>
               ) : (
                 <ul className="space-y-0.5">
-                  {!diff.outcome.same && <li className="text-amber-700 dark:text-amber-300">outcome: {diff.outcome.before} → {diff.outcome.after}</li>}
-                  {!diff.result.same && <li className="text-amber-700 dark:text-amber-300">result: {diff.result.before} → {diff.result.after}</li>}
+                  {!diff.outcome.same && (
+                    <li className="text-amber-700 dark:text-amber-300">
+                      outcome: {diff.outcome.before} → {diff.outcome.after}
+                    </li>
+                  )}
+                  {!diff.result.same && (
+                    <li className="text-amber-700 dark:text-amber-300">
+                      result: {diff.result.before} → {diff.result.after}
+                    </li>
+                  )}
                   {diff.lines.onlyBefore.map((line, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-                    <li key={`b${i}`} className="text-red-700 dark:text-red-300">− {line}</li>
+                    <li key={`b${i}`} className="text-red-700 dark:text-red-300">
+                      − {line}
+                    </li>
                   ))}
                   {diff.lines.onlyAfter.map((line, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-                    <li key={`a${i}`} className="text-emerald-700 dark:text-emerald-300">+ {line}</li>
+                    <li key={`a${i}`} className="text-emerald-700 dark:text-emerald-300">
+                      + {line}
+                    </li>
                   ))}
-                  <li>time: {diff.time.beforeMs} ms → {diff.time.afterMs} ms</li>
+                  <li>
+                    time: {diff.time.beforeMs} ms → {diff.time.afterMs} ms
+                  </li>
                 </ul>
               )}
             </section>

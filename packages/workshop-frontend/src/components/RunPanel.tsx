@@ -13,7 +13,9 @@ const presetsKey = (draftId: string) => `workshop.presets.${draftId}`;
 function loadPresets(draftId: string): Preset[] {
   try {
     const parsed = JSON.parse(window.localStorage.getItem(presetsKey(draftId)) ?? "[]") as unknown;
-    return Array.isArray(parsed) ? parsed.filter((p): p is Preset => typeof p?.name === "string" && typeof p?.payload === "string") : [];
+    return Array.isArray(parsed)
+      ? parsed.filter((p): p is Preset => typeof p?.name === "string" && typeof p?.payload === "string")
+      : [];
   } catch {
     return [];
   }
@@ -61,10 +63,15 @@ export function RunPanel(props: {
         <label htmlFor="payload" className="font-semibold">
           Payload
         </label>
-        <select className="ml-auto rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700" aria-label="Payload presets" value="" onChange={(e) => {
-          const preset = presets.find((p) => p.name === e.target.value);
-          if (preset) onPayloadText(preset.payload);
-        }}>
+        <select
+          className="ml-auto rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700"
+          aria-label="Payload presets"
+          value=""
+          onChange={(e) => {
+            const preset = presets.find((p) => p.name === e.target.value);
+            if (preset) onPayloadText(preset.payload);
+          }}
+        >
           <option value="">Presets…</option>
           {presets.map((preset) => (
             <option key={preset.name} value={preset.name}>
@@ -72,7 +79,11 @@ export function RunPanel(props: {
             </option>
           ))}
         </select>
-        <button type="button" className="rounded px-2 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={savePreset}>
+        <button
+          type="button"
+          className="rounded px-2 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          onClick={savePreset}
+        >
           Save preset
         </button>
       </div>
@@ -83,14 +94,24 @@ export function RunPanel(props: {
         spellCheck={false}
         onChange={(e) => onPayloadText(e.target.value)}
       />
-      {!parsed.ok && <p className="text-xs text-red-600" role="alert">{parsed.error}</p>}
+      {!parsed.ok && (
+        <p className="text-xs text-red-600" role="alert">
+          {parsed.error}
+        </p>
+      )}
       <div className="flex items-center gap-2">
         {running ? (
           <button type="button" className="rounded bg-red-600 px-3 py-1 text-white" onClick={props.onCancel}>
             Cancel
           </button>
         ) : (
-          <button type="button" className="rounded bg-emerald-600 px-3 py-1 text-white disabled:opacity-50" disabled={!parsed.ok} onClick={props.onRun} title="Run (Ctrl+Enter)">
+          <button
+            type="button"
+            className="rounded bg-emerald-600 px-3 py-1 text-white disabled:opacity-50"
+            disabled={!parsed.ok}
+            onClick={props.onRun}
+            title="Run (Ctrl+Enter)"
+          >
             Run
           </button>
         )}
@@ -105,11 +126,16 @@ export function RunPanel(props: {
         <div className="space-y-1" data-testid="run-result">
           <p className="text-xs text-zinc-500">
             {props.onShareRun && (
-              <button type="button" className="mr-2 rounded border border-zinc-300 px-1 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300" onClick={() => props.onShareRun?.(state.outcome.runId)}>
+              <button
+                type="button"
+                className="mr-2 rounded border border-zinc-300 px-1 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+                onClick={() => props.onShareRun?.(state.outcome.runId)}
+              >
                 Share run
               </button>
             )}
-            queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run {state.outcome.timings.runMs} ms · total {state.outcome.timings.totalMs} ms
+            queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run{" "}
+            {state.outcome.timings.runMs} ms · total {state.outcome.timings.totalMs} ms
           </p>
           {state.outcome.status === "ok" ? (
             <div className="rounded border border-zinc-200 p-1 font-mono text-xs dark:border-zinc-800">

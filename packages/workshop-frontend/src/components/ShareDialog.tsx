@@ -12,39 +12,124 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
   const snippet = `<iframe src="${src}" title="Gadget Workshop playground" width="100%" height="420" style="border:0" loading="lazy"></iframe>`;
   const set = (patch: Partial<EmbedOptions>) => setOptions((current) => ({ ...current, ...patch }));
   return (
-    <div role="dialog" aria-modal="true" aria-label="Share" className="fixed inset-0 z-50 flex items-center justify-center bg-black/40" data-testid="share-dialog">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label="Share"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
+      data-testid="share-dialog"
+    >
       <div className="flex max-h-[90vh] w-[56rem] max-w-[95vw] flex-col gap-2 overflow-auto rounded bg-white p-4 text-sm shadow-xl dark:bg-zinc-900">
         <div className="flex items-center">
           <h2 className="font-semibold">Share</h2>
-          <button type="button" className="ml-auto rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={onClose} aria-label="Close">
+          <button
+            type="button"
+            className="ml-auto rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            onClick={onClose}
+            aria-label="Close"
+          >
             ×
           </button>
         </div>
         <label className="flex items-center gap-2">
           Link
-          <input className="flex-1 rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700" readOnly value={link} data-testid="share-link" />
-          <button type="button" className="rounded border border-zinc-300 px-2 dark:border-zinc-700" onClick={() => copy(link)}>Copy</button>
+          <input
+            className="flex-1 rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700"
+            readOnly
+            value={link}
+            data-testid="share-link"
+          />
+          <button
+            type="button"
+            className="rounded border border-zinc-300 px-2 dark:border-zinc-700"
+            onClick={() => copy(link)}
+          >
+            Copy
+          </button>
         </label>
         <fieldset className="flex flex-wrap gap-3 text-xs">
           <legend className="mb-1 font-semibold">Embed options</legend>
-          <label>theme <select value={options.theme} onChange={(e) => set({ theme: e.target.value as EmbedOptions["theme"] })} className="bg-transparent"><option>light</option><option>dark</option></select></label>
-          <label>view <select value={options.view} onChange={(e) => set({ view: e.target.value as EmbedOptions["view"] })} className="bg-transparent"><option>both</option><option>editor</option><option>console</option></select></label>
-          <label>console <select value={options.console} onChange={(e) => set({ console: e.target.value as EmbedOptions["console"] })} className="bg-transparent"><option>show</option><option>hide</option></select></label>
-          <label>file <select value={options.file ?? ""} onChange={(e) => set({ file: e.target.value || undefined })} className="bg-transparent"><option value="">entry</option>{files.map((file) => <option key={file}>{file}</option>)}</select></label>
+          <label>
+            theme{" "}
+            <select
+              value={options.theme}
+              onChange={(e) => set({ theme: e.target.value as EmbedOptions["theme"] })}
+              className="bg-transparent"
+            >
+              <option>light</option>
+              <option>dark</option>
+            </select>
+          </label>
+          <label>
+            view{" "}
+            <select
+              value={options.view}
+              onChange={(e) => set({ view: e.target.value as EmbedOptions["view"] })}
+              className="bg-transparent"
+            >
+              <option>both</option>
+              <option>editor</option>
+              <option>console</option>
+            </select>
+          </label>
+          <label>
+            console{" "}
+            <select
+              value={options.console}
+              onChange={(e) => set({ console: e.target.value as EmbedOptions["console"] })}
+              className="bg-transparent"
+            >
+              <option>show</option>
+              <option>hide</option>
+            </select>
+          </label>
+          <label>
+            file{" "}
+            <select
+              value={options.file ?? ""}
+              onChange={(e) => set({ file: e.target.value || undefined })}
+              className="bg-transparent"
+            >
+              <option value="">entry</option>
+              {files.map((file) => (
+                <option key={file}>{file}</option>
+              ))}
+            </select>
+          </label>
           {(["readonly", "autorun", "ctl"] as const).map((flag) => (
             <label key={flag} className="flex items-center gap-1">
-              <input type="checkbox" checked={options[flag] ?? false} onChange={(e) => set({ [flag]: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={options[flag] ?? false}
+                onChange={(e) => set({ [flag]: e.target.checked })}
+              />
               {flag === "ctl" ? "click to load" : flag}
             </label>
           ))}
         </fieldset>
         <label className="flex flex-col gap-1">
           Snippet
-          <textarea className="h-16 rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700" readOnly value={snippet} data-testid="embed-snippet" />
+          <textarea
+            className="h-16 rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
+            readOnly
+            value={snippet}
+            data-testid="embed-snippet"
+          />
         </label>
-        <button type="button" className="self-start rounded border border-zinc-300 px-2 dark:border-zinc-700" onClick={() => copy(snippet)}>Copy snippet</button>
+        <button
+          type="button"
+          className="self-start rounded border border-zinc-300 px-2 dark:border-zinc-700"
+          onClick={() => copy(snippet)}
+        >
+          Copy snippet
+        </button>
         <p className="text-xs text-zinc-500">Preview</p>
-        <iframe key={src} src={src} title="Embed preview" className="h-[420px] w-full rounded border border-zinc-300 dark:border-zinc-700" />
+        <iframe
+          key={src}
+          src={src}
+          title="Embed preview"
+          className="h-[420px] w-full rounded border border-zinc-300 dark:border-zinc-700"
+        />
       </div>
     </div>
   );

@@ -24,7 +24,11 @@ export function SharePage({ shareId }: { shareId: string }) {
   // so it waits for their click: any site can link here, and a link must not change anything.
   const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
 
-  const { link: share, value: snapshot, missing } = usePublicLink(
+  const {
+    link: share,
+    value: snapshot,
+    missing,
+  } = usePublicLink(
     shareId,
     (client, id) => client.api.openShare(id),
     (opened) => opened.snapshot() as Promise<ShareSnapshot>,
@@ -52,7 +56,8 @@ export function SharePage({ shareId }: { shareId: string }) {
           consoleStore.startRun(event.runId, snapshot.name);
         }
         consoleStore.add(event);
-        if (event.type === "status") setRunState({ status: "running", runId: event.runId, startedAt, phase: event.status });
+        if (event.type === "status")
+          setRunState({ status: "running", runId: event.runId, startedAt, phase: event.status });
       });
       setRunState({ status: "done", outcome });
     } catch (error) {
@@ -78,12 +83,19 @@ export function SharePage({ shareId }: { shareId: string }) {
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
-        <a href="/" className="font-semibold">Gadget Workshop</a>
+        <a href="/" className="font-semibold">
+          Gadget Workshop
+        </a>
         <h1 className="text-sm">{snapshot.name}</h1>
         <span className="truncate text-xs text-zinc-500">{snapshot.description}</span>
         <span className="text-xs text-zinc-500">read-only</span>
         <div className="ml-auto flex items-center gap-2">
-          <button type="button" className="rounded bg-sky-600 px-3 py-0.5 text-sm text-white disabled:opacity-50" disabled={forking} onClick={() => void fork()}>
+          <button
+            type="button"
+            className="rounded bg-sky-600 px-3 py-0.5 text-sm text-white disabled:opacity-50"
+            disabled={forking}
+            onClick={() => void fork()}
+          >
             {forking ? "Forking…" : "Fork"}
           </button>
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
@@ -92,18 +104,35 @@ export function SharePage({ shareId }: { shareId: string }) {
       {offerFork && (
         <div className="flex items-center gap-3 bg-sky-50 px-3 py-1.5 text-sm dark:bg-sky-950" role="status">
           <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
-          <button type="button" className="rounded bg-sky-600 px-3 py-0.5 text-white disabled:opacity-50" disabled={forking} onClick={() => void fork()}>
+          <button
+            type="button"
+            className="rounded bg-sky-600 px-3 py-0.5 text-white disabled:opacity-50"
+            disabled={forking}
+            onClick={() => void fork()}
+          >
             Fork and open
           </button>
         </div>
       )}
       <div className="flex min-h-0 flex-1">
         <div className="min-w-0 flex-[3] border-r border-zinc-200 dark:border-zinc-800">
-          <ReadOnlyCode files={snapshot.files} entry={manifest.ok ? manifest.value.entry : "gadget.json"} theme={theme} />
+          <ReadOnlyCode
+            files={snapshot.files}
+            entry={manifest.ok ? manifest.value.entry : "gadget.json"}
+            theme={theme}
+          />
         </div>
         <div className="flex min-w-0 flex-[2] flex-col">
           <div className="h-2/5 min-h-0 border-b border-zinc-200 dark:border-zinc-800">
-            <RunPanel draftId={`share-${shareId}`} payloadText={payloadText} onPayloadText={setPayloadText} state={runState} onRun={() => void run()} onCancel={() => {}} dark={dark} />
+            <RunPanel
+              draftId={`share-${shareId}`}
+              payloadText={payloadText}
+              onPayloadText={setPayloadText}
+              state={runState}
+              onRun={() => void run()}
+              onCancel={() => {}}
+              dark={dark}
+            />
           </div>
           <div className="min-h-0 flex-1">
             <ConsolePanel dark={dark} onOpenFrame={() => {}} />

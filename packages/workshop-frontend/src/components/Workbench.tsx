@@ -28,13 +28,18 @@ const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
 /** The IDE: drafts and files | editor | run panel and console. */
 export function Workbench() {
   const [theme, toggleTheme] = useTheme();
-  const [draftId, setDraftId] = useState<string | undefined>(() => window.localStorage.getItem(ACTIVE_DRAFT_KEY) ?? undefined);
+  const [draftId, setDraftId] = useState<string | undefined>(
+    () => window.localStorage.getItem(ACTIVE_DRAFT_KEY) ?? undefined,
+  );
   const draft = useDraft(draftId);
   const editor = useDraftEditor(draft.data);
   const { files, state: saveState } = useEditorSnapshot(editor);
   const [activePath, setActivePath] = useState("index.ts");
   const [reveal, setReveal] = useState<{ path: string; line: number; column: number }>();
-  const [payload, setPayload] = useState<{ draftId: string | undefined; text: string }>({ draftId: undefined, text: "" });
+  const [payload, setPayload] = useState<{ draftId: string | undefined; text: string }>({
+    draftId: undefined,
+    text: "",
+  });
   const payloadText = payload.draftId === draftId ? payload.text : "";
   const setPayloadText = useCallback((text: string) => setPayload({ draftId, text }), [draftId]);
   const [notice, setNotice] = useState<string>();
@@ -69,7 +74,10 @@ export function Workbench() {
     const opened = checkManifest(draft.data.files);
     setActivePath(opened.ok ? opened.value.entry : MANIFEST_PATH);
     const stored = window.localStorage.getItem(`workshop.payload.${draft.data.id}`);
-    setPayload({ draftId: draft.data.id, text: stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2) });
+    setPayload({
+      draftId: draft.data.id,
+      text: stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2),
+    });
   }, [draft.data]);
 
   // Remembered per draft, once it was loaded for that draft (never the previous draft's text).
@@ -136,34 +144,52 @@ export function Workbench() {
         <SaveBadge state={saveState} />
         <div className="ml-auto flex items-center gap-3">
           {editor && (
-            <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => void share(async () => {
-              const payload = parsePayload(payloadText);
-              if (!payload.ok) throw new Error(payload.error);
-              await editor.saveNow();
-              const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
-              setShared(shareId);
-              return `/s/${shareId}`;
-            })}>
+            <button
+              type="button"
+              className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+              onClick={() =>
+                void share(async () => {
+                  const payload = parsePayload(payloadText);
+                  if (!payload.ok) throw new Error(payload.error);
+                  await editor.saveNow();
+                  const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
+                  setShared(shareId);
+                  return `/s/${shareId}`;
+                })
+              }
+            >
               Share
             </button>
           )}
           {editor && (
-            <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={async () => {
-              await editor.saveNow();
-              try {
-                const version = await publish.mutateAsync(editor.draftId);
-                setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
-              } catch (error) {
-                setNotice(error instanceof Error ? error.message : String(error));
-              }
-            }}>
+            <button
+              type="button"
+              className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+              onClick={async () => {
+                await editor.saveNow();
+                try {
+                  const version = await publish.mutateAsync(editor.draftId);
+                  setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
+                } catch (error) {
+                  setNotice(error instanceof Error ? error.message : String(error));
+                }
+              }}
+            >
               Publish
             </button>
           )}
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => setDocs("catalog")}>
+          <button
+            type="button"
+            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            onClick={() => setDocs("catalog")}
+          >
             Catalog
           </button>
-          <button type="button" className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => setDocs("help")}>
+          <button
+            type="button"
+            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            onClick={() => setDocs("help")}
+          >
             Help
           </button>
           <ConnectionBadge />
@@ -171,20 +197,44 @@ export function Workbench() {
         </div>
       </header>
       {saveState?.status === "conflict" && editor && (
-        <div className="flex items-center gap-3 bg-red-50 px-3 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100" role="alert" data-testid="conflict">
+        <div
+          className="flex items-center gap-3 bg-red-50 px-3 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+          role="alert"
+          data-testid="conflict"
+        >
           <span className="flex-1">{saveState.message}</span>
-          <button type="button" className="rounded border border-current px-2" onClick={() => void editor.resolveConflict("mine")}>Keep mine</button>
-          <button type="button" className="rounded border border-current px-2" onClick={() => void editor.resolveConflict("theirs")}>Take theirs</button>
+          <button
+            type="button"
+            className="rounded border border-current px-2"
+            onClick={() => void editor.resolveConflict("mine")}
+          >
+            Keep mine
+          </button>
+          <button
+            type="button"
+            className="rounded border border-current px-2"
+            onClick={() => void editor.resolveConflict("theirs")}
+          >
+            Take theirs
+          </button>
         </div>
       )}
       {notice && (
-        <div className="flex items-center gap-2 bg-sky-50 px-3 py-1 text-sm dark:bg-sky-950" role="status" data-testid="notice">
+        <div
+          className="flex items-center gap-2 bg-sky-50 px-3 py-1 text-sm dark:bg-sky-950"
+          role="status"
+          data-testid="notice"
+        >
           <span className="flex-1 break-all">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">×</button>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+            ×
+          </button>
         </div>
       )}
       {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
-      {shared && <ShareDialog shareId={shared} files={files.map((file) => file.path)} onClose={() => setShared(undefined)} />}
+      {shared && (
+        <ShareDialog shareId={shared} files={files.map((file) => file.path)} onClose={() => setShared(undefined)} />
+      )}
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel defaultSize="18" minSize="10" className="overflow-auto">
           <DraftList activeId={draftId} onOpen={setDraftId} />
@@ -202,12 +252,23 @@ export function Workbench() {
             <>
               <FileTabs paths={files.map((file) => file.path)} active={activePath} onSelect={setActivePath} />
               <div className="min-h-0 flex-1">
-                <CodeEditor files={files} activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH} theme={theme} envTypes={envTypes} onChange={(path, content) => editor.update(path, content)} onRun={startRun} onSave={() => void saveAndFormat()} reveal={reveal} />
+                <CodeEditor
+                  files={files}
+                  activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH}
+                  theme={theme}
+                  envTypes={envTypes}
+                  onChange={(path, content) => editor.update(path, content)}
+                  onRun={startRun}
+                  onSave={() => void saveAndFormat()}
+                  reveal={reveal}
+                />
               </div>
             </>
           ) : (
             <div className="m-auto max-w-sm p-6 text-center text-sm text-zinc-500">
-              {draftId ? "Opening the draft…" : "Create a draft from a template (Drafts → + new…) to start. Press Ctrl+Enter to run it."}
+              {draftId
+                ? "Opening the draft…"
+                : "Create a draft from a template (Drafts → + new…) to start. Press Ctrl+Enter to run it."}
             </div>
           )}
         </Panel>
@@ -223,7 +284,9 @@ export function Workbench() {
                   state={runState}
                   onRun={startRun}
                   onCancel={() => void cancel()}
-                  onShareRun={(runId) => void share(async () => `/r/${(await (await connection.ready()).shareRun(runId)).recordId}`)}
+                  onShareRun={(runId) =>
+                    void share(async () => `/r/${(await (await connection.ready()).shareRun(runId)).recordId}`)
+                  }
                   dark={dark}
                 />
               ) : null}

@@ -2,7 +2,14 @@ import type { RunEvent } from "@gadgets/workshop-shared";
 import { describe, expect, it, vi } from "vitest";
 import { ConsoleStore, MAX_CONSOLE_ENTRIES } from "./console-store.ts";
 
-const log = (i: number, level: "log" | "warn" = "log"): RunEvent => ({ type: "log", runId: "r", seq: i, t: i, level, values: [{ t: "number", v: i }] });
+const log = (i: number, level: "log" | "warn" = "log"): RunEvent => ({
+  type: "log",
+  runId: "r",
+  seq: i,
+  t: i,
+  level,
+  values: [{ t: "number", v: i }],
+});
 
 describe("ConsoleStore", () => {
   it("keeps MAX_CONSOLE_ENTRIES entries and counts one more as dropped", () => {

@@ -11,7 +11,16 @@ export type ConsoleEntry =
   | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number }
   | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number }
   | { kind: "dropped"; id: number; runId: string; count: number; t: number }
-  | { kind: "trace"; id: number; runId: string; capability: string; summary: string; ok: boolean; ms: number; t: number }
+  | {
+      kind: "trace";
+      id: number;
+      runId: string;
+      capability: string;
+      summary: string;
+      ok: boolean;
+      ms: number;
+      t: number;
+    }
   | { kind: "end"; id: number; runId: string; outcome: RunOutcome; t: number };
 
 export type LevelFilter = Record<LogLevel | "error-events" | "trace", boolean>;
@@ -19,7 +28,15 @@ export type LevelFilter = Record<LogLevel | "error-events" | "trace", boolean>;
 /** Lines kept in the panel; older ones are dropped and counted. */
 export const MAX_CONSOLE_ENTRIES = 5000;
 
-export const ALL_LEVELS: LevelFilter = { log: true, info: true, warn: true, error: true, debug: true, "error-events": true, trace: true };
+export const ALL_LEVELS: LevelFilter = {
+  log: true,
+  info: true,
+  warn: true,
+  error: true,
+  debug: true,
+  "error-events": true,
+  trace: true,
+};
 
 export class ConsoleStore {
   #entries: ConsoleEntry[] = [];
@@ -84,7 +101,16 @@ export class ConsoleStore {
         this.#push({ kind: "end", id, runId: event.runId, outcome: event.outcome, t: event.t });
         break;
       case "trace":
-        this.#push({ kind: "trace", id, runId: event.runId, capability: event.capability, summary: event.summary, ok: event.ok, ms: event.ms, t: event.t });
+        this.#push({
+          kind: "trace",
+          id,
+          runId: event.runId,
+          capability: event.capability,
+          summary: event.summary,
+          ok: event.ok,
+          ms: event.ms,
+          t: event.t,
+        });
         break;
       case "status":
         break;
@@ -120,7 +146,8 @@ export class ConsoleStore {
       this.#notifyScheduled = false;
       for (const listener of this.#listeners) listener();
     };
-    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && !document.hidden) requestAnimationFrame(notify);
+    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && !document.hidden)
+      requestAnimationFrame(notify);
     else setTimeout(notify, 0);
   }
 }

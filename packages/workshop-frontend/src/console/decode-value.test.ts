@@ -10,7 +10,14 @@ const roundTrip = (value: unknown) => {
 
 describe("decodeValue", () => {
   it("gives back Maps, Sets, Dates, RegExps, BigInts and Errors as themselves", () => {
-    const decoded = roundTrip({ m: new Map([["k", 1]]), s: new Set([1]), d: new Date(0), r: /x/gi, b: 10n, e: new RangeError("bad") }) as Record<string, unknown>;
+    const decoded = roundTrip({
+      m: new Map([["k", 1]]),
+      s: new Set([1]),
+      d: new Date(0),
+      r: /x/gi,
+      b: 10n,
+      e: new RangeError("bad"),
+    }) as Record<string, unknown>;
     expect(decoded.m).toEqual(new Map([["k", 1]]));
     expect(decoded.s).toEqual(new Set([1]));
     expect(decoded.d).toEqual(new Date(0));

@@ -70,7 +70,8 @@ export function decodeValue(value: EncodedValue): unknown {
     case "object": {
       const object = namedObject(value.ctor);
       for (const [key, entry] of value.entries) object[key] = decodeValue(entry);
-      if (value.size > value.entries.length) object["…"] = new Placeholder(`${value.size - value.entries.length} more keys`);
+      if (value.size > value.entries.length)
+        object["…"] = new Placeholder(`${value.size - value.entries.length} more keys`);
       return object;
     }
     case "map":

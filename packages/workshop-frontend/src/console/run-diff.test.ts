@@ -3,8 +3,20 @@ import { describe, expect, it } from "vitest";
 import { diffRuns } from "./run-diff.ts";
 
 const timings = (totalMs: number) => ({ queueMs: 0, buildMs: 0, runMs: totalMs, totalMs });
-const ok = (result: unknown, totalMs = 5): RunOutcome => ({ status: "ok", runId: "r", result: result as never, timings: timings(totalMs) });
-const log = (text: string): RunEvent => ({ type: "log", runId: "r", seq: 0, t: 0, level: "log", values: [{ t: "string", v: text }] });
+const ok = (result: unknown, totalMs = 5): RunOutcome => ({
+  status: "ok",
+  runId: "r",
+  result: result as never,
+  timings: timings(totalMs),
+});
+const log = (text: string): RunEvent => ({
+  type: "log",
+  runId: "r",
+  seq: 0,
+  t: 0,
+  level: "log",
+  values: [{ t: "string", v: text }],
+});
 
 describe("diffRuns", () => {
   it("finds nothing between equal runs, whatever their times", () => {
@@ -15,7 +27,10 @@ describe("diffRuns", () => {
 
   it("marks a changed result, outcome and lines", () => {
     const failed: RunOutcome = { status: "error", runId: "r", kind: "user", message: "Error: x", timings: timings(1) };
-    const diff = diffRuns({ events: [log("a"), log("b"), log("b")], outcome: ok(1) }, { events: [log("b"), log("c")], outcome: failed });
+    const diff = diffRuns(
+      { events: [log("a"), log("b"), log("b")], outcome: ok(1) },
+      { events: [log("b"), log("c")], outcome: failed },
+    );
     expect(diff.same).toBe(false);
     expect(diff.outcome).toEqual({ same: false, before: "ok", after: "user: Error: x" });
     expect(diff.result).toEqual({ same: false, before: "1", after: "—" });

@@ -18,7 +18,8 @@ export interface RunDiff {
   same: boolean;
 }
 
-const describeOutcome = (outcome: RunOutcome) => (outcome.status === "ok" ? "ok" : `${outcome.kind}: ${outcome.message}`);
+const describeOutcome = (outcome: RunOutcome) =>
+  outcome.status === "ok" ? "ok" : `${outcome.kind}: ${outcome.message}`;
 const describeResult = (outcome: RunOutcome) => (outcome.status === "ok" ? JSON.stringify(outcome.result) : "—");
 
 export function consoleLines(events: readonly RunEvent[]): string[] {

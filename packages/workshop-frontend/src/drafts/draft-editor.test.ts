@@ -24,7 +24,12 @@ function server(start: Draft) {
     current = { ...current, version: current.version + 1, files: input.files };
     return { status: "saved", draft: current };
   });
-  return { save, saves, current: () => current, edit: (text: string) => (current = { ...current, version: current.version + 1, files: draft(0, text).files }) };
+  return {
+    save,
+    saves,
+    current: () => current,
+    edit: (text: string) => (current = { ...current, version: current.version + 1, files: draft(0, text).files }),
+  };
 }
 
 class MemoryStorage {
@@ -98,7 +103,10 @@ describe("DraftEditor", () => {
   });
 
   it("reports a failed save as an error and retries on the next save", async () => {
-    const save = vi.fn().mockRejectedValueOnce(new Error("offline")).mockResolvedValue({ status: "saved", draft: { ...draft(2) } });
+    const save = vi
+      .fn()
+      .mockRejectedValueOnce(new Error("offline"))
+      .mockResolvedValue({ status: "saved", draft: { ...draft(2) } });
     const editor = new DraftEditor(draft(1), save);
     editor.update("index.ts", "x");
     await editor.saveNow();

@@ -4,7 +4,14 @@
  * within the autosave delay loses nothing. Framework-free; React subscribes.
  */
 
-import { checkPath, type Draft, type GadgetFile, MANIFEST_PATH, type SaveDraftInput, type SaveOutcome } from "@gadgets/workshop-shared";
+import {
+  checkPath,
+  type Draft,
+  type GadgetFile,
+  MANIFEST_PATH,
+  type SaveDraftInput,
+  type SaveOutcome,
+} from "@gadgets/workshop-shared";
 import type { TokenStorage } from "../connection/workshop-connection.ts";
 
 export type SaveState =
@@ -75,7 +82,8 @@ export class DraftEditor {
   addFile(path: string, content = ""): FileChange {
     const checked = checkPath(path);
     if (!checked.ok) return checked;
-    if (this.#files.some((file) => file.path.toLowerCase() === path.toLowerCase())) return { ok: false, error: `A file named "${path}" already exists.` };
+    if (this.#files.some((file) => file.path.toLowerCase() === path.toLowerCase()))
+      return { ok: false, error: `A file named "${path}" already exists.` };
     this.#files = [...this.#files, { path, content }];
     this.#edited();
     return { ok: true };
@@ -85,14 +93,16 @@ export class DraftEditor {
     if (from === MANIFEST_PATH) return { ok: false, error: `${MANIFEST_PATH} is the manifest; it keeps its name.` };
     const checked = checkPath(to);
     if (!checked.ok) return checked;
-    if (from !== to && this.#files.some((file) => file.path.toLowerCase() === to.toLowerCase())) return { ok: false, error: `A file named "${to}" already exists.` };
+    if (from !== to && this.#files.some((file) => file.path.toLowerCase() === to.toLowerCase()))
+      return { ok: false, error: `A file named "${to}" already exists.` };
     this.#files = this.#files.map((file) => (file.path === from ? { ...file, path: to } : file));
     this.#edited();
     return { ok: true };
   }
 
   deleteFile(path: string): FileChange {
-    if (path === MANIFEST_PATH) return { ok: false, error: `${MANIFEST_PATH} is the manifest; a gadget cannot do without it.` };
+    if (path === MANIFEST_PATH)
+      return { ok: false, error: `${MANIFEST_PATH} is the manifest; a gadget cannot do without it.` };
     this.#files = this.#files.filter((file) => file.path !== path);
     this.#edited();
     return { ok: true };
@@ -173,7 +183,10 @@ export class DraftEditor {
 
   #keepUnsaved(): void {
     try {
-      this.storage?.setItem(unsavedKey(this.draftId), JSON.stringify({ baseVersion: this.#version, files: this.#files }));
+      this.storage?.setItem(
+        unsavedKey(this.draftId),
+        JSON.stringify({ baseVersion: this.#version, files: this.#files }),
+      );
     } catch {
       // storage full or disabled: autosave still runs
     }

@@ -32,7 +32,9 @@ export function gadgetEnvTypes(grants: GadgetGrants): string {
   }
   if (grants.fetch) {
     const hosts = grants.fetch.hosts.length ? grants.fetch.hosts.join(", ") : "no host yet";
-    members.push(`  /** HTTP to exactly these hosts: ${hosts}. Granted by grants.fetch. */\n  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;`);
+    members.push(
+      `  /** HTTP to exactly these hosts: ${hosts}. Granted by grants.fetch. */\n  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;`,
+    );
   }
   if (grants.catalog) {
     declarations.push(CATALOG);

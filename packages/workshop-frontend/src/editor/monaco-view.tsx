@@ -22,7 +22,16 @@ export interface MonacoViewProps {
 }
 
 const uriOf = (path: string) => monaco.Uri.parse(`file:///gadget/${path}`);
-const languageOf = (path: string) => (path.endsWith(".ts") ? "typescript" : /\.m?js$/.test(path) ? "javascript" : path.endsWith(".json") ? "json" : path.endsWith(".md") ? "markdown" : "plaintext");
+const languageOf = (path: string) =>
+  path.endsWith(".ts")
+    ? "typescript"
+    : /\.m?js$/.test(path)
+      ? "javascript"
+      : path.endsWith(".json")
+        ? "json"
+        : path.endsWith(".md")
+          ? "markdown"
+          : "plaintext";
 
 let configured = false;
 function configureTypeScript(): void {

@@ -20,7 +20,9 @@ function HighlightedCode({ source }: { source: string }) {
     <pre className="h-full overflow-auto p-2 font-mono text-xs leading-5" data-testid="embed-code">
       {tokens.map((token, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: tokens of one text never reorder
-        <span key={i} className={TOKEN_STYLE[token.kind]}>{token.text}</span>
+        <span key={i} className={TOKEN_STYLE[token.kind]}>
+          {token.text}
+        </span>
       ))}
     </pre>
   );
@@ -59,7 +61,12 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
 
   const manifest = checkManifest(state.files);
   const entry = manifest.ok ? manifest.value.entry : "gadget.json";
-  const shown = active && state.files.some((file) => file.path === active) ? active : (options.file && state.files.some((f) => f.path === options.file) ? options.file : entry);
+  const shown =
+    active && state.files.some((file) => file.path === active)
+      ? active
+      : options.file && state.files.some((f) => f.path === options.file)
+        ? options.file
+        : entry;
   const code = state.files.find((file) => file.path === shown)?.content ?? "";
   const showEditor = options.view !== "console";
   const showConsole = options.view !== "editor" && options.console !== "hide";
@@ -68,24 +75,49 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
         <span className="font-semibold">{snapshot.name}</span>
-        <button type="button" className="rounded bg-emerald-600 px-2 py-0.5 text-white disabled:opacity-50" disabled={state.running} onClick={() => void controller.run(snapshot.payload as JsonValue).catch(() => undefined)}>
+        <button
+          type="button"
+          className="rounded bg-emerald-600 px-2 py-0.5 text-white disabled:opacity-50"
+          disabled={state.running}
+          onClick={() => void controller.run(snapshot.payload as JsonValue).catch(() => undefined)}
+        >
           {state.running ? "Running…" : "Run"}
         </button>
         {!options.readonly && !editing && showEditor && (
-          <button type="button" className="rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800" onClick={() => setEditing(true)}>
+          <button
+            type="button"
+            className="rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            onClick={() => setEditing(true)}
+          >
             Edit
           </button>
         )}
-        <a className="ml-auto text-sky-700 underline dark:text-sky-300" href={`/s/${encodeURIComponent(shareId)}?fork=1`} target="_blank" rel="noopener noreferrer">
+        <a
+          className="ml-auto text-sky-700 underline dark:text-sky-300"
+          href={`/s/${encodeURIComponent(shareId)}?fork=1`}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           Open in Workshop
         </a>
       </header>
       <div className="flex min-h-0 flex-1 flex-col">
         {showEditor && (
           <div className="flex min-h-0 flex-1 flex-col">
-            <div className="flex border-b border-zinc-200 text-xs dark:border-zinc-800" role="tablist" aria-label="Files">
+            <div
+              className="flex border-b border-zinc-200 text-xs dark:border-zinc-800"
+              role="tablist"
+              aria-label="Files"
+            >
               {state.files.map((file) => (
-                <button key={file.path} type="button" role="tab" aria-selected={file.path === shown} className={`px-2 py-0.5 ${file.path === shown ? "border-b-2 border-sky-500" : "text-zinc-500"}`} onClick={() => setActive(file.path)}>
+                <button
+                  key={file.path}
+                  type="button"
+                  role="tab"
+                  aria-selected={file.path === shown}
+                  className={`px-2 py-0.5 ${file.path === shown ? "border-b-2 border-sky-500" : "text-zinc-500"}`}
+                  onClick={() => setActive(file.path)}
+                >
                   {file.path}
                 </button>
               ))}
@@ -97,7 +129,9 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
                   activePath={shown}
                   theme={options.theme}
                   envTypes=""
-                  onChange={(path, content) => controller.setFiles(state.files.map((file) => (file.path === path ? { ...file, content } : file)))}
+                  onChange={(path, content) =>
+                    controller.setFiles(state.files.map((file) => (file.path === path ? { ...file, content } : file)))
+                  }
                   onRun={() => void controller.run(snapshot.payload).catch(() => undefined)}
                   onSave={() => {}}
                 />
@@ -108,15 +142,25 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
           </div>
         )}
         {showConsole && (
-          <section className="h-2/5 min-h-0 overflow-auto border-t border-zinc-200 font-mono text-xs dark:border-zinc-800" aria-label="Console" data-testid="embed-console">
+          <section
+            className="h-2/5 min-h-0 overflow-auto border-t border-zinc-200 font-mono text-xs dark:border-zinc-800"
+            aria-label="Console"
+            data-testid="embed-console"
+          >
             {state.lines.map((line) => (
-              <div key={line.id} className={`whitespace-pre-wrap px-2 ${line.level === "error" ? "text-red-700 dark:text-red-300" : line.level === "warn" ? "text-amber-700 dark:text-amber-300" : ""}`} data-testid="console-line">
+              <div
+                key={line.id}
+                className={`whitespace-pre-wrap px-2 ${line.level === "error" ? "text-red-700 dark:text-red-300" : line.level === "warn" ? "text-amber-700 dark:text-amber-300" : ""}`}
+                data-testid="console-line"
+              >
                 {line.text}
               </div>
             ))}
             {state.outcome && (
               <div className="px-2 text-zinc-500" data-testid="embed-outcome">
-                {state.outcome.status === "ok" ? `→ ${JSON.stringify(state.outcome.result)}` : `✗ ${state.outcome.kind}: ${state.outcome.message}`}
+                {state.outcome.status === "ok"
+                  ? `→ ${JSON.stringify(state.outcome.result)}`
+                  : `✗ ${state.outcome.kind}: ${state.outcome.message}`}
               </div>
             )}
           </section>
@@ -134,7 +178,11 @@ export function EmbedPage({ shareId, options }: { shareId: string; options: Embe
   }, [options.theme]);
   if (!clicked) {
     return (
-      <button type="button" className="flex h-screen w-full items-center justify-center bg-zinc-100 text-sm text-zinc-700 dark:bg-zinc-900 dark:text-zinc-200" onClick={() => setClicked(true)}>
+      <button
+        type="button"
+        className="flex h-screen w-full items-center justify-center bg-zinc-100 text-sm text-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+        onClick={() => setClicked(true)}
+      >
         ▶ Click to load the playground
       </button>
     );

@@ -98,7 +98,8 @@ export class EmbedController {
     const edited = this.#state.files !== this.#state.snapshot?.files;
     const onEvent = (event: RunEvent) => {
       this.#onEvent(event);
-      for (const listener of this.#hostListeners) void Promise.resolve(listener(event)).catch(() => this.#hostListeners.delete(listener));
+      for (const listener of this.#hostListeners)
+        void Promise.resolve(listener(event)).catch(() => this.#hostListeners.delete(listener));
     };
     try {
       const outcome = await this.#share.run(payload, onEvent, edited ? this.#state.files : undefined);
@@ -113,9 +114,15 @@ export class EmbedController {
   #onEvent(event: RunEvent): void {
     let line: Omit<EmbedLine, "id"> | undefined;
     if (event.type === "log") line = { level: event.level, text: formatConsoleLine(event.values), t: event.t };
-    else if (event.type === "error") line = { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}`, t: event.t };
+    else if (event.type === "error")
+      line = { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}`, t: event.t };
     else if (event.type === "dropped") line = { level: "debug", text: `${event.count} lines dropped`, t: event.t };
-    else if (event.type === "trace") line = { level: event.ok ? "info" : "warn", text: `⇄ ${event.capability}: ${event.summary} (${event.ms} ms)`, t: event.t };
+    else if (event.type === "trace")
+      line = {
+        level: event.ok ? "info" : "warn",
+        text: `⇄ ${event.capability}: ${event.summary} (${event.ms} ms)`,
+        t: event.t,
+      };
     if (!line) return;
     const lines = [...this.#state.lines, { ...line, id: this.#nextLine++ }].slice(-MAX_LINES);
     this.#set({ lines });

@@ -6,7 +6,12 @@ describe("highlight", () => {
     const source = `// hi\nexport default { async run(p: Input) { return "x" + 42 + \`t\${1}\`; } }; /* end`;
     const tokens = highlight(source);
     expect(tokens.map((token) => token.text).join("")).toBe(source);
-    expect(tokens.filter((t) => t.kind === "keyword").map((t) => t.text)).toEqual(["export", "default", "async", "return"]);
+    expect(tokens.filter((t) => t.kind === "keyword").map((t) => t.text)).toEqual([
+      "export",
+      "default",
+      "async",
+      "return",
+    ]);
     expect(tokens.find((t) => t.kind === "comment")?.text).toBe("// hi");
     expect(tokens.find((t) => t.kind === "type")?.text).toBe("Input");
     expect(tokens.filter((t) => t.kind === "string").map((t) => t.text)).toEqual(['"x"', `\`t\${1}\``]);

@@ -31,7 +31,10 @@ export function useDraftEditor(draft: Draft | undefined): DraftEditor | undefine
 const noEditor = () => () => {};
 const NO_FILES: DraftEditor["files"] = [];
 
-export function useEditorSnapshot(editor: DraftEditor | undefined): { files: DraftEditor["files"]; state: SaveState | undefined } {
+export function useEditorSnapshot(editor: DraftEditor | undefined): {
+  files: DraftEditor["files"];
+  state: SaveState | undefined;
+} {
   const files = useSyncExternalStore(editor?.subscribe ?? noEditor, () => editor?.files ?? NO_FILES);
   const state = useSyncExternalStore(editor?.subscribe ?? noEditor, () => editor?.state);
   return { files, state };

@@ -25,7 +25,11 @@ export interface PublicLink<L, V> {
  * Opens one public link (share or run record) by its id for the page's life and reads it once; a new
  * id opens a new link. `open` and `read` are taken from the render in which the id last changed.
  */
-export function usePublicLink<L extends Disposable, V>(id: string, open: (client: WorkshopClient, id: string) => L, read: (link: L) => Promise<V>): PublicLink<L, V> {
+export function usePublicLink<L extends Disposable, V>(
+  id: string,
+  open: (client: WorkshopClient, id: string) => L,
+  read: (link: L) => Promise<V>,
+): PublicLink<L, V> {
   const client = usePublicClient();
   const [state, setState] = useState<PublicLink<L, V>>({});
   const opener = useRef({ open, read });
@@ -38,7 +42,9 @@ export function usePublicLink<L extends Disposable, V>(id: string, open: (client
     opener.current
       .read(link)
       .then((value) => live && setState({ link, value }))
-      .catch((error: unknown) => live && setState({ link, missing: error instanceof Error ? error.message : String(error) }));
+      .catch(
+        (error: unknown) => live && setState({ link, missing: error instanceof Error ? error.message : String(error) }),
+      );
     return () => {
       live = false;
       link[Symbol.dispose]();

@@ -21,7 +21,10 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
       connection.onBroken((reason) => {
         if (!current.current.active) return;
         current.current.active = false;
-        setState({ status: "interrupted", reason: `The connection was lost while the gadget ran (${reason}). The run's outcome is unknown; run it again once reconnected.` });
+        setState({
+          status: "interrupted",
+          reason: `The connection was lost while the gadget ran (${reason}). The run's outcome is unknown; run it again once reconnected.`,
+        });
       }),
     [connection],
   );
@@ -36,7 +39,13 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
         const saved = await editor.saveNow();
         if (saved.status === "conflict" || saved.status === "error") {
           current.current.active = false;
-          setState({ status: "failed", message: saved.status === "conflict" ? "Resolve the save conflict first: the run uses the saved draft." : saved.message });
+          setState({
+            status: "failed",
+            message:
+              saved.status === "conflict"
+                ? "Resolve the save conflict first: the run uses the saved draft."
+                : saved.message,
+          });
           return;
         }
         const session = await connection.ready();
@@ -48,7 +57,8 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
             consoleStore.startRun(event.runId, name);
           }
           consoleStore.add(event);
-          if (event.type === "status") setState({ status: "running", runId: event.runId, startedAt, phase: event.status });
+          if (event.type === "status")
+            setState({ status: "running", runId: event.runId, startedAt, phase: event.status });
         });
         if (!started) {
           consoleStore.startRun(outcome.runId, name);
@@ -56,7 +66,8 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
         }
         if (current.current.active) setState({ status: "done", outcome });
       } catch (error) {
-        if (current.current.active) setState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
+        if (current.current.active)
+          setState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
       } finally {
         current.current.active = false;
       }

@@ -14,12 +14,23 @@ const WorkshopContext = createContext<WorkshopContextValue | undefined>(undefine
  * Holds the Workshop session, the console and the query cache for everything below it. Pages that do
  * not need a workspace (shared links) pass `autoConnect={false}` and connect only when asked to.
  */
-export function WorkshopProvider({ children, url, autoConnect = true }: { children: ReactNode; url?: string; autoConnect?: boolean }) {
+export function WorkshopProvider({
+  children,
+  url,
+  autoConnect = true,
+}: {
+  children: ReactNode;
+  url?: string;
+  autoConnect?: boolean;
+}) {
   const value = useMemo<WorkshopContextValue>(
     () => ({ connection: new WorkshopConnection(window.localStorage, { url }), console: new ConsoleStore() }),
     [url],
   );
-  const queryClient = useMemo(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: true } } }), []);
+  const queryClient = useMemo(
+    () => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: true } } }),
+    [],
+  );
   useEffect(() => {
     if (autoConnect) value.connection.start();
     return () => value.connection.close();
