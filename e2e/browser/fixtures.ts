@@ -1,7 +1,60 @@
-import { expect, type Page, test as base } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test as base } from "@playwright/test";
 
-/** Every page records the requests it makes, so a test can assert none left 127.0.0.1. */
-export const test = base.extend<{ requests: string[] }>({
+/** What went wrong in any page or frame of the test's browser context. */
+interface ErrorLog {
+  console: string[];
+  page: string[];
+  /** Console errors a test expects (a 404 it provoked, a refused frame): matched and not counted. */
+  allowed: RegExp[];
+}
+
+function watchPage(page: Page, log: ErrorLog): void {
+  page.on("pageerror", (error) => log.page.push(`${page.url()}: ${error.stack ?? error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") log.console.push(`${message.location().url || page.url()}: ${message.text()}`);
+  });
+}
+
+function watchContext(context: BrowserContext, log: ErrorLog): void {
+  for (const page of context.pages()) watchPage(page, log);
+  context.on("page", (page) => watchPage(page, log));
+}
+
+/**
+ * Every browser test: records the requests it makes (so a test can assert none left 127.0.0.1), and
+ * ends with zero console errors and zero page errors in every page of its context — a test that
+ * provokes one on purpose names it with `allowConsoleErrors(/pattern/)`.
+ */
+export const test = base.extend<{
+  requests: string[];
+  allowConsoleErrors: (...patterns: RegExp[]) => void;
+  errorLog: ErrorLog;
+}>({
+  errorLog: [
+    async ({ context, browser }, use) => {
+      const log: ErrorLog = { console: [], page: [], allowed: [] };
+      watchContext(context, log);
+      // Contexts a test opens itself (a second visitor) are watched too.
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = (async (...args: Parameters<typeof newContext>) => {
+        const opened = await newContext(...args);
+        watchContext(opened, log);
+        return opened;
+      }) as typeof browser.newContext;
+      try {
+        await use(log);
+      } finally {
+        browser.newContext = newContext;
+      }
+      const unexpected = log.console.filter((text) => !log.allowed.some((pattern) => pattern.test(text)));
+      expect(log.page, "page errors (uncaught exceptions) in the browser").toEqual([]);
+      expect(unexpected, "console errors in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+  allowConsoleErrors: async ({ errorLog }, use) => {
+    await use((...patterns) => errorLog.allowed.push(...patterns));
+  },
   requests: async ({ page }, use) => {
     const requests: string[] = [];
     page.on("request", (request) => requests.push(request.url()));

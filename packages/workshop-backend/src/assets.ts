@@ -58,19 +58,57 @@ function withHeaders(response: Response, pathname: string, frameable = false): R
     // Vite names these by content hash: they never change.
     headers.set("cache-control", "public, max-age=31536000, immutable");
   }
-  return new Response(response.body, { status: response.status, headers });
+  return new Response(response.body, {
+    status: response.status,
+    headers,
+    ...(headers.has("content-encoding") ? { encodeBody: "manual" as const } : {}),
+  });
+}
+
+/** Precompressed siblings written at build time (`x.js.br`, `x.js.gz`), best first. */
+const ENCODINGS = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+] as const;
+
+/**
+ * A hashed asset in the best encoding the client accepts. The bytes are already compressed, so the
+ * runtime must pass them through as they are (`encodeBody: "manual"`).
+ */
+async function precompressed(assets: Fetcher, request: Request, url: URL): Promise<Response | undefined> {
+  if (!url.pathname.startsWith("/assets/") || (request.method !== "GET" && request.method !== "HEAD")) return undefined;
+  const accepted = (request.headers.get("accept-encoding") ?? "").toLowerCase();
+  for (const encoding of ENCODINGS) {
+    if (!accepted.split(",").some((part) => part.trim().split(";")[0] === encoding.name)) continue;
+    const sibling = await assets.fetch(new Request(new URL(url.pathname + encoding.suffix, url), request));
+    if (!sibling.ok) {
+      await sibling.body?.cancel();
+      continue;
+    }
+    const headers = new Headers(sibling.headers);
+    headers.delete("content-type");
+    headers.delete("content-length");
+    headers.set("content-encoding", encoding.name);
+    headers.set("vary", "accept-encoding");
+    return new Response(sibling.body, { status: 200, headers, encodeBody: "manual" });
+  }
+  return undefined;
 }
 
 export async function serveAsset(assets: Fetcher, request: Request): Promise<Response> {
   const url = new URL(request.url);
   // The embed page is served only under /embed/<id>, where it may be framed.
   if (url.pathname === "/embed.html") url.pathname = "/index.html";
-  if (url.pathname.endsWith("/")) url.pathname += "index.html";
+  if (url.pathname === "/") url.pathname = "/index.html";
+  const compressed = await precompressed(assets, request, url);
+  if (compressed) return withHeaders(compressed, url.pathname);
   const response = await assets.fetch(new Request(url, request));
-  // A client-side route has no file: the app's page handles it.
-  if (response.status === 404 && !/\.[a-z0-9]+$/i.test(url.pathname)) {
+  // Any other path is not a page of the app: its not-found page, with the status saying so too.
+  if (response.status === 404 && !url.pathname.startsWith("/assets/")) {
+    await response.body?.cancel();
     url.pathname = "/index.html";
-    return withHeaders(await assets.fetch(new Request(url, request)), url.pathname);
+    const page = await assets.fetch(new Request(url, request));
+    return withHeaders(new Response(page.body, { status: 404, headers: page.headers }), url.pathname);
   }
   return withHeaders(response, url.pathname);
 }

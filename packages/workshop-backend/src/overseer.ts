@@ -238,6 +238,9 @@ export class Overseer {
         runId: request.runId,
         source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`,
         kind: outcome.kind,
+        // The IDE's Problems view names the gadget and the version that failed.
+        gadget: name,
+        version: String(request.source.version),
       };
       this.#reportError?.(
         request.workspaceId,

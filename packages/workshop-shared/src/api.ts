@@ -234,6 +234,8 @@ export interface PublicShare {
   snapshot(): Promise<ShareSnapshot>;
   /** Runs the snapshot — or, in an embed that edited them, these files instead. */
   run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome>;
+  /** Cancels a run this same session started (its id is on every event); false when it is not running. */
+  cancel(runId: string): Promise<boolean>;
 }
 
 /** A shared run record opened by its link. */
@@ -241,6 +243,8 @@ export interface PublicRecord {
   record(): Promise<SharedRunRecord>;
   /** Runs the recorded snapshot again with the recorded payload (anonymous, rate-limited). */
   runAgain(onEvent?: RunEventListener): Promise<RunOutcome>;
+  /** Cancels a run this same session started; false when it is not running. */
+  cancel(runId: string): Promise<boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,7 +257,10 @@ export interface ErrorGroup {
   count: number;
   firstSeen: number;
   lastSeen: number;
-  /** Where it happened, e.g. `run:<draftId>` or `agent:<agentId>`. */
+  /**
+   * The last occurrence: `source` (`draft:<draftId>` or `agent:<agentId>`), `runId`, `kind`, and the
+   * `gadget` name and `version` that failed.
+   */
   lastContext: Record<string, string>;
   sampleStack: string;
 }

@@ -19,6 +19,7 @@ import {
   ANONYMOUS_RUNS_PER_MINUTE,
   ANONYMOUS_RUNS_PER_MINUTE_GLOBAL,
 } from "@gadgets/workshop-shared/limits";
+import { checkId } from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { Connection } from "./connection.ts";
 import { RateLimiter } from "./rate-limiter.ts";
@@ -79,6 +80,16 @@ async function runAnonymously(
   }
 }
 
+/** Stops a run this same visitor started (runs live per connection: nobody can stop another's). */
+function cancelOwnRun(connection: Connection, runId: unknown): boolean {
+  const checked = checkId(runId, "run id");
+  if (!checked.ok) throw new TypeError(checked.error);
+  const controller = connection.runs.get(checked.value);
+  if (!controller) return false;
+  controller.abort({ kind: "cancelled", message: "The run was cancelled by the user." });
+  return true;
+}
+
 export class PublicShareTarget extends RpcTarget implements PublicShare {
   constructor(
     private readonly connection: Connection,
@@ -96,6 +107,10 @@ export class PublicShareTarget extends RpcTarget implements PublicShare {
     if (files !== undefined && files !== null)
       return runAnonymously(this.connection, files, payload, onEvent, undefined);
     return runAnonymously(this.connection, this.value.files, payload, onEvent, `share:${this.value.shareId}`);
+  }
+
+  async cancel(runId: string): Promise<boolean> {
+    return cancelOwnRun(this.connection, runId);
   }
 }
 
@@ -119,5 +134,9 @@ export class PublicRecordTarget extends RpcTarget implements PublicRecord {
       onEvent,
       `record:${this.value.recordId}`,
     );
+  }
+
+  async cancel(runId: string): Promise<boolean> {
+    return cancelOwnRun(this.connection, runId);
   }
 }

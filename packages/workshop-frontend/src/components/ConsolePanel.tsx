@@ -1,8 +1,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import type { StackFrame } from "@gadgets/workshop-shared";
 import type { ConsoleEntry, ConsoleStore, LevelFilter } from "../console/console-store.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
+import { Icon } from "./Icon.tsx";
 import { ValueView } from "./ValueView.tsx";
 
 const LEVEL_STYLE: Record<string, string> = {
@@ -109,17 +110,61 @@ function Entry({
   }
 }
 
+const FILTERS: { key: keyof LevelFilter; label: string; name: string; on: string }[] = [
+  { key: "log", label: "log", name: "Show log lines", on: "bg-zinc-200 dark:bg-zinc-700" },
+  {
+    key: "info",
+    label: "info",
+    name: "Show info lines",
+    on: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",
+  },
+  {
+    key: "warn",
+    label: "warn",
+    name: "Show warn lines",
+    on: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  },
+  {
+    key: "error",
+    label: "error",
+    name: "Show error lines",
+    on: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+  },
+  { key: "debug", label: "debug", name: "Show debug lines", on: "bg-zinc-200 dark:bg-zinc-700" },
+  {
+    key: "error-events",
+    label: "uncaught",
+    name: "Show uncaught errors",
+    on: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+  },
+  {
+    key: "trace",
+    label: "calls",
+    name: "Show capability calls",
+    on: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
+  },
+];
+
+/** How long after a wheel, key or touch a scroll counts as the reader's own. */
+const USER_SCROLL_MS = 400;
+
 /** The console: streamed entries, virtualised so a flood stays smooth, with level filters. */
 export function ConsolePanel({
   dark,
   onOpenFrame,
   store: given,
   title = "Console",
+  hideTitle = false,
+  emptyHint,
 }: {
   dark: boolean;
   onOpenFrame(frame: StackFrame): void;
   store?: ConsoleStore;
   title?: string;
+  /** The title is shown by a tab around the panel. */
+  hideTitle?: boolean;
+  /** What the empty console says (it teaches how to fill it). */
+  emptyHint?: string;
 }) {
   const { console: shared } = useWorkshop();
   const store = given ?? shared;
@@ -127,58 +172,68 @@ export function ConsolePanel({
   const dropped = useSyncExternalStore(store.subscribe, () => store.droppedByCap);
   const filter = useSyncExternalStore(store.subscribe, () => store.filter);
   const scroller = useRef<HTMLDivElement>(null);
+  // Follows the tail until the reader scrolls up; reaching the end again resumes following.
   const stick = useRef(true);
+  const userInputAt = useRef(0);
+  const dragging = useRef(false);
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => 20,
     overscan: 20,
   });
+  const totalSize = virtualizer.getTotalSize();
+
+  // Keyed on the entries themselves, not their count: past the cap the count stays the same while new
+  // lines (and the run's end) keep arriving. And on the measured height, which settles after a render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: totalSize is the trigger (see above), not read
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (entries.length === 0) stick.current = true;
+    if (!el || !stick.current || entries.length === 0) return;
+    virtualizer.scrollToIndex(entries.length - 1, { align: "end" });
+    el.scrollTop = el.scrollHeight;
+  }, [entries, totalSize, virtualizer]);
 
   useEffect(() => {
-    if (stick.current && entries.length > 0) virtualizer.scrollToIndex(entries.length - 1, { align: "end" });
-  }, [entries.length, virtualizer]);
+    const up = () => {
+      dragging.current = false;
+    };
+    window.addEventListener("pointerup", up);
+    return () => window.removeEventListener("pointerup", up);
+  }, []);
 
   const toggle = (key: keyof LevelFilter) => store.setFilter({ ...filter, [key]: !filter[key] });
+  const noteUserInput = () => {
+    userInputAt.current = performance.now();
+  };
 
   return (
     <section className="flex h-full flex-col" aria-label={title}>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
-        <h2 className="font-semibold">{title}</h2>
-        {(["log", "info", "warn", "error", "debug"] as const).map((level) => (
-          <label key={level} className="flex items-center gap-1">
-            <input
-              type="checkbox"
-              checked={filter[level]}
-              onChange={() => toggle(level)}
-              aria-label={`Show ${level} lines`}
-            />
-            {level}
-          </label>
-        ))}
-        <label className="flex items-center gap-1">
-          <input
-            type="checkbox"
-            checked={filter["error-events"]}
-            onChange={() => toggle("error-events")}
-            aria-label="Show uncaught errors"
-          />
-          uncaught
-        </label>
-        <label className="flex items-center gap-1">
-          <input
-            type="checkbox"
-            checked={filter.trace}
-            onChange={() => toggle("trace")}
-            aria-label="Show capability calls"
-          />
-          calls
-        </label>
+      <div className="flex flex-wrap items-center gap-1 border-b border-zinc-200 px-2 py-1 text-[11px] dark:border-zinc-800">
+        {!hideTitle && <h2 className="mr-1 text-xs font-semibold">{title}</h2>}
+        <div className="flex flex-wrap items-center gap-0.5">
+          {FILTERS.map(({ key, label, name, on }) => (
+            <button
+              key={key}
+              type="button"
+              aria-pressed={filter[key]}
+              aria-label={name}
+              title={name}
+              onClick={() => toggle(key)}
+              className={`rounded-full px-2 py-px leading-4 ${filter[key] ? on : "text-zinc-400 line-through decoration-zinc-400/60 hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
         <button
           type="button"
-          className="ml-auto rounded px-2 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          className="ml-auto flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
           onClick={() => store.clear()}
+          title="Clear the console"
         >
+          <Icon name="clear" />
           Clear
         </button>
       </div>
@@ -189,14 +244,32 @@ export function ConsolePanel({
       )}
       <div
         ref={scroller}
-        className="min-h-0 flex-1 overflow-auto font-mono text-xs"
+        className="relative min-h-0 flex-1 overflow-auto font-mono text-xs"
         data-testid="console"
+        role="log"
+        aria-live="off"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable to scroll by keyboard
+        tabIndex={0}
+        onWheel={noteUserInput}
+        onTouchMove={noteUserInput}
+        onKeyDown={noteUserInput}
+        onPointerDown={() => {
+          dragging.current = true;
+          noteUserInput();
+        }}
         onScroll={(event) => {
           const el = event.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (atEnd) stick.current = true;
+          else if (dragging.current || performance.now() - userInputAt.current < USER_SCROLL_MS) stick.current = false;
         }}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+        {entries.length === 0 && emptyHint && (
+          <p className="p-3 font-sans text-zinc-500" data-testid="console-empty">
+            {emptyHint}
+          </p>
+        )}
+        <div style={{ height: totalSize, position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
             const entry = entries[item.index];
             if (!entry) return null;

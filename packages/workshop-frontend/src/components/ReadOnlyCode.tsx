@@ -1,10 +1,25 @@
 import { useState } from "react";
 import type { GadgetFile } from "@gadgets/workshop-shared";
+import { gadgetEnvTypes } from "../editor/gadget-types.ts";
 import { CodeEditor } from "./CodeEditor.tsx";
 import { FileTabs } from "./FileTabs.tsx";
 
+/** Shared runs get no capabilities: the env type says so, and the template's `env: GadgetEnv` type-checks. */
+const SHARED_ENV_TYPES = gadgetEnvTypes({});
+
 /** A gadget's files, read-only, with tabs. */
-export function ReadOnlyCode({ files, entry, theme }: { files: GadgetFile[]; entry: string; theme: "light" | "dark" }) {
+export function ReadOnlyCode({
+  files,
+  entry,
+  theme,
+  readOnlyMessage,
+}: {
+  files: GadgetFile[];
+  entry: string;
+  theme: "light" | "dark";
+  /** What someone who types into the code is told (how to get an editable copy). */
+  readOnlyMessage: string;
+}) {
   const [active, setActive] = useState(entry);
   return (
     <div className="flex h-full flex-col">
@@ -14,8 +29,9 @@ export function ReadOnlyCode({ files, entry, theme }: { files: GadgetFile[]; ent
           files={files}
           activePath={active}
           theme={theme}
-          envTypes=""
+          envTypes={SHARED_ENV_TYPES}
           readOnly
+          readOnlyMessage={readOnlyMessage}
           onChange={() => {}}
           onRun={() => {}}
           onSave={() => {}}

@@ -19,8 +19,11 @@ function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string })
   return (
     <p className="text-xs" data-testid={`${label}-outcome`}>
       <span className="font-semibold">{label}:</span>{" "}
-      {outcome.status === "ok" ? `ok → ${JSON.stringify(outcome.result)}` : `${outcome.kind}: ${outcome.message}`} ·{" "}
-      {outcome.timings.totalMs} ms
+      {outcome.status === "ok" ? `ok → ${JSON.stringify(outcome.result)}` : `${outcome.kind}: ${outcome.message}`}{" "}
+      <span className="text-zinc-500" data-testid={`${label}-timings`}>
+        · queue {outcome.timings.queueMs} ms · build {outcome.timings.buildMs} ms · run {outcome.timings.runMs} ms ·
+        total {outcome.timings.totalMs} ms
+      </span>
     </p>
   );
 }
@@ -124,7 +127,12 @@ export function RecordPage({ recordId }: { recordId: string }) {
       </header>
       <div className="flex min-h-0 flex-1">
         <div className="min-w-0 flex-1 border-r border-zinc-200 dark:border-zinc-800">
-          <ReadOnlyCode files={record.files} entry={manifest.ok ? manifest.value.entry : "gadget.json"} theme={theme} />
+          <ReadOnlyCode
+            files={record.files}
+            entry={manifest.ok ? manifest.value.entry : "gadget.json"}
+            theme={theme}
+            readOnlyMessage="A run record is read-only: it shows the code exactly as it ran."
+          />
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1 overflow-hidden p-2">
           <p className="text-xs">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { checkPayload, type JsonValue } from "@gadgets/workshop-shared";
 import type { RunState } from "../hooks/use-run.ts";
+import { Icon } from "./Icon.tsx";
 import { ValueView } from "./ValueView.tsx";
 
 interface Preset {
@@ -42,6 +43,8 @@ export function RunPanel(props: {
   /** Offered once a run is done: makes its record shareable. */
   onShareRun?(runId: string): void;
   dark: boolean;
+  /** Saved payload presets belong to an editable draft; shared pages leave them out. */
+  presets?: boolean;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
   const [presets, setPresets] = useState<Preset[]>(() => loadPresets(draftId));
@@ -63,29 +66,33 @@ export function RunPanel(props: {
         <label htmlFor="payload" className="font-semibold">
           Payload
         </label>
-        <select
-          className="ml-auto rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700"
-          aria-label="Payload presets"
-          value=""
-          onChange={(e) => {
-            const preset = presets.find((p) => p.name === e.target.value);
-            if (preset) onPayloadText(preset.payload);
-          }}
-        >
-          <option value="">Presets…</option>
-          {presets.map((preset) => (
-            <option key={preset.name} value={preset.name}>
-              {preset.name}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="rounded px-2 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800"
-          onClick={savePreset}
-        >
-          Save preset
-        </button>
+        {props.presets !== false && (
+          <>
+            <select
+              className="ml-auto rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700"
+              aria-label="Payload presets"
+              value=""
+              onChange={(e) => {
+                const preset = presets.find((p) => p.name === e.target.value);
+                if (preset) onPayloadText(preset.payload);
+              }}
+            >
+              <option value="">Presets…</option>
+              {presets.map((preset) => (
+                <option key={preset.name} value={preset.name}>
+                  {preset.name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="rounded px-2 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800"
+              onClick={savePreset}
+            >
+              Save preset
+            </button>
+          </>
+        )}
       </div>
       <textarea
         id="payload"
@@ -101,17 +108,24 @@ export function RunPanel(props: {
       )}
       <div className="flex items-center gap-2">
         {running ? (
-          <button type="button" className="rounded bg-red-600 px-3 py-1 text-white" onClick={props.onCancel}>
+          <button
+            type="button"
+            className="flex items-center gap-1 rounded bg-red-600 px-3 py-1 text-white hover:bg-red-700"
+            onClick={props.onCancel}
+            title="Cancel the run"
+          >
+            <Icon name="stop" className="h-3.5 w-3.5" />
             Cancel
           </button>
         ) : (
           <button
             type="button"
-            className="rounded bg-emerald-600 px-3 py-1 text-white disabled:opacity-50"
+            className="flex items-center gap-1 rounded bg-emerald-600 px-3 py-1 text-white hover:bg-emerald-700 disabled:opacity-50"
             disabled={!parsed.ok}
             onClick={props.onRun}
             title="Run (Ctrl+Enter)"
           >
+            <Icon name="play" className="h-3.5 w-3.5" />
             Run
           </button>
         )}

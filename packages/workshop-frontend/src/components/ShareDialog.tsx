@@ -1,6 +1,22 @@
 import { useState } from "react";
 import { type EmbedOptions, embedUrl } from "@gadgets/workshop-shared/embed";
 
+/** The origin a person typed for `host`: empty is fine (no restriction), anything else must be http(s). */
+export function hostOrigin(text: string): { ok: true; value?: string } | { ok: false; error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { ok: true };
+  try {
+    const url = new URL(trimmed);
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("not http");
+    return { ok: true, value: url.origin };
+  } catch {
+    return {
+      ok: false,
+      error: `"${trimmed}" is not a web origin. Write it like https://blog.example.com (scheme, host and port only).`,
+    };
+  }
+}
+
 const copy = (text: string) => void navigator.clipboard?.writeText(text).catch(() => undefined);
 
 /** The link to a share, and an embed snippet with its options and a live preview. */
@@ -11,6 +27,13 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
   const src = embedUrl(origin, shareId, options);
   const snippet = `<iframe src="${src}" title="Gadget Workshop playground" width="100%" height="420" style="border:0" loading="lazy"></iframe>`;
   const set = (patch: Partial<EmbedOptions>) => setOptions((current) => ({ ...current, ...patch }));
+  const [hostText, setHostText] = useState("");
+  const host = hostOrigin(hostText);
+  const setHost = (text: string) => {
+    setHostText(text);
+    const origin = hostOrigin(text);
+    setOptions(({ host: _old, ...rest }) => (origin.ok && origin.value ? { ...rest, host: origin.value } : rest));
+  };
   return (
     <div
       role="dialog"
@@ -107,6 +130,21 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
             </label>
           ))}
         </fieldset>
+        <label className="flex items-center gap-2 text-xs">
+          host
+          <input
+            className="flex-1 rounded border border-zinc-300 bg-transparent px-1 font-mono dark:border-zinc-700"
+            placeholder="https://your-site.example (the only page allowed to drive the embed; empty: its parent)"
+            value={hostText}
+            onChange={(e) => setHost(e.target.value)}
+            aria-describedby="embed-host-help"
+          />
+        </label>
+        <p id="embed-host-help" className={`text-xs ${host.ok ? "text-zinc-500" : "text-red-600"}`} role="note">
+          {host.ok
+            ? "With a host, only that origin's page can run the embed or change its files through the host API."
+            : host.error}
+        </p>
         <label className="flex flex-col gap-1">
           Snippet
           <textarea

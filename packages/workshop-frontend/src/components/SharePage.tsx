@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
 import { usePublicLink } from "../hooks/use-public-api.ts";
 import type { RunState } from "../hooks/use-run.ts";
@@ -19,6 +19,7 @@ export function SharePage({ shareId }: { shareId: string }) {
   const [payloadText, setPayloadText] = useState("");
   const [runState, setRunState] = useState<RunState>({ status: "idle" });
   const [forking, setForking] = useState(false);
+  const runId = useRef<string>(undefined);
 
   // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
   // so it waits for their click: any site can link here, and a link must not change anything.
@@ -49,11 +50,13 @@ export function SharePage({ shareId }: { shareId: string }) {
     const startedAt = performance.now();
     setRunState({ status: "running", startedAt, phase: "queued" });
     let started = false;
+    runId.current = undefined;
     try {
       const outcome = await share.run(payload.value, (event) => {
         if (!started) {
           started = true;
           consoleStore.startRun(event.runId, snapshot.name);
+          runId.current = event.runId;
         }
         consoleStore.add(event);
         if (event.type === "status")
@@ -88,7 +91,9 @@ export function SharePage({ shareId }: { shareId: string }) {
         </a>
         <h1 className="text-sm">{snapshot.name}</h1>
         <span className="truncate text-xs text-zinc-500">{snapshot.description}</span>
-        <span className="text-xs text-zinc-500">read-only</span>
+        <span className="text-xs text-zinc-500" title="Fork it to edit your own copy">
+          read-only · fork to edit
+        </span>
         <div className="ml-auto flex items-center gap-2">
           <button
             type="button"
@@ -120,6 +125,7 @@ export function SharePage({ shareId }: { shareId: string }) {
             files={snapshot.files}
             entry={manifest.ok ? manifest.value.entry : "gadget.json"}
             theme={theme}
+            readOnlyMessage="This shared gadget is read-only. Fork it to edit your own copy."
           />
         </div>
         <div className="flex min-w-0 flex-[2] flex-col">
@@ -130,8 +136,11 @@ export function SharePage({ shareId }: { shareId: string }) {
               onPayloadText={setPayloadText}
               state={runState}
               onRun={() => void run()}
-              onCancel={() => {}}
+              onCancel={() => {
+                if (runId.current) void share.cancel(runId.current).catch(() => undefined);
+              }}
               dark={dark}
+              presets={false}
             />
           </div>
           <div className="min-h-0 flex-1">

@@ -1,6 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
-import { checkManifest, MANIFEST_PATH, type StackFrame } from "@gadgets/workshop-shared";
+import { checkManifest, type GadgetFile, MANIFEST_PATH, type StackFrame } from "@gadgets/workshop-shared";
+import type { EditorCommands } from "../editor/monaco-view.tsx";
+import { freshProblems, type Problem, type SeenCounts, seenCounts } from "../problems/problems.ts";
+import { useFirstVisit } from "../hooks/use-first-visit.ts";
+import { problemsKey, useProblems } from "../hooks/use-problems.ts";
 import { formatSource } from "../editor/format.ts";
 import { gadgetEnvTypes } from "../editor/gadget-types.ts";
 import { useDraft, useDraftMutations } from "../hooks/use-drafts.ts";
@@ -18,12 +23,23 @@ import { ManifestForm } from "./ManifestForm.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
 import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
-import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
+import { ConflictDialog } from "./ConflictDialog.tsx";
 import { FileTabs } from "./FileTabs.tsx";
+import { Icon } from "./Icon.tsx";
+import { ProblemsPanel } from "./ProblemsPanel.tsx";
+import { ShortcutSheet } from "./ShortcutSheet.tsx";
+import { StatusBar } from "./StatusBar.tsx";
+import { ToolButton } from "./ToolButton.tsx";
+import { TEMPLATES } from "../drafts/templates.ts";
 
-const resizer = "w-1 bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
-const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
+const resizer = "w-px bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
+const resizerRow = "h-px bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
+
+/** Where a keypress lands in something that takes text (then `?` is a character, not the shortcut sheet). */
+const typingInto = (target: EventTarget | null) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || !!target.closest(".monaco-editor"));
 
 /** The IDE: drafts and files | editor | run panel and console. */
 export function Workbench() {
@@ -47,6 +63,17 @@ export function Workbench() {
   const { connection } = useWorkshop();
   const [shared, setShared] = useState<string>();
   const [docs, setDocs] = useState<"help" | "catalog">();
+  const [shortcuts, setShortcuts] = useState(false);
+  const [merging, setMerging] = useState(false);
+  const [commands, setCommands] = useState<EditorCommands>();
+  const [bottomTab, setBottomTab] = useState<"console" | "problems">("console");
+  // A problem's frame in another draft: applied when that draft has opened.
+  const pendingFrame = useRef<{ draftId: string; frame: StackFrame }>(undefined);
+  const queryClient = useQueryClient();
+  const problems = useProblems();
+  const [seen, setSeen] = useState<SeenCounts>();
+  const openDraft = useCallback((id: string | undefined) => setDraftId(id), []);
+  const firstVisit = useFirstVisit(draftId, openDraft);
 
   /** Shares something and shows its link (copied to the clipboard when the page may). */
   const share = useCallback(async (make: () => Promise<string>) => {
@@ -72,7 +99,12 @@ export function Workbench() {
   useEffect(() => {
     if (!draft.data) return;
     const opened = checkManifest(draft.data.files);
-    setActivePath(opened.ok ? opened.value.entry : MANIFEST_PATH);
+    const pending = pendingFrame.current?.draftId === draft.data.id ? pendingFrame.current.frame : undefined;
+    setActivePath(pending?.file ?? (opened.ok ? opened.value.entry : MANIFEST_PATH));
+    if (pending) {
+      setReveal({ path: pending.file, line: pending.line, column: pending.column });
+      pendingFrame.current = undefined;
+    }
     const stored = window.localStorage.getItem(`workshop.payload.${draft.data.id}`);
     setPayload({
       draftId: draft.data.id,
@@ -115,6 +147,11 @@ export function Workbench() {
   // Ctrl/Cmd+Enter runs and Ctrl/Cmd+S saves from anywhere on the page, not only inside the editor.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === "?" && !event.ctrlKey && !event.metaKey && !typingInto(event.target)) {
+        event.preventDefault();
+        setShortcuts(true);
+        return;
+      }
       if (!(event.ctrlKey || event.metaKey)) return;
       if (event.key === "Enter") {
         event.preventDefault();
@@ -133,76 +170,186 @@ export function Workbench() {
     setReveal({ path: frame.file, line: frame.line, column: frame.column });
   }, []);
 
+  // Problems: what arrived since the person last looked is marked and announced; looking marks it seen.
+  useEffect(() => {
+    if (problems.data && (seen === undefined || bottomTab === "problems")) setSeen(seenCounts(problems.data));
+  }, [problems.data, seen, bottomTab]);
+  const fresh = useMemo(
+    () => new Set(problems.data && seen ? freshProblems(problems.data, seen).map((group) => group.fingerprint) : []),
+    [problems.data, seen],
+  );
+  // A failed run is a problem at once, not at the next poll.
+  useEffect(() => {
+    if (runState.status === "done" && runState.outcome.status === "error")
+      void queryClient.invalidateQueries({ queryKey: problemsKey });
+  }, [runState, queryClient]);
+  const openProblemFrame = useCallback(
+    (problem: Problem, frame: StackFrame) => {
+      if (problem.sourceKind === "draft" && problem.sourceId && problem.sourceId !== draftId) {
+        pendingFrame.current = { draftId: problem.sourceId, frame };
+        setDraftId(problem.sourceId);
+        return;
+      }
+      openFrame(frame);
+    },
+    [draftId, openFrame],
+  );
+  const openRunRecord = useCallback(
+    (runId: string) =>
+      void share(async () => {
+        const { recordId } = await (await connection.ready()).shareRun(runId);
+        window.open(`/r/${recordId}`, "_blank", "noopener");
+        return `/r/${recordId}`;
+      }),
+    [share, connection],
+  );
+  const resolveMerged = useCallback(
+    (merged: GadgetFile[]) => {
+      setMerging(false);
+      void editor?.resolveConflict({ merged });
+    },
+    [editor],
+  );
+
   const envTypes = useMemo(() => gadgetEnvTypes(manifest.ok ? (manifest.value.grants ?? {}) : {}), [manifest]);
   const dark = theme === "dark";
 
+  const shareDraft = () =>
+    void share(async () => {
+      if (!editor) throw new Error("Open a draft first.");
+      const payload = parsePayload(payloadText);
+      if (!payload.ok) throw new Error(payload.error);
+      await editor.saveNow();
+      const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
+      setShared(shareId);
+      return `/s/${shareId}`;
+    });
+  const publishDraft = async () => {
+    if (!editor) return;
+    await editor.saveNow();
+    try {
+      const version = await publish.mutateAsync(editor.draftId);
+      setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const createFromTemplate = async (templateId: string) => {
+    const template = TEMPLATES.find((t) => t.id === templateId);
+    if (!template) return;
+    try {
+      const created = await (await connection.ready()).createDraft({
+        files: template.files(`${template.id}-${Math.random().toString(36).slice(2, 6)}`),
+      });
+      void queryClient.invalidateQueries({ queryKey: ["drafts"] });
+      setDraftId(created.id);
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const freshCount = fresh.size;
+
   return (
-    <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
-        <h1 className="font-semibold">Gadget Workshop</h1>
-        {draft.data && <span className="text-sm text-zinc-500">{name}</span>}
-        <SaveBadge state={saveState} />
-        <div className="ml-auto flex items-center gap-3">
+    <div className="flex h-screen min-h-0 flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <header className="flex h-10 shrink-0 items-center gap-1 border-b border-zinc-200 bg-zinc-50 px-2 dark:border-zinc-800 dark:bg-zinc-900">
+        <h1 className="flex items-center gap-1.5 pr-2 font-semibold">
+          <span className="inline-block h-3 w-3 rotate-45 rounded-sm bg-sky-500" aria-hidden="true" />
+          <span className="hidden sm:inline">Gadget Workshop</span>
+        </h1>
+        {draft.data && (
+          <span className="truncate border-l border-zinc-300 pl-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+            {name}
+          </span>
+        )}
+        <nav className="ml-auto flex items-center gap-0.5" aria-label="Toolbar">
           {editor && (
-            <button
-              type="button"
-              className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
-              onClick={() =>
-                void share(async () => {
-                  const payload = parsePayload(payloadText);
-                  if (!payload.ok) throw new Error(payload.error);
-                  await editor.saveNow();
-                  const { shareId } = await (await connection.ready()).shareDraft(editor.draftId, payload.value);
-                  setShared(shareId);
-                  return `/s/${shareId}`;
-                })
-              }
-            >
-              Share
-            </button>
+            <>
+              <ToolButton
+                icon="format"
+                label="Format"
+                tooltip="Format the file with Prettier and save"
+                shortcut="Ctrl+S"
+                onClick={() => void saveAndFormat()}
+              />
+              <ToolButton
+                icon="share"
+                label="Share"
+                tooltip="Share a read-only link and an embed snippet"
+                onClick={shareDraft}
+              />
+              <ToolButton
+                icon="publish"
+                label="Publish"
+                tooltip="Publish as an agent your backend can call"
+                onClick={() => void publishDraft()}
+              />
+              <span className="mx-1 h-5 w-px bg-zinc-300 dark:bg-zinc-700" aria-hidden="true" />
+              <ToolButton
+                icon="palette"
+                label="Commands"
+                tooltip="Command palette: every editor command"
+                shortcut="F1"
+                onClick={() => commands?.runAction("editor.action.quickCommand")}
+                disabled={!commands}
+              />
+            </>
           )}
-          {editor && (
-            <button
-              type="button"
-              className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
-              onClick={async () => {
-                await editor.saveNow();
-                try {
-                  const version = await publish.mutateAsync(editor.draftId);
-                  setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
-                } catch (error) {
-                  setNotice(error instanceof Error ? error.message : String(error));
-                }
-              }}
-            >
-              Publish
-            </button>
-          )}
-          <button
-            type="button"
-            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          <ToolButton
+            icon="keyboard"
+            label="Shortcuts"
+            tooltip="Keyboard shortcuts"
+            shortcut="?"
+            onClick={() => setShortcuts(true)}
+          />
+          <ToolButton
+            icon="catalog"
+            label="Catalog"
+            tooltip="Published agents and their docs"
             onClick={() => setDocs("catalog")}
-          >
-            Catalog
-          </button>
-          <button
-            type="button"
-            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          />
+          <ToolButton
+            icon="book"
+            label="Help"
+            tooltip="The gadget contract and capabilities"
             onClick={() => setDocs("help")}
-          >
-            Help
-          </button>
-          <ConnectionBadge />
+          />
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
-        </div>
+        </nav>
       </header>
+      {firstVisit.welcome && (
+        <div
+          className="flex items-center gap-2 border-b border-sky-200 bg-sky-50 px-3 py-1 text-sm text-sky-950 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100"
+          role="status"
+          data-testid="welcome"
+        >
+          <span className="flex-1">
+            A <strong>gadget</strong> is a small TypeScript agent: its <code>run(payload, env)</code> returns a result.
+            Press <kbd className="font-mono">Ctrl+Enter</kbd> to run this one, or read{" "}
+            <button type="button" className="underline" onClick={() => setDocs("help")}>
+              the gadget contract
+            </button>
+            .
+          </span>
+          <button type="button" onClick={firstVisit.dismiss} aria-label="Dismiss the welcome">
+            ×
+          </button>
+        </div>
+      )}
       {saveState?.status === "conflict" && editor && (
         <div
-          className="flex items-center gap-3 bg-red-50 px-3 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+          className="flex flex-wrap items-center gap-2 bg-red-50 px-3 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
           role="alert"
           data-testid="conflict"
         >
           <span className="flex-1">{saveState.message}</span>
+          <button
+            type="button"
+            className="flex items-center gap-1 rounded bg-red-700 px-2 text-white"
+            onClick={() => setMerging(true)}
+          >
+            <Icon name="merge" className="h-3.5 w-3.5" />
+            Compare and merge…
+          </button>
           <button
             type="button"
             className="rounded border border-current px-2"
@@ -219,6 +366,16 @@ export function Workbench() {
           </button>
         </div>
       )}
+      {merging && saveState?.status === "conflict" && (
+        <ConflictDialog
+          mine={files}
+          theirs={saveState.theirs.files}
+          theirVersion={saveState.theirs.version}
+          theme={theme}
+          onMerged={resolveMerged}
+          onClose={() => setMerging(false)}
+        />
+      )}
       {notice && (
         <div
           className="flex items-center gap-2 bg-sky-50 px-3 py-1 text-sm dark:bg-sky-950"
@@ -232,11 +389,12 @@ export function Workbench() {
         </div>
       )}
       {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
+      {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {shared && (
         <ShareDialog shareId={shared} files={files.map((file) => file.path)} onClose={() => setShared(undefined)} />
       )}
       <Group orientation="horizontal" className="min-h-0 flex-1">
-        <Panel defaultSize="18" minSize="10" className="overflow-auto">
+        <Panel defaultSize="18" minSize="12" className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40">
           <DraftList activeId={draftId} onOpen={setDraftId} />
           {editor && (
             <>
@@ -247,7 +405,7 @@ export function Workbench() {
           )}
         </Panel>
         <Separator className={resizer} />
-        <Panel defaultSize="47" minSize="20" className="flex flex-col">
+        <Panel defaultSize="47" minSize="25" className="flex flex-col">
           {editor ? (
             <>
               <FileTabs paths={files.map((file) => file.path)} active={activePath} onSelect={setActivePath} />
@@ -260,20 +418,46 @@ export function Workbench() {
                   onChange={(path, content) => editor.update(path, content)}
                   onRun={startRun}
                   onSave={() => void saveAndFormat()}
+                  onOpenFile={(path, line, column) => {
+                    setActivePath(path);
+                    setReveal({ path, line, column });
+                  }}
+                  onReady={setCommands}
                   reveal={reveal}
                 />
               </div>
             </>
+          ) : draftId ? (
+            <p className="m-auto text-sm text-zinc-500">Opening the draft…</p>
           ) : (
-            <div className="m-auto max-w-sm p-6 text-center text-sm text-zinc-500">
-              {draftId
-                ? "Opening the draft…"
-                : "Create a draft from a template (Drafts → + new…) to start. Press Ctrl+Enter to run it."}
+            <div
+              className="m-auto max-w-sm space-y-3 p-6 text-sm text-zinc-600 dark:text-zinc-400"
+              data-testid="no-draft"
+            >
+              <p>
+                A <strong>gadget</strong> is a small TypeScript agent:{" "}
+                <code>export default {"{ run(payload, env) }"}</code>. Open a draft on the left, or start from a
+                template:
+              </p>
+              <div className="flex flex-wrap gap-2">
+                {TEMPLATES.map((template) => (
+                  <button
+                    key={template.id}
+                    type="button"
+                    title={template.description}
+                    className="rounded border border-zinc-300 px-2 py-1 hover:border-sky-500 dark:border-zinc-700"
+                    onClick={() => void createFromTemplate(template.id)}
+                  >
+                    {template.title}
+                  </button>
+                ))}
+              </div>
+              <p>Then press Ctrl+Enter to run it. Help has the contract; ? lists the shortcuts.</p>
             </div>
           )}
         </Panel>
         <Separator className={resizer} />
-        <Panel defaultSize="35" minSize="20">
+        <Panel defaultSize="35" minSize="22">
           <Group orientation="vertical">
             <Panel defaultSize="40" minSize="15">
               {editor ? (
@@ -289,15 +473,72 @@ export function Workbench() {
                   }
                   dark={dark}
                 />
-              ) : null}
+              ) : (
+                <p className="p-3 text-xs text-zinc-500">The payload and the result of a run show here.</p>
+              )}
             </Panel>
             <Separator className={resizerRow} />
-            <Panel defaultSize="60" minSize="15">
-              <ConsolePanel dark={dark} onOpenFrame={openFrame} />
+            <Panel defaultSize="60" minSize="15" className="flex flex-col">
+              <div
+                className="flex shrink-0 items-center gap-1 border-b border-zinc-200 px-1 text-xs dark:border-zinc-800"
+                role="tablist"
+                aria-label="Output"
+              >
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={bottomTab === "console"}
+                  className={`flex items-center gap-1 px-2 py-1 ${bottomTab === "console" ? "border-b-2 border-sky-500 font-semibold" : "text-zinc-500"}`}
+                  onClick={() => setBottomTab("console")}
+                >
+                  <Icon name="terminal" className="h-3.5 w-3.5" />
+                  Console
+                </button>
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={bottomTab === "problems"}
+                  className={`flex items-center gap-1 px-2 py-1 ${bottomTab === "problems" ? "border-b-2 border-sky-500 font-semibold" : "text-zinc-500"}`}
+                  onClick={() => setBottomTab("problems")}
+                  data-testid="problems-tab"
+                >
+                  <Icon name="problem" className="h-3.5 w-3.5" />
+                  Problems
+                  {(problems.data?.length ?? 0) > 0 && (
+                    <span
+                      className={`rounded-full px-1.5 tabular-nums ${freshCount > 0 ? "bg-amber-400 text-amber-950" : "bg-zinc-200 dark:bg-zinc-700"}`}
+                      title={freshCount > 0 ? `${freshCount} new or happened again` : undefined}
+                    >
+                      {freshCount > 0 ? `${freshCount} new` : problems.data?.length}
+                    </span>
+                  )}
+                </button>
+              </div>
+              <p className="sr-only" aria-live="polite">
+                {freshCount > 0 ? `${freshCount} new problems` : ""}
+              </p>
+              <div className="min-h-0 flex-1">
+                {bottomTab === "console" ? (
+                  <ConsolePanel
+                    dark={dark}
+                    onOpenFrame={openFrame}
+                    hideTitle
+                    emptyHint="Console output appears here while the gadget runs: press Ctrl+Enter. console.log values can be expanded; an error's stack frames open the line."
+                  />
+                ) : (
+                  <ProblemsPanel
+                    groups={problems.data}
+                    fresh={fresh}
+                    onOpenFrame={openProblemFrame}
+                    onOpenRun={openRunRecord}
+                  />
+                )}
+              </div>
             </Panel>
           </Group>
         </Panel>
       </Group>
+      <StatusBar runState={runState} saveState={editor ? saveState : undefined} />
     </div>
   );
 }

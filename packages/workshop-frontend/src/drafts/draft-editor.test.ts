@@ -67,6 +67,19 @@ describe("DraftEditor", () => {
     expect(api.current().files[1]?.content).toBe("mine");
   });
 
+  it("saves files merged from both sides on top of their version", async () => {
+    const api = server(draft(1));
+    const editor = new DraftEditor(draft(1), api.save);
+    api.edit("theirs");
+    editor.update("index.ts", "mine");
+    await editor.saveNow();
+    const merged = draft(0, "theirs + mine").files;
+    await editor.resolveConflict({ merged });
+    expect(editor.state).toEqual({ status: "saved", version: 3 });
+    expect(api.saves.at(-1)).toEqual({ baseVersion: 2, files: merged });
+    expect(editor.file("index.ts")?.content).toBe("theirs + mine");
+  });
+
   it("takes theirs on request and drops my edit", async () => {
     const api = server(draft(1));
     const editor = new DraftEditor(draft(1), api.save);

@@ -121,11 +121,18 @@ export class DraftEditor {
     return this.#state;
   }
 
-  /** Settles a conflict: keep my files on top of their version, or take theirs. */
-  async resolveConflict(choice: "mine" | "theirs"): Promise<SaveState> {
+  /**
+   * Settles a conflict: keep my files on top of their version, take theirs, or save files merged from
+   * both (the merge view) on top of their version.
+   */
+  async resolveConflict(choice: "mine" | "theirs" | { merged: GadgetFile[] }): Promise<SaveState> {
     if (this.#state.status !== "conflict") return this.#state;
     const theirs = this.#state.theirs;
     this.#version = theirs.version;
+    if (typeof choice === "object") {
+      this.#files = choice.merged;
+      this.#keepUnsaved();
+    }
     if (choice === "theirs") {
       this.#files = theirs.files;
       this.#forgetUnsaved();

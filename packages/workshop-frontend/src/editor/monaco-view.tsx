@@ -1,12 +1,22 @@
 /**
  * The Monaco editor, bundled with the app (no CDN). One model per gadget file under `file:///gadget/`,
- * so imports between files resolve and TypeScript knows the gadget contract from the env types.
+ * so imports between files resolve, go to definition and rename work across the gadget's files, and
+ * TypeScript knows the gadget contract from the env types.
  * Loaded lazily: pages that only show code never download it.
  */
 
 import * as monaco from "./monaco.ts";
 import { useEffect, useRef } from "react";
 import type { GadgetFile } from "@gadgets/workshop-shared";
+import { GADGET_SNIPPETS } from "./gadget-snippets.ts";
+import { defineWorkshopThemes, EDITOR_THEME } from "./monaco-themes.ts";
+
+/** What the page around the editor can ask of it (toolbar buttons, the shortcut sheet). */
+export interface EditorCommands {
+  /** Runs a Monaco action by id, e.g. `editor.action.quickCommand`; focuses the editor first. */
+  runAction(id: string): void;
+  focus(): void;
+}
 
 export interface MonacoViewProps {
   files: GadgetFile[];
@@ -14,15 +24,21 @@ export interface MonacoViewProps {
   theme: "light" | "dark";
   envTypes: string;
   readOnly?: boolean;
+  /** Shown when someone types into a read-only editor. */
+  readOnlyMessage?: string;
   onChange(path: string, content: string): void;
   onRun(): void;
   onSave(): void;
+  /** Go to definition (or a reference) landed in another file of the gadget. */
+  onOpenFile?(path: string, line: number, column: number): void;
+  onReady?(commands: EditorCommands | undefined): void;
   /** Moves the cursor to a position; a new object each time it should happen. */
   reveal?: { path: string; line: number; column: number };
 }
 
-const uriOf = (path: string) => monaco.Uri.parse(`file:///gadget/${path}`);
-const languageOf = (path: string) =>
+const GADGET_PREFIX = "/gadget/";
+export const uriOf = (path: string) => monaco.Uri.parse(`file://${GADGET_PREFIX}${path}`);
+export const languageOf = (path: string) =>
   path.endsWith(".ts")
     ? "typescript"
     : /\.m?js$/.test(path)
@@ -34,9 +50,10 @@ const languageOf = (path: string) =>
           : "plaintext";
 
 let configured = false;
-function configureTypeScript(): void {
+function configureOnce(): void {
   if (configured) return;
   configured = true;
+  defineWorkshopThemes();
   const options = {
     target: monaco.typescript.ScriptTarget.ES2020,
     module: monaco.typescript.ModuleKind.ESNext,
@@ -49,6 +66,27 @@ function configureTypeScript(): void {
   };
   monaco.typescript.typescriptDefaults.setCompilerOptions(options);
   monaco.typescript.javascriptDefaults.setCompilerOptions({ ...options, checkJs: false });
+  // All gadget files are open models: the worker sees them eagerly, so cross-file suggestions are instant.
+  monaco.typescript.typescriptDefaults.setEagerModelSync(true);
+  for (const language of ["typescript", "javascript"]) {
+    monaco.languages.registerCompletionItemProvider(language, {
+      provideCompletionItems(model, position) {
+        const word = model.getWordUntilPosition(position);
+        const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+        return {
+          suggestions: GADGET_SNIPPETS.map((snippet) => ({
+            label: snippet.label,
+            kind: monaco.languages.CompletionItemKind.Snippet,
+            detail: snippet.detail,
+            documentation: { value: snippet.documentation },
+            insertText: snippet.body,
+            insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
+            range,
+          })),
+        };
+      },
+    });
+  }
 }
 
 let envLib: monaco.IDisposable | undefined;
@@ -60,7 +98,7 @@ export default function MonacoView(props: MonacoViewProps) {
   latest.current = props;
 
   useEffect(() => {
-    configureTypeScript();
+    configureOnce();
     if (!host.current) return;
     const instance = monaco.editor.create(host.current, {
       automaticLayout: true,
@@ -69,20 +107,69 @@ export default function MonacoView(props: MonacoViewProps) {
       scrollBeyondLastLine: false,
       tabSize: 2,
       ariaLabel: "Code editor",
+      theme: latest.current.theme === "dark" ? EDITOR_THEME.dark : EDITOR_THEME.light,
+      fixedOverflowWidgets: true,
+      bracketPairColorization: { enabled: true },
+      guides: { bracketPairs: "active" },
+      folding: true,
+      showFoldingControls: "mouseover",
     });
     editor.current = instance;
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun());
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
     const changes = instance.onDidChangeModelContent(() => {
       const model = instance.getModel();
-      if (!model) return;
-      const path = model.uri.path.replace(/^\/gadget\//, "");
-      latest.current.onChange(path, model.getValue());
+      if (!model || instance.getOption(monaco.editor.EditorOption.readOnly)) return;
+      latest.current.onChange(model.uri.path.slice(GADGET_PREFIX.length), model.getValue());
+    });
+    // Rename across files edits models that are not shown: report those edits too.
+    const modelListeners = new Map<string, monaco.IDisposable>();
+    const watch = (model: monaco.editor.ITextModel) => {
+      if (!model.uri.path.startsWith(GADGET_PREFIX) || modelListeners.has(model.uri.toString())) return;
+      modelListeners.set(
+        model.uri.toString(),
+        model.onDidChangeContent(() => {
+          if (instance.getModel() === model || latest.current.readOnly) return;
+          latest.current.onChange(model.uri.path.slice(GADGET_PREFIX.length), model.getValue());
+        }),
+      );
+    };
+    for (const model of monaco.editor.getModels()) watch(model);
+    const created = monaco.editor.onDidCreateModel(watch);
+    const disposedModels = monaco.editor.onWillDisposeModel((model) => {
+      modelListeners.get(model.uri.toString())?.dispose();
+      modelListeners.delete(model.uri.toString());
+    });
+    // Go to definition into another file: switch the tab there instead of doing nothing.
+    const opener = monaco.editor.registerEditorOpener({
+      openCodeEditor(source, resource, selectionOrPosition) {
+        if (source !== instance || !resource.path.startsWith(GADGET_PREFIX)) return false;
+        const at =
+          selectionOrPosition && "startLineNumber" in selectionOrPosition
+            ? { line: selectionOrPosition.startLineNumber, column: selectionOrPosition.startColumn }
+            : selectionOrPosition
+              ? { line: selectionOrPosition.lineNumber, column: selectionOrPosition.column }
+              : { line: 1, column: 1 };
+        latest.current.onOpenFile?.(resource.path.slice(GADGET_PREFIX.length), at.line, at.column);
+        return latest.current.onOpenFile !== undefined;
+      },
+    });
+    latest.current.onReady?.({
+      runAction(id) {
+        instance.focus();
+        void instance.getAction(id)?.run();
+      },
+      focus: () => instance.focus(),
     });
     return () => {
+      latest.current.onReady?.(undefined);
+      opener.dispose();
+      created.dispose();
+      disposedModels.dispose();
+      for (const listener of modelListeners.values()) listener.dispose();
       changes.dispose();
       instance.dispose();
-      for (const model of monaco.editor.getModels()) if (model.uri.path.startsWith("/gadget/")) model.dispose();
+      for (const model of monaco.editor.getModels()) if (model.uri.path.startsWith(GADGET_PREFIX)) model.dispose();
     };
   }, []);
 
@@ -92,18 +179,21 @@ export default function MonacoView(props: MonacoViewProps) {
   }, [props.envTypes]);
 
   useEffect(() => {
-    monaco.editor.setTheme(props.theme === "dark" ? "vs-dark" : "vs");
+    monaco.editor.setTheme(props.theme === "dark" ? EDITOR_THEME.dark : EDITOR_THEME.light);
   }, [props.theme]);
 
   useEffect(() => {
-    editor.current?.updateOptions({ readOnly: props.readOnly ?? false });
-  }, [props.readOnly]);
+    editor.current?.updateOptions({
+      readOnly: props.readOnly ?? false,
+      ...(props.readOnlyMessage ? { readOnlyMessage: { value: props.readOnlyMessage } } : {}),
+    });
+  }, [props.readOnly, props.readOnlyMessage]);
 
   // Keep one model per file; text typed here is already in the model, outside changes are applied.
   useEffect(() => {
     const wanted = new Set(props.files.map((file) => uriOf(file.path).toString()));
     for (const model of monaco.editor.getModels()) {
-      if (model.uri.path.startsWith("/gadget/") && !wanted.has(model.uri.toString())) model.dispose();
+      if (model.uri.path.startsWith(GADGET_PREFIX) && !wanted.has(model.uri.toString())) model.dispose();
     }
     for (const file of props.files) {
       const uri = uriOf(file.path);

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { checkManifest, createRpcClient, type EmbedOptions, type JsonValue } from "@gadgets/workshop-shared";
 import { CodeEditor } from "../components/CodeEditor.tsx";
 import { serveHostApi } from "./embed-host-channel.ts";
-import { EmbedApiTarget, EmbedController } from "./embed-controller.ts";
+import { gadgetEnvTypes } from "../editor/gadget-types.ts";
+import { EmbedApiTarget, EmbedController, LazyEmbedController } from "./embed-controller.ts";
 import { highlight, type TokenKind } from "./highlight.ts";
 
 const TOKEN_STYLE: Record<TokenKind, string> = {
@@ -28,21 +29,26 @@ function HighlightedCode({ source }: { source: string }) {
   );
 }
 
+/** Embedded (anonymous) runs get no capabilities; the template's `env: GadgetEnv` still type-checks. */
+const SHARED_ENV_TYPES = gadgetEnvTypes({});
+
 /** The embedded playground: first paint is highlighted text; Monaco arrives only when the reader edits. */
-function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOptions }) {
-  const controller = useMemo(() => new EmbedController(createRpcClient(), shareId), [shareId]);
+function LoadedEmbed({
+  shareId,
+  options,
+  controller,
+}: {
+  shareId: string;
+  options: EmbedOptions;
+  controller: EmbedController;
+}) {
   const state = useSyncExternalStore(controller.subscribe, () => controller.state);
   const [active, setActive] = useState<string>();
   const [editing, setEditing] = useState(false);
 
   useEffect(() => {
     void controller.load();
-    const stop = serveHostApi(new EmbedApiTarget(controller), options.host);
-    return () => {
-      stop();
-      controller.dispose();
-    };
-  }, [controller, options.host]);
+  }, [controller]);
 
   const snapshot = state.snapshot;
   useEffect(() => {
@@ -128,7 +134,7 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
                   files={state.files}
                   activePath={shown}
                   theme={options.theme}
-                  envTypes=""
+                  envTypes={SHARED_ENV_TYPES}
                   onChange={(path, content) =>
                     controller.setFiles(state.files.map((file) => (file.path === path ? { ...file, content } : file)))
                   }
@@ -170,9 +176,26 @@ function LoadedEmbed({ shareId, options }: { shareId: string; options: EmbedOpti
   );
 }
 
-/** `/embed/<shareId>`; with `ctl`, nothing loads or runs until the reader clicks. */
+/**
+ * `/embed/<shareId>`; with `ctl`, nothing loads or runs until the reader clicks. The host API's
+ * handshake is answered at once either way; a host's first call loads the embed as a click would.
+ */
 export function EmbedPage({ shareId, options }: { shareId: string; options: EmbedOptions }) {
   const [clicked, setClicked] = useState(!options.ctl);
+  const lazy = useMemo(() => new LazyEmbedController(() => new EmbedController(createRpcClient(), shareId)), [shareId]);
+  useEffect(() => {
+    const stop = serveHostApi(
+      new EmbedApiTarget(() => {
+        setClicked(true);
+        return lazy.get();
+      }),
+      options.host,
+    );
+    return () => {
+      stop();
+      lazy.dispose();
+    };
+  }, [lazy, options.host]);
   useEffect(() => {
     document.documentElement.classList.toggle("dark", options.theme === "dark");
   }, [options.theme]);
@@ -187,5 +210,5 @@ export function EmbedPage({ shareId, options }: { shareId: string; options: Embe
       </button>
     );
   }
-  return <LoadedEmbed shareId={shareId} options={options} />;
+  return <LoadedEmbed shareId={shareId} options={options} controller={lazy.get()} />;
 }

@@ -37,6 +37,27 @@ export interface EmbedState {
 /** Lines the embed's console keeps (it is a small window). */
 const MAX_LINES = 1000;
 
+/** Creates the embed's controller (and its server session) only when something first needs it. */
+export class LazyEmbedController {
+  #controller: EmbedController | undefined;
+
+  constructor(private readonly create: () => EmbedController) {}
+
+  get(): EmbedController {
+    this.#controller ??= this.create();
+    return this.#controller;
+  }
+
+  get started(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  dispose(): void {
+    this.#controller?.dispose();
+    this.#controller = undefined;
+  }
+}
+
 export class EmbedController {
   #state: EmbedState = { files: [], lines: [], running: false };
   readonly #listeners = new Set<() => void>();
@@ -136,8 +157,16 @@ export class EmbedController {
 
 /** The host API: validated like any RPC boundary, since the host page is someone else's code. */
 export class EmbedApiTarget extends RpcTarget implements EmbedApi {
-  constructor(private readonly controller: EmbedController) {
+  /**
+   * `controllerOf` is called on the host's first real call, not at the handshake: with click-to-load
+   * the handshake is answered before the click, and only a host that asks for something loads it.
+   */
+  constructor(private readonly controllerOf: () => EmbedController) {
     super();
+  }
+
+  private get controller(): EmbedController {
+    return this.controllerOf();
   }
 
   async run(payload: JsonValue): Promise<RunOutcome> {

@@ -1,0 +1,43 @@
+import { useEffect, useRef, useState } from "react";
+import { firstVisitAction, WELCOMED_KEY } from "../drafts/first-visit.ts";
+import { TEMPLATES } from "../drafts/templates.ts";
+import { useDraftMutations, useDrafts } from "./use-drafts.ts";
+
+/**
+ * On a browser's first visit, creates the echo example and opens it; returns whether to show the
+ * one-line welcome (until dismissed).
+ */
+export function useFirstVisit(
+  activeDraftId: string | undefined,
+  open: (draftId: string) => void,
+): { welcome: boolean; dismiss(): void } {
+  const drafts = useDrafts();
+  const { create } = useDraftMutations();
+  const started = useRef(false);
+  const [welcome, setWelcome] = useState(false);
+  const active = useRef(activeDraftId);
+  active.current = activeDraftId;
+  const action = firstVisitAction({
+    welcomed: window.localStorage.getItem(WELCOMED_KEY) !== null,
+    activeDraftId,
+    draftCount: drafts.data?.length,
+  });
+  useEffect(() => {
+    if (action !== "create-example" || started.current) return;
+    started.current = true;
+    const echo = TEMPLATES.find((template) => template.id === "echo");
+    if (!echo) return;
+    create.mutateAsync(echo.files("echo")).then(
+      (draft) => {
+        window.localStorage.setItem(WELCOMED_KEY, "1");
+        setWelcome(true);
+        // The person may have opened or made a draft meanwhile: theirs stays open.
+        if (active.current === undefined) open(draft.id);
+      },
+      () => {
+        started.current = false;
+      },
+    );
+  }, [action, create, open]);
+  return { welcome, dismiss: () => setWelcome(false) };
+}
