@@ -146,7 +146,13 @@ test.describe("the embeddable playground", () => {
     await expect(page.locator(".monaco-editor").first()).toBeVisible();
   });
 
-  test("IDE pages refuse to be framed; unknown embeds show not found", async ({ page, request }) => {
+  test("IDE pages refuse to be framed; unknown embeds show not found", async ({
+    page,
+    request,
+    allowConsoleErrors,
+  }) => {
+    // The browser reports the refused frame and the 404 it was asked to provoke.
+    allowConsoleErrors(/frame-ancestors 'none'/, /status of 404/);
     const ide = await request.get("/");
     expect(ide.headers()["x-frame-options"]).toBe("DENY");
     expect(ide.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");

@@ -68,6 +68,9 @@ export async function newDraft(page: Page, template: "Echo" | "Loop with logs" |
   await page.goto("/");
   await expect(page.getByTestId("connection")).toHaveText("connected");
   await page.getByLabel("New draft from a template").selectOption({ label: template });
+  // The new draft is the open one (not the example a first visit opens by itself).
+  const prefix = { Echo: "echo-", "Loop with logs": "loop-", "Async work": "async-" }[template];
+  await expect(page.getByRole("navigation", { name: "Drafts" }).locator('[aria-current="true"]')).toContainText(prefix);
   await expect(page.locator(".monaco-editor").first()).toBeVisible();
   await expect(page.getByTestId("save-state")).toContainText("saved");
 }

@@ -6,7 +6,10 @@ import { expect, replaceEditorText, test } from "./fixtures.ts";
 
 test("a lost connection is shown, a run in flight reports it was interrupted, and the IDE reconnects by itself", async ({
   page,
+  allowConsoleErrors,
 }) => {
+  // The browser reports the socket the test breaks on purpose and the refused reconnects meanwhile.
+  allowConsoleErrors(/WebSocket/);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-reconnect-"));
   const port = await freePort();
   let server = await startWorkshopServer({ dataDir, port });
@@ -14,6 +17,9 @@ test("a lost connection is shown, a run in flight reports it was interrupted, an
     await page.goto(server.url);
     await expect(page.getByTestId("connection")).toHaveText("connected");
     await page.getByLabel("New draft from a template").selectOption({ label: "Echo" });
+    await expect(page.getByRole("navigation", { name: "Drafts" }).locator('[aria-current="true"]')).toContainText(
+      "echo-",
+    );
     await expect(page.locator(".monaco-editor").first()).toBeVisible();
     await replaceEditorText(
       page,
