@@ -17,7 +17,10 @@ test.describe("the editor people expect", () => {
   test("suggestions know the payload, the granted env, the gadget contract and the other files", async ({ page }) => {
     await newDraft(page, "Async work");
     // The payload's members.
-    await replaceEditorText(page, `export default {\n  async run(payload: { input: string }, env: GadgetEnv) {\n    return payload.`);
+    await replaceEditorText(
+      page,
+      `export default {\n  async run(payload: { input: string }, env: GadgetEnv) {\n    return payload.`,
+    );
     await page.keyboard.press("Control+Space");
     const suggest = page.locator(".monaco-editor .suggest-widget");
     await expect(suggest).toBeVisible();

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createRpcClient } from "@gadgets/workshop-shared";
 import { build } from "esbuild";
-import { expect, test } from "./fixtures.ts";
+import { gadgetFiles, withWorkspace } from "./api-helpers.ts";
+import { expect, newDraft, test } from "./fixtures.ts";
 
 const ECHO = `export default {\n  async run({ input }: { input: string }) {\n    console.log("embedded got", input);\n    return "Echo: " + input;\n  },\n};\n`;
 
@@ -188,5 +189,78 @@ test.describe("the embeddable playground", () => {
     await expect(
       page.frameLocator('iframe[title="Embed preview"]').getByRole("button", { name: /Click to load/ }),
     ).toBeVisible();
+  });
+
+  test("the embed's editor knows the env types: the template's own code has no error", async ({ page }) => {
+    const template = `export default {\n  async run(payload: { input: string }, env: GadgetEnv) {\n    console.log("got", payload);\n    return \`Echo: \${payload.input}\`;\n  },\n};\n`;
+    const shareId = await withWorkspace(async (session) => {
+      const draft = await session.createDraft({ files: gadgetFiles("typed", template) });
+      return (await session.shareDraft(draft.id, { input: "hi" })).shareId;
+    });
+    await page.goto(`/embed/${shareId}`);
+    await page.getByRole("button", { name: "Edit" }).click();
+    await expect(page.locator(".monaco-editor .view-lines").first()).toContainText("GadgetEnv");
+    // Hover on GadgetEnv: the type is known (the language service has the env types)…
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+G");
+    await page.keyboard.type(`2:${(template.split("\n")[1] ?? "").indexOf("GadgetEnv") + 2}`);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ControlOrMeta+K");
+    await page.keyboard.press("ControlOrMeta+I");
+    await expect(page.locator(".monaco-editor .monaco-hover").first()).toContainText("interface GadgetEnv");
+    // …so nothing in the template is marked as an error.
+    await expect(page.locator(".monaco-editor .squiggly-error")).toHaveCount(0);
+  });
+
+  test("with click-to-load the host API's handshake is answered before the click, loading nothing", async ({
+    page,
+    requests,
+  }) => {
+    const shareId = await shareEcho();
+    const host = await startHost();
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      await page.evaluate(
+        async ({ src, origin }) => {
+          const iframe = document.getElementById("embed") as HTMLIFrameElement;
+          iframe.src = src;
+          const { connectEmbed } = (await import(
+            "/embed-client.js" as string
+          )) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          (window as unknown as { embedApi: unknown }).embedApi = await connectEmbed(iframe, {
+            origin,
+            timeoutMs: 10_000,
+          });
+        },
+        { src: `${workshop}/embed/${shareId}?ctl=1`, origin: workshop },
+      );
+      // Connected, and still nothing heavy loaded, no session opened, the click target still shown.
+      await expect(page.frameLocator("#embed").getByRole("button", { name: /Click to load/ })).toBeVisible();
+      expect(requests.filter((url) => /\/api|editor\.api|ts\.worker|monaco/.test(url))).toEqual([]);
+      // The host's first call loads the embed, as a click would.
+      const paths = await page.evaluate(async () => {
+        const api = (window as unknown as { embedApi: { getFiles(): Promise<{ path: string }[]> } }).embedApi;
+        return (await api.getFiles()).map((file) => file.path);
+      });
+      expect(paths).toEqual(["gadget.json", "index.ts"]);
+      await expect(page.frameLocator("#embed").getByTestId("embed-code")).toContainText("embedded got");
+    } finally {
+      host.server.close();
+    }
+  });
+
+  test("the share dialog takes the host origin for the snippet, and says what is wrong with a bad one", async ({
+    page,
+  }) => {
+    await newDraft(page, "Echo");
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = page.getByTestId("share-dialog");
+    const hostField = dialog.getByLabel("host", { exact: true });
+    await hostField.fill("https://blog.example.com/some/post");
+    await expect(page.getByTestId("embed-snippet")).toHaveValue(/host=https%3A%2F%2Fblog\.example\.com"/);
+    await hostField.fill("javascript:alert(1)");
+    await expect(dialog.getByRole("note")).toContainText("is not a web origin");
+    await expect(page.getByTestId("embed-snippet")).not.toHaveValue(/host=/);
   });
 });
