@@ -74,6 +74,13 @@ export function Workbench() {
   const [seen, setSeen] = useState<SeenCounts>();
   const openDraft = useCallback((id: string | undefined) => setDraftId(id), []);
   const firstVisit = useFirstVisit(draftId, openDraft);
+  // The first visit's example opens with the cursor in its code, so typing and Ctrl+Enter work at once.
+  const focusedExample = useRef(false);
+  useEffect(() => {
+    if (!firstVisit.welcome || !commands || focusedExample.current) return;
+    focusedExample.current = true;
+    commands.focus();
+  }, [firstVisit.welcome, commands]);
 
   /** Shares something and shows its link (copied to the clipboard when the page may). */
   const share = useCallback(async (make: () => Promise<string>) => {
