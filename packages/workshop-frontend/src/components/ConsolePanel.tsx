@@ -210,9 +210,9 @@ export function ConsolePanel({
 
   return (
     <section className="flex h-full flex-col" aria-label={title}>
-      <div className="flex flex-wrap items-center gap-1 border-b border-zinc-200 px-2 py-1 text-[11px] dark:border-zinc-800">
+      <div className="flex shrink-0 items-center gap-1 overflow-x-auto whitespace-nowrap border-b border-zinc-200 px-2 py-1 text-[11px] dark:border-zinc-800">
         {!hideTitle && <h2 className="mr-1 text-xs font-semibold">{title}</h2>}
-        <div className="flex flex-wrap items-center gap-0.5">
+        <div className="flex items-center gap-0.5">
           {FILTERS.map(({ key, label, name, on }) => (
             <button
               key={key}
@@ -221,7 +221,7 @@ export function ConsolePanel({
               aria-label={name}
               title={name}
               onClick={() => toggle(key)}
-              className={`rounded-full px-2 py-px leading-4 ${filter[key] ? on : "text-zinc-400 line-through decoration-zinc-400/60 hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
+              className={`rounded-full px-1.5 py-px leading-4 ${filter[key] ? on : "text-zinc-400 line-through decoration-zinc-400/60 hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
             >
               {label}
             </button>
@@ -229,7 +229,7 @@ export function ConsolePanel({
         </div>
         <button
           type="button"
-          className="ml-auto flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          className="ml-auto flex shrink-0 items-center gap-1 rounded px-1.5 py-0.5 hover:bg-zinc-200 dark:hover:bg-zinc-800"
           onClick={() => store.clear()}
           title="Clear the console"
         >
