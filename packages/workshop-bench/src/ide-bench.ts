@@ -12,8 +12,8 @@ import { type Summary, summarize } from "./stats.ts";
 export interface IdeFigures {
   loadToEditable: Summary;
   runToFirstLine: Summary;
-  /** JavaScript an embed ships before the reader's first click (`ctl`), raw and gzip. */
-  embedBeforeClick: { bytes: number; gzip: number; files: number };
+  /** JavaScript an embed ships before the reader's first click (`ctl`): raw, gzip, and as sent (compressed). */
+  embedBeforeClick: { bytes: number; gzip: number; sent: number; files: number };
   bundles: { name: string; bytes: number; gzip: number }[];
 }
 
@@ -33,7 +33,7 @@ export async function measureIde(url: string, distDir: string, samples: number):
   });
   const load: number[] = [];
   const run: number[] = [];
-  let embedBeforeClick = { bytes: 0, gzip: 0, files: 0 };
+  let embedBeforeClick = { bytes: 0, gzip: 0, sent: 0, files: 0 };
   try {
     // One workspace with one open draft; each sample is a fresh browser context (cold cache).
     const setup = await browser.newContext();
@@ -50,8 +50,16 @@ export async function measureIde(url: string, distDir: string, samples: number):
     const embed = await browser.newContext();
     const embedPage = await embed.newPage();
     const scripts: Promise<Buffer>[] = [];
+    const sent: Promise<number>[] = [];
     embedPage.on("response", (response) => {
-      if (response.request().resourceType() === "script") scripts.push(response.body());
+      if (response.request().resourceType() !== "script") return;
+      scripts.push(response.body());
+      sent.push(
+        response
+          .request()
+          .sizes()
+          .then((sizes) => sizes.responseBodySize),
+      );
     });
     await embedPage.goto(`${url}/embed/${shareId}?ctl=1`);
     await embedPage.getByRole("button", { name: /Click to load/ }).waitFor();
@@ -60,6 +68,7 @@ export async function measureIde(url: string, distDir: string, samples: number):
     embedBeforeClick = {
       bytes: bodies.reduce((sum, body) => sum + body.length, 0),
       gzip: bodies.reduce((sum, body) => sum + gzipSync(body).length, 0),
+      sent: (await Promise.all(sent)).reduce((sum, size) => sum + size, 0),
       files: bodies.length,
     };
     await embed.close();

@@ -13,7 +13,7 @@ import { useDraftEditor, useEditorSnapshot } from "../hooks/use-draft-editor.ts"
 import { useRun } from "../hooks/use-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
-import { CodeEditor } from "./CodeEditor.tsx";
+import { CodeEditor, preloadEditor } from "./CodeEditor.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { DocsDialog } from "./DocsDialog.tsx";
 import { DraftList } from "./DraftList.tsx";
@@ -44,6 +44,7 @@ const typingInto = (target: EventTarget | null) =>
 /** The IDE: drafts and files | editor | run panel and console. */
 export function Workbench() {
   const [theme, toggleTheme] = useTheme();
+  useEffect(preloadEditor, []);
   const [draftId, setDraftId] = useState<string | undefined>(
     () => window.localStorage.getItem(ACTIVE_DRAFT_KEY) ?? undefined,
   );
