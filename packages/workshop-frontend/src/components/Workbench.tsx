@@ -256,6 +256,33 @@ export function Workbench() {
     }
   };
   const freshCount = fresh.size;
+  // Run status events re-render the Workbench while a run starts; the parts they do not touch are kept.
+  const sidebar = useMemo(
+    () => (
+      <>
+        <DraftList activeId={draftId} onOpen={setDraftId} />
+        {editor && (
+          <>
+            <FileTree editor={editor} files={files} active={activePath} onOpen={setActivePath} />
+            <ManifestForm editor={editor} files={files} />
+            <GrantsPanel editor={editor} files={files} />
+          </>
+        )}
+      </>
+    ),
+    [draftId, editor, files, activePath],
+  );
+  const consolePanel = useMemo(
+    () => (
+      <ConsolePanel
+        dark={dark}
+        onOpenFrame={openFrame}
+        hideTitle
+        emptyHint="Console output appears here while the gadget runs: press Ctrl+Enter. console.log values can be expanded; an error's stack frames open the line."
+      />
+    ),
+    [dark, openFrame],
+  );
 
   return (
     <div className="flex h-screen min-h-0 flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
@@ -403,14 +430,7 @@ export function Workbench() {
       )}
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel defaultSize="18" minSize="12" className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40">
-          <DraftList activeId={draftId} onOpen={setDraftId} />
-          {editor && (
-            <>
-              <FileTree editor={editor} files={files} active={activePath} onOpen={setActivePath} />
-              <ManifestForm editor={editor} files={files} />
-              <GrantsPanel editor={editor} files={files} />
-            </>
-          )}
+          {sidebar}
         </Panel>
         <Separator className={resizer} />
         <Panel defaultSize="47" minSize="25" className="flex flex-col">
@@ -527,12 +547,7 @@ export function Workbench() {
               </p>
               <div className="min-h-0 flex-1">
                 {bottomTab === "console" ? (
-                  <ConsolePanel
-                    dark={dark}
-                    onOpenFrame={openFrame}
-                    hideTitle
-                    emptyHint="Console output appears here while the gadget runs: press Ctrl+Enter. console.log values can be expanded; an error's stack frames open the line."
-                  />
+                  consolePanel
                 ) : (
                   <ProblemsPanel
                     groups={problems.data}
