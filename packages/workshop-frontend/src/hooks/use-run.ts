@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import type { JsonValue, RunOutcome } from "@gadgets/workshop-shared";
 import type { DraftEditor } from "../drafts/draft-editor.ts";
 import { useWorkshop } from "./workshop-context.tsx";
@@ -34,7 +34,9 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
       if (!editor || current.current.active) return;
       current.current = { active: true };
       const startedAt = performance.now();
-      setState({ status: "running", startedAt, phase: "saving" });
+      // Already saved: the request goes out first and the page re-renders after, not the other way round.
+      const needsSave = editor.state.status !== "saved";
+      if (needsSave) setState({ status: "running", startedAt, phase: "saving" });
       try {
         const saved = await editor.saveNow();
         if (saved.status === "conflict" || saved.status === "error") {
@@ -50,16 +52,19 @@ export function useRun(editor: DraftEditor | undefined, name: string) {
         }
         const session = await connection.ready();
         let started = false;
-        const outcome = await session.runDraft(editor.draftId, payload, (event) => {
+        const pending = session.runDraft(editor.draftId, payload, (event) => {
           if (!started) {
             started = true;
             current.current.runId = event.runId;
             consoleStore.startRun(event.runId, name);
           }
           consoleStore.add(event);
+          // The phase is a label: it must never hold up the console lines behind it.
           if (event.type === "status")
-            setState({ status: "running", runId: event.runId, startedAt, phase: event.status });
+            startTransition(() => setState({ status: "running", runId: event.runId, startedAt, phase: event.status }));
         });
+        if (!needsSave) setState({ status: "running", startedAt, phase: "queued" });
+        const outcome = await pending;
         if (!started) {
           consoleStore.startRun(outcome.runId, name);
           consoleStore.add({ type: "end", runId: outcome.runId, seq: 0, t: outcome.timings.totalMs, outcome });
