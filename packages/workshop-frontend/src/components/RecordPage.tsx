@@ -5,6 +5,7 @@ import { diffRuns } from "../console/run-diff.ts";
 import { usePublicLink } from "../hooks/use-public-api.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
+import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
@@ -109,17 +110,21 @@ export function RecordPage({ recordId }: { recordId: string }) {
         <div className="ml-auto flex items-center gap-2">
           <button
             type="button"
-            className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 disabled:opacity-50 dark:hover:bg-zinc-800"
+            className="flex items-center gap-1 rounded px-2 py-0.5 text-sm hover:bg-zinc-200 disabled:opacity-50 dark:hover:bg-zinc-800"
             onClick={replay}
             disabled={replaying}
+            title="Play the console again at the pace it streamed"
           >
+            <Icon name="replay" className="h-3.5 w-3.5" />
             {replaying ? "Replaying…" : "Replay"}
           </button>
           <button
             type="button"
-            className="rounded bg-emerald-600 px-3 py-0.5 text-sm text-white"
+            className="flex items-center gap-1 rounded bg-emerald-600 px-3 py-0.5 text-sm text-white hover:bg-emerald-700"
             onClick={() => void runAgain()}
+            title="Run the same code and payload now, and compare"
           >
+            <Icon name="play" className="h-3.5 w-3.5" />
             Run again
           </button>
           <ThemeToggle theme={theme} onToggle={toggleTheme} />

@@ -5,6 +5,7 @@ import type { RunState } from "../hooks/use-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
+import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
@@ -97,10 +98,12 @@ export function SharePage({ shareId }: { shareId: string }) {
         <div className="ml-auto flex items-center gap-2">
           <button
             type="button"
-            className="rounded bg-sky-600 px-3 py-0.5 text-sm text-white disabled:opacity-50"
+            className="flex items-center gap-1 rounded bg-sky-600 px-3 py-0.5 text-sm text-white hover:bg-sky-700 disabled:opacity-50"
             disabled={forking}
             onClick={() => void fork()}
+            title="Copy this gadget into your own workspace to edit and run it"
           >
+            <Icon name="fork" className="h-3.5 w-3.5" />
             {forking ? "Forking…" : "Fork"}
           </button>
           <ThemeToggle theme={theme} onToggle={toggleTheme} />

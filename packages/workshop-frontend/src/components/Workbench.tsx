@@ -73,8 +73,7 @@ export function Workbench() {
   const queryClient = useQueryClient();
   const problems = useProblems();
   const [seen, setSeen] = useState<SeenCounts>();
-  const openDraft = useCallback((id: string | undefined) => setDraftId(id), []);
-  const firstVisit = useFirstVisit(draftId, openDraft);
+  const firstVisit = useFirstVisit(draftId, setDraftId);
   // The first visit's example opens with the cursor in its code, so typing and Ctrl+Enter work at once.
   const focusedExample = useRef(false);
   useEffect(() => {
