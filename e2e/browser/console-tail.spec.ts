@@ -1,7 +1,8 @@
-import { expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
+import { allowLongRuns, expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
 
 test("after floods, with and without Clear, the console still follows the tail to the end", async ({ page }) => {
   await newDraft(page, "Echo");
+  await allowLongRuns(page);
   // More lines than one run's stream carries, so three runs fill the console to its cap: from then on the
   // number of entries stays the same while new ones arrive.
   await replaceEditorText(

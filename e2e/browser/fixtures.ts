@@ -1,4 +1,5 @@
 import { type BrowserContext, expect, type Page, test as base } from "@playwright/test";
+import { createRpcClient } from "@gadgets/workshop-shared";
 
 /** What went wrong in any page or frame of the test's browser context. */
 interface ErrorLog {
@@ -85,4 +86,18 @@ export async function replaceEditorText(page: Page, text: string): Promise<void>
   await expect(page.locator(".monaco-editor .view-lines").first()).toContainText(
     text.split("\n")[0]?.slice(0, 20) ?? "",
   );
+}
+
+/**
+ * Raises the page's workspace run timeout: a busy machine can take more than the default 2 s to log a
+ * few thousand lines, and tests of the console are about the view, not the timeout.
+ */
+export async function allowLongRuns(page: Page, runTimeoutMs = 20_000): Promise<void> {
+  const token = await page.evaluate(() => window.localStorage.getItem("workshop.token"));
+  const client = createRpcClient({ url: process.env.WORKSHOP_E2E_URL, token: token ?? "" });
+  try {
+    await client.getSession().updateSettings({ runTimeoutMs });
+  } finally {
+    client[Symbol.dispose]();
+  }
 }

@@ -1,4 +1,4 @@
-import { expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
+import { allowLongRuns, expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
 
 test.describe("the IDE", () => {
   test("newcomer flow: edit echo, Ctrl+Enter, watch the log arrive before the result", async ({
@@ -125,6 +125,7 @@ test.describe("the IDE", () => {
 
   test("a log flood stays usable and reports dropped lines", async ({ page }) => {
     await newDraft(page, "Echo");
+    await allowLongRuns(page);
     await replaceEditorText(
       page,
       `export default {\n  async run() {\n    for (let i = 0; i < 10000; i++) console.log("line", i);\n    return "flooded";\n  },\n};\n`,

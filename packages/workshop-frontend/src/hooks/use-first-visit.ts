@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
 import { firstVisitAction, WELCOMED_KEY } from "../drafts/first-visit.ts";
 import { TEMPLATES } from "../drafts/templates.ts";
 import { useDraftMutations, useDrafts } from "./use-drafts.ts";
@@ -9,14 +9,12 @@ import { useDraftMutations, useDrafts } from "./use-drafts.ts";
  */
 export function useFirstVisit(
   activeDraftId: string | undefined,
-  open: (draftId: string) => void,
+  setActiveDraft: Dispatch<SetStateAction<string | undefined>>,
 ): { welcome: boolean; dismiss(): void } {
   const drafts = useDrafts();
   const { create } = useDraftMutations();
   const started = useRef(false);
   const [welcome, setWelcome] = useState(false);
-  const active = useRef(activeDraftId);
-  active.current = activeDraftId;
   const action = firstVisitAction({
     welcomed: window.localStorage.getItem(WELCOMED_KEY) !== null,
     activeDraftId,
@@ -31,13 +29,13 @@ export function useFirstVisit(
       (draft) => {
         window.localStorage.setItem(WELCOMED_KEY, "1");
         setWelcome(true);
-        // The person may have opened or made a draft meanwhile: theirs stays open.
-        if (active.current === undefined) open(draft.id);
+        // The person may have opened or made a draft meanwhile (maybe not rendered yet): theirs stays open.
+        setActiveDraft((current) => current ?? draft.id);
       },
       () => {
         started.current = false;
       },
     );
-  }, [action, create, open]);
+  }, [action, create, setActiveDraft]);
   return { welcome, dismiss: () => setWelcome(false) };
 }
