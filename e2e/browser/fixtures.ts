@@ -90,7 +90,8 @@ export async function replaceEditorText(page: Page, text: string): Promise<void>
 
 /**
  * Raises the page's workspace run timeout: a busy machine can take more than the default 2 s to log a
- * few thousand lines, and tests of the console are about the view, not the timeout.
+ * few thousand lines, and tests of the console are about the view, not the timeout. A session reads the
+ * settings when it opens, so the page reloads.
  */
 export async function allowLongRuns(page: Page, runTimeoutMs = 20_000): Promise<void> {
   const token = await page.evaluate(() => window.localStorage.getItem("workshop.token"));
@@ -100,4 +101,7 @@ export async function allowLongRuns(page: Page, runTimeoutMs = 20_000): Promise<
   } finally {
     client[Symbol.dispose]();
   }
+  await page.reload();
+  await expect(page.getByTestId("connection")).toHaveText("connected");
+  await expect(page.locator(".monaco-editor").first()).toBeVisible();
 }
