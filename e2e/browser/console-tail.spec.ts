@@ -1,6 +1,8 @@
 import { allowLongRuns, expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
 
 test("after floods, with and without Clear, the console still follows the tail to the end", async ({ page }) => {
+  // Six floods in a row: slow on a loaded machine.
+  test.setTimeout(180_000);
   await newDraft(page, "Echo");
   await allowLongRuns(page);
   // More lines than one run's stream carries, so three runs fill the console to its cap: from then on the
