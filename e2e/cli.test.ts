@@ -191,7 +191,7 @@ describe("gadgets run", () => {
     execFileSync("mkdir", ["-p", join(folder, "lib")]);
     writeFileSync(
       join(folder, "lib", "check.ts"),
-      "export function check(n: number): number {\n  if (n > 1) throw new RangeError(`too big: ${n}`);\n  return n;\n}\n",
+      `export function check(n: number): number {\n  if (n > 1) throw new RangeError(\`too big: \${n}\`);\n  return n;\n}\n`,
     );
     const run = await runCli(["run", "thrower", "--input", '{"n":5}'], user);
     expect(run.code).toBe(1);
@@ -199,7 +199,7 @@ describe("gadgets run", () => {
     expect(run.stderr).toContain("RangeError: too big: 5");
     expect(run.stderr).toMatch(/at check \(thrower\/lib\/check\.ts:2:\d+\)/);
     expect(run.stderr).toMatch(/at Object\.run \(thrower\/index\.ts:5:\d+\)/);
-    expect(run.stderr).toContain("2 |   if (n > 1) throw new RangeError(`too big: ${n}`);");
+    expect(run.stderr).toContain(`2 |   if (n > 1) throw new RangeError(\`too big: \${n}\`);`);
     expect(run.stderr).toMatch(/✗ user: RangeError: too big: 5 \(at thrower\/lib\/check\.ts:2:\d+\)/);
   });
 
@@ -249,7 +249,7 @@ describe("gadgets dev", () => {
     // Saving a new version while the first run still waits: that run is cancelled, the new one runs.
     writeFileSync(
       join(folder, "index.ts"),
-      'export default {\n  async run(payload: { tag: string }) {\n    console.log("version two");\n    return `v2 ${payload.tag}`;\n  },\n};\n',
+      `export default {\n  async run(payload: { tag: string }) {\n    console.log("version two");\n    return \`v2 \${payload.tag}\`;\n  },\n};\n`,
     );
     await dev.waitFor("index.ts changed: running again", "stderr");
     await dev.waitFor("✗ cancelled", "stderr");
@@ -283,7 +283,7 @@ describe("gadgets publish, agents, call and share", () => {
 
     writeFileSync(
       join(user.cwd, "echo", "index.ts"),
-      "export default {\n  async run(payload: { input: string }) {\n    return `Echo v2: ${payload.input}`;\n  },\n};\n",
+      `export default {\n  async run(payload: { input: string }) {\n    return \`Echo v2: \${payload.input}\`;\n  },\n};\n`,
     );
     const second = await runCli(["publish", "echo", "--json"], user);
     expect(JSON.parse(second.stdout)).toEqual({ name: "echo", version: 2, agentId });

@@ -97,9 +97,16 @@ export function formatConsoleValues(
 ): string {
   return values
     .map((value) =>
-      value.t === "string" && value.length === undefined
-        ? value.v
-        : inspect(toInspectable(value, stackOf), { colors, depth: null, breakLength: 100, maxArrayLength: null }),
+      value.t === "string"
+        ? String(toInspectable(value, stackOf))
+        : // The encoder already capped sizes; inspect's own caps would cut twice.
+          inspect(toInspectable(value, stackOf), {
+            colors,
+            depth: null,
+            breakLength: 100,
+            maxArrayLength: null,
+            maxStringLength: null,
+          }),
     )
     .join(" ");
 }

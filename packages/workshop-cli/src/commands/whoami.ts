@@ -1,6 +1,6 @@
 /** `gadgets whoami`: which Workshop and workspace the other commands use, and where the token comes from. */
 
-import { type Command, type CommandContext } from "../command.ts";
+import type { Command, CommandContext } from "../command.ts";
 import { openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 
