@@ -9,9 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcClient, MAX_FILE_BYTES, MAX_PAYLOAD_BYTES } from "@gadgets/workshop-shared";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CliEnvironment, newCliUser, runCli } from "./cli-process.ts";
 import { ECHO_SOURCE, gadget, workshopUrl } from "./helpers.ts";
+
+// Each test spawns the real command line several times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 async function closedPort(): Promise<number> {
   const server = createServer();

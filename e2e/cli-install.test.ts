@@ -9,9 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRpcClient } from "@gadgets/workshop-shared";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { REPO_ROOT } from "./cli-process.ts";
 import { ECHO_SOURCE, workshopUrl } from "./helpers.ts";
+
+// Building, packing and installing take a while on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 it("installs from its packed tarball into another project and runs a gadget there", async () => {
   const cliPackage = join(REPO_ROOT, "packages", "workshop-cli");

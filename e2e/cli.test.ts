@@ -8,9 +8,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRpcClient } from "@gadgets/workshop-shared";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { type CliEnvironment, newCliUser, REPO_ROOT, runCli, startCli } from "./cli-process.ts";
 import { workshopUrl } from "./helpers.ts";
+
+// Each test spawns the real command line several times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** Logs, then waits until another run of the same gadget puts "go" in its kv: only then can it end. */
 const GATED_SOURCE = `export default {
