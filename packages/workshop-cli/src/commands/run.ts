@@ -50,7 +50,10 @@ async function run(context: CommandContext): Promise<ExitCode> {
         const { recordId } = await open.session.shareRun(outcome.runId);
         streams.stderr.write(`run record: ${recordUrl(target.url, recordId)}\n`);
       } catch (error) {
-        throw open.failure(error, EXIT.notFound);
+        // The run's own outcome decides the exit code; a run refused before it started has no record.
+        const failure = open.failure(error, EXIT.notFound);
+        if (failure.exitCode === EXIT.unreachable) throw failure;
+        streams.stderr.write(`${paint.paint("yellow", `Could not share this run: ${failure.message}`)}\n`);
       }
     }
     return exitCodeFor(outcome);
