@@ -6,6 +6,7 @@
 
 import type { RpcStub } from "capnweb";
 import { createRpcClient, type RpcClientOptions, type Session, type WorkshopClient } from "@gadgets/workshop-shared";
+import { Subscribable } from "../subscribable.ts";
 
 export type ConnectionState =
   | { status: "connecting"; attempt: number }
@@ -23,9 +24,8 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 type ClientFactory = (options: RpcClientOptions) => WorkshopClient;
 
-export class WorkshopConnection {
+export class WorkshopConnection extends Subscribable {
   #state: ConnectionState = { status: "connecting", attempt: 0 };
-  readonly #listeners = new Set<() => void>();
   readonly #brokenListeners = new Set<(reason: string) => void>();
   #client: WorkshopClient | undefined;
   #session: RpcStub<Session> | undefined;
@@ -37,16 +37,13 @@ export class WorkshopConnection {
   constructor(
     private readonly storage: TokenStorage,
     private readonly options: { url?: string; createClient?: ClientFactory } = {},
-  ) {}
+  ) {
+    super();
+  }
 
   get state(): ConnectionState {
     return this.#state;
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   /** Called when a connected session breaks: runs in flight on it were interrupted. */
   onBroken(listener: (reason: string) => void): () => void {
@@ -87,7 +84,7 @@ export class WorkshopConnection {
 
   #set(state: ConnectionState): void {
     this.#state = state;
-    for (const listener of this.#listeners) listener();
+    this.notify();
   }
 
   async #connect(attempt: number): Promise<void> {
