@@ -18,11 +18,10 @@ import { servePool } from "./pool-server.ts";
 import { RunnerPool, type RunnerPoolOptions, type RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
+import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Must match wrangler.toml, so local and deployed Workers behave alike. */
-const COMPATIBILITY_DATE = "2026-11-01";
 /** Durable Object ids derive from this key: changing it orphans stored workspaces. */
 const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
 const SHARES_UNIQUE_KEY = "gadget-workshop-ShareStore";
