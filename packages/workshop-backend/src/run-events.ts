@@ -49,6 +49,11 @@ export class RunEventStream {
     return this.#closed;
   }
 
+  /** Whether a console or error event could still be delivered: callers check before any work on it. */
+  get accepting(): boolean {
+    return !this.#closed && this.#count < MAX_EVENTS_PER_RUN && this.#bytes < MAX_EVENT_BYTES_PER_RUN;
+  }
+
   /** Console and error events: capped by count and size. */
   emit(body: RunEventBody): void {
     if (this.#closed) return;

@@ -15,6 +15,7 @@ import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { PoolExecutor } from "../executors/pool-executor.ts";
 import { randomId } from "../storage/ids.ts";
+import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
 
@@ -30,12 +31,18 @@ export class Connection {
   readonly shares = new RateLimiter(SHARES_PER_MINUTE);
   /** Lookups of share or record ids that did not exist. */
   shareMisses = 0;
+  /** Lookups of workspace tokens that did not exist. */
+  failedSessions = 0;
+  /** Sessions and agent stubs this connection holds, capped per connection and per workspace. */
+  readonly #live = new LiveObjects(this.stats);
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
 
   constructor(
     readonly env: Env,
     readonly overseer: Overseer,
+    /** Who the connection comes from (see client-key.ts): the key of the per-client limits. */
+    readonly client: string,
   ) {
     this.executor =
       env.RUNNER_POOL_URL && env.RUNNER_POOL_SECRET
@@ -48,6 +55,16 @@ export class Connection {
     for (const controller of this.runs.values())
       controller.abort({ kind: "cancelled", message: "The client disconnected." });
     this.executor[Symbol.dispose]?.();
+    this.#live.close();
+  }
+
+  /** Counts a new session or agent stub of `workspaceId`; throws past the caps (see live-objects.ts). */
+  reserve(kind: LiveKind, workspaceId: string): void {
+    this.#live.reserve(kind, workspaceId);
+  }
+
+  release(kind: LiveKind, workspaceId: string): void {
+    this.#live.release(kind, workspaceId);
   }
 
   /** Takes a run slot, or returns undefined when the connection is at its limit. */

@@ -10,6 +10,7 @@ import type { CapabilityServices } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 
 export interface LaunchRequest {
@@ -70,7 +71,10 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
   const chain = request.chain ?? [request.scope];
   const outbound = context.connection.env.GADGET_FETCH;
   return {
-    kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
+    kv: async (op, key, value) => {
+      if (op === "put") await checkDiskForWrite(context.connection.env);
+      return context.store.kv(request.scope, op, key, value);
+    },
     fetch: (request, callSignal) => {
       const signal = AbortSignal.any([runSignal, callSignal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
       // Locally, gadget fetches leave through their own network service (public addresses only).

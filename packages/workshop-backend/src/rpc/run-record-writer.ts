@@ -17,7 +17,11 @@ export class RunRecordWriter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: DurableObjectStub<WorkspaceStore>) {}
+  constructor(
+    private readonly store: DurableObjectStub<WorkspaceStore>,
+    /** Rejects when nothing may be written now (the disk guard); the batch is then dropped and logged. */
+    private readonly beforeWrite: () => Promise<void> = async () => {},
+  ) {}
 
   add(record: RunRecord): void {
     this.#queue.push(record);
@@ -33,16 +37,18 @@ export class RunRecordWriter {
     this.#queue = [];
     if (batch.length > 0) {
       this.#writing = this.#writing.then(() =>
-        this.store.recordRuns(batch).catch((error: unknown) => {
-          console.error(
-            JSON.stringify({
-              level: "error",
-              msg: "storing run records failed",
-              count: batch.length,
-              reason: String(error),
-            }),
-          );
-        }),
+        this.beforeWrite()
+          .then(() => this.store.recordRuns(batch))
+          .catch((error: unknown) => {
+            console.error(
+              JSON.stringify({
+                level: "error",
+                msg: "storing run records failed",
+                count: batch.length,
+                reason: String(error),
+              }),
+            );
+          }),
       );
     }
     return this.#writing;

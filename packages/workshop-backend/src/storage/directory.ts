@@ -1,0 +1,47 @@
+/**
+ * The directory of ids that exist: workspaces, shares and run records. Lookups of an id check here
+ * first, so an unknown token or link never reaches (and never creates) a Durable Object of its own.
+ * One Durable Object for the whole Workshop; each row is a few dozen bytes.
+ */
+
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env.ts";
+
+export type DirectoryKind = "workspace" | "snapshot" | "record";
+
+export class Directory extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#sql.exec(
+      "CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL, created_at INTEGER NOT NULL)",
+    );
+  }
+
+  has(kind: DirectoryKind, id: string): boolean {
+    return this.#sql.exec("SELECT 1 FROM entries WHERE id = ? AND kind = ?", id, kind).toArray().length > 0;
+  }
+
+  /** `owner` is the workspace a share or record was made from ("" for a workspace itself). */
+  add(kind: DirectoryKind, id: string, owner: string): void {
+    this.#sql.exec(
+      "INSERT OR IGNORE INTO entries (id, kind, owner, created_at) VALUES (?, ?, ?, ?)",
+      id,
+      kind,
+      owner,
+      Date.now(),
+    );
+  }
+
+  /** Entries of each kind: the storage objects that exist (for operators and the storage tests). */
+  counts(): Record<DirectoryKind, number> {
+    const counts: Record<DirectoryKind, number> = { workspace: 0, snapshot: 0, record: 0 };
+    for (const row of this.#sql
+      .exec<{ kind: DirectoryKind; n: number }>("SELECT kind, COUNT(*) AS n FROM entries GROUP BY kind")
+      .toArray())
+      counts[row.kind] = row.n;
+    return counts;
+  }
+}
