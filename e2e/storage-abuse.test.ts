@@ -48,7 +48,7 @@ describe("lookups of things that do not exist", () => {
         .snapshot()
         .catch(() => undefined);
     await expect(guesser.api.openShare("EEEEEEEEEEEEEEEEEEEEEE").snapshot()).rejects.toThrow(
-      /Too many links that do not exist/,
+      /Too many lookups of tokens or links that do not exist/,
     );
   });
 });

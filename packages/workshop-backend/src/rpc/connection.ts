@@ -8,6 +8,7 @@ import type { ConnectionStats } from "@gadgets/workshop-shared/api";
 import {
   ANONYMOUS_RUNS_PER_MINUTE,
   MAX_CONCURRENT_RUNS_PER_SESSION,
+  MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   SHARES_PER_MINUTE,
 } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
@@ -18,6 +19,9 @@ import { randomId } from "../storage/ids.ts";
 import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
+
+/** Runs in flight per workspace, over all connections of this Worker isolate. */
+const runsByWorkspace = new Map<string, number>();
 
 export class Connection {
   /** Random, so anonymous isolates of different connections never share a key. */
@@ -35,6 +39,8 @@ export class Connection {
   failedSessions = 0;
   /** Sessions and agent stubs this connection holds, capped per connection and per workspace. */
   readonly #live = new LiveObjects(this.stats);
+  /** The workspace each run in flight is charged to. */
+  readonly #runWorkspaces = new Map<string, string>();
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
 
@@ -67,9 +73,18 @@ export class Connection {
     this.#live.release(kind, workspaceId);
   }
 
-  /** Takes a run slot, or returns undefined when the connection is at its limit. */
-  acquireRunSlot(runId: string): AbortController | undefined {
+  /**
+   * Takes a run slot, or returns undefined when the connection (or the workspace the run is charged
+   * to, across all its connections) is at its limit.
+   */
+  acquireRunSlot(runId: string, workspaceId?: string): AbortController | undefined {
     if (this.runs.size >= MAX_CONCURRENT_RUNS_PER_SESSION) return undefined;
+    if (workspaceId !== undefined) {
+      const running = runsByWorkspace.get(workspaceId) ?? 0;
+      if (running >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
+      runsByWorkspace.set(workspaceId, running + 1);
+      this.#runWorkspaces.set(runId, workspaceId);
+    }
     const controller = new AbortController();
     this.runs.set(runId, controller);
     this.stats.runs = this.runs.size;
@@ -79,9 +94,17 @@ export class Connection {
   releaseRunSlot(runId: string): void {
     this.runs.delete(runId);
     this.stats.runs = this.runs.size;
+    const workspaceId = this.#runWorkspaces.get(runId);
+    if (workspaceId === undefined) return;
+    this.#runWorkspaces.delete(runId);
+    const running = (runsByWorkspace.get(workspaceId) ?? 1) - 1;
+    if (running > 0) runsByWorkspace.set(workspaceId, running);
+    else runsByWorkspace.delete(workspaceId);
   }
 
-  busyMessage(): string {
+  busyMessage(workspaceId?: string): string {
+    if (this.runs.size < MAX_CONCURRENT_RUNS_PER_SESSION && workspaceId !== undefined)
+      return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
     return `This session already has ${MAX_CONCURRENT_RUNS_PER_SESSION} runs in flight, the limit. Wait for one to finish, or open another session.`;
   }
 }

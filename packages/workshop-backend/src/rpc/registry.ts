@@ -37,8 +37,3 @@ export async function register(env: Env, kind: DirectoryKind, id: string, owner:
   await directory(env).add(kind, id, owner);
   known.set(`${kind}:${id}`, true);
 }
-
-/** How many objects of each kind exist. */
-export function registeredCounts(env: Env): Promise<Record<DirectoryKind, number>> {
-  return directory(env).counts();
-}

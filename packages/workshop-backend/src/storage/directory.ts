@@ -12,20 +12,33 @@ export type DirectoryKind = "workspace" | "snapshot" | "record";
 export class Directory extends DurableObject<Env> {
   readonly #sql: SqlStorage;
 
+  #ready = false;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    this.#sql.exec(
-      "CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL, created_at INTEGER NOT NULL)",
-    );
+  }
+
+  /** The table exists once the first id is added: asking about an id never writes. */
+  #hasTable(): boolean {
+    this.#ready ||=
+      this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'").toArray().length > 0;
+    return this.#ready;
   }
 
   has(kind: DirectoryKind, id: string): boolean {
+    if (!this.#hasTable()) return false;
     return this.#sql.exec("SELECT 1 FROM entries WHERE id = ? AND kind = ?", id, kind).toArray().length > 0;
   }
 
   /** `owner` is the workspace a share or record was made from ("" for a workspace itself). */
   add(kind: DirectoryKind, id: string, owner: string): void {
+    if (!this.#hasTable()) {
+      this.#sql.exec(
+        "CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL, created_at INTEGER NOT NULL)",
+      );
+      this.#ready = true;
+    }
     this.#sql.exec(
       "INSERT OR IGNORE INTO entries (id, kind, owner, created_at) VALUES (?, ?, ?, ?)",
       id,
@@ -33,15 +46,5 @@ export class Directory extends DurableObject<Env> {
       owner,
       Date.now(),
     );
-  }
-
-  /** Entries of each kind: the storage objects that exist (for operators and the storage tests). */
-  counts(): Record<DirectoryKind, number> {
-    const counts: Record<DirectoryKind, number> = { workspace: 0, snapshot: 0, record: 0 };
-    for (const row of this.#sql
-      .exec<{ kind: DirectoryKind; n: number }>("SELECT kind, COUNT(*) AS n FROM entries GROUP BY kind")
-      .toArray())
-      counts[row.kind] = row.n;
-    return counts;
   }
 }
