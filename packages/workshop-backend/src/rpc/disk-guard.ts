@@ -8,31 +8,39 @@ import type { Env } from "../env.ts";
 /** How long one answer is trusted: writes come in bursts, the disk fills slowly. */
 const CHECK_EVERY_MS = 1000;
 
-let last: { at: number; ok: boolean; freeBytes: number; minFreeBytes: number } | undefined;
+export interface DiskStatus {
+  freeBytes: number;
+  minFreeBytes: number;
+}
 
-async function status(env: Env): Promise<typeof last> {
+let last: { at: number; status: DiskStatus } | undefined;
+
+async function status(env: Env): Promise<DiskStatus | undefined> {
   const now = Date.now();
-  if (last && now - last.at < CHECK_EVERY_MS) return last;
+  if (last && now - last.at < CHECK_EVERY_MS) return last.status;
   const service = env.DISK_STATUS;
   if (!service) return undefined;
+  let answer: DiskStatus;
   try {
-    const response = await service.fetch("http://disk-status/");
-    const body = (await response.json()) as { freeBytes: number; minFreeBytes: number };
-    last = { at: now, ok: body.freeBytes >= body.minFreeBytes, ...body };
+    answer = (await (await service.fetch("http://disk-status/")).json()) as DiskStatus;
   } catch {
     // No answer is not a full disk: the writes themselves still fail cleanly if it is.
-    last = { at: now, ok: true, freeBytes: 0, minFreeBytes: 0 };
+    answer = { freeBytes: Number.MAX_SAFE_INTEGER, minFreeBytes: 0 };
   }
-  return last;
+  last = { at: now, status: answer };
+  return answer;
+}
+
+/** Why writes are refused at this much free disk, or undefined when they may go on. */
+export function diskRefusal({ freeBytes, minFreeBytes }: DiskStatus): string | undefined {
+  if (freeBytes >= minFreeBytes) return undefined;
+  const mb = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
+  return `The Workshop's disk is nearly full (${mb(freeBytes)} free; new writes stop below ${mb(minFreeBytes)}). Nothing was saved; reading still works. Free disk space on the server, then try again.`;
 }
 
 /** Throws a clear error when the disk is below its free-space floor. */
 export async function checkDiskForWrite(env: Env): Promise<void> {
   const known = await status(env);
-  if (known && !known.ok) {
-    const mb = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
-    throw new Error(
-      `The Workshop's disk is nearly full (${mb(known.freeBytes)} free; new writes stop below ${mb(known.minFreeBytes)}). Nothing was saved; reading still works. Free disk space on the server, then try again.`,
-    );
-  }
+  const refusal = known && diskRefusal(known);
+  if (refusal) throw new Error(refusal);
 }
