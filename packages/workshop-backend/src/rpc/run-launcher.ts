@@ -10,7 +10,7 @@ import {
   MAX_CONCURRENT_CATALOG_CALLS_PER_RUN,
   MAX_NAME_LENGTH,
 } from "@gadgets/workshop-shared/limits";
-import { checkId } from "@gadgets/workshop-shared/validate";
+import { checkId, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
 import type { CapabilityServices } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
@@ -138,9 +138,29 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
   }
 }
 
+/** What is wrong with a call's own arguments (payload, timeout), checked before a run or a record exists. */
+function badArguments(request: LaunchRequest): string | undefined {
+  const payload = checkPayload(request.payload);
+  if (!payload.ok) return payload.error;
+  const timeout = request.timeoutMs === undefined ? undefined : checkTimeoutMs(request.timeoutMs, "timeoutMs");
+  return timeout && !timeout.ok ? timeout.error : undefined;
+}
+
 export async function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
+  // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
+  const bad = badArguments(request);
+  if (bad !== undefined) {
+    const totalMs = Date.now() - request.receivedAt;
+    return {
+      status: "error",
+      runId,
+      kind: "invalid",
+      message: bad,
+      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
+    };
+  }
   const controller = connection.acquireRunSlot(runId, workspaceId);
   if (!controller) {
     const now = Date.now();
