@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import { createRpcClient } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changedFiles, fileSizes } from "./abuse-helpers.ts";
+import { changedFiles, fileSizes, gadgetFiles, newWorkspace } from "./abuse-helpers.ts";
+import { ECHO_SOURCE } from "./helpers.ts";
+import { storageCensus } from "./storage-census.ts";
 
 describe("lookups of things that do not exist", () => {
   let server: WorkshopServer;
@@ -45,5 +47,30 @@ describe("lookups of things that do not exist", () => {
     await expect(guesser.api.openShare("EEEEEEEEEEEEEEEEEEEEEE").snapshot()).rejects.toThrow(
       /Too many lookups of tokens or links that do not exist/,
     );
+  });
+
+  it("holds one storage file per object created, after misses of every kind", async () => {
+    using owner = await newWorkspace(server.url);
+    const session = owner.getSession();
+    const draft = await session.createDraft({ files: gadgetFiles("census", ECHO_SOURCE) });
+    await session.shareDraft(draft.id, null);
+    const run = await session.runDraft(draft.id, { input: "x" });
+    await session.shareRun(run.runId);
+    using guesser = createRpcClient({ url: server.url });
+    for (let i = 0; i < 10; i++) {
+      await guesser.api
+        .getSession(`gw_${String(i).padStart(43, "G")}`)
+        .workspace()
+        .catch(() => undefined);
+      await guesser.api
+        .openRecord(`${String(i).padStart(22, "H")}`)
+        .record()
+        .catch(() => undefined);
+    }
+    await server.stop();
+    const census = storageCensus(join(dataDir, "workspaces"));
+    expect(census.created).toEqual({ workspace: 2, snapshot: 1, record: 1 });
+    expect(census.workspaceFiles).toBe(2);
+    expect(census.shareFiles).toBe(2);
   });
 });
