@@ -10,14 +10,16 @@ afterEach(() => {
   for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true });
 });
 
-/** A folder as a host would leave it, aged past the grace period. */
-function folder(base: string, name: string, owner: number | undefined): string {
+/** A folder as a host would leave it, aged past the grace period unless `young`. */
+function folder(base: string, name: string, owner: number | undefined, young = false): string {
   const dir = join(base, `${TEMP_PREFIX}${name}`);
   mkdirSync(dir);
   writeFileSync(join(dir, "config.capnp"), "secret");
   if (owner !== undefined) writeFileSync(join(dir, OWNER_FILE), String(owner));
-  const old = new Date(Date.now() - 10 * 60_000);
-  utimesSync(dir, old, old);
+  if (!young) {
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(dir, old, old);
+  }
   return dir;
 }
 
@@ -28,18 +30,20 @@ function deadPid(): number {
 }
 
 describe("removeStaleTempFolders", () => {
-  it("removes folders whose owner is dead and keeps those of live owners, young ones and other names", () => {
+  it("removes folders whose owner is dead and keeps those of live owners, young unsigned ones and other names", () => {
     const base = mkdtempSync(join(tmpdir(), "stale-test-"));
     bases.push(base);
     const dead = folder(base, "dead", deadPid());
+    const justKilled = folder(base, "just-killed", deadPid(), true);
     const noOwner = folder(base, "no-owner", undefined);
     const alive = folder(base, "alive", process.pid);
     const young = join(base, `${TEMP_PREFIX}young`);
     mkdirSync(young);
     const other = join(base, "something-else");
     mkdirSync(other);
-    expect(removeStaleTempFolders(base)).toBe(2);
+    expect(removeStaleTempFolders(base)).toBe(3);
     expect(existsSync(dead)).toBe(false);
+    expect(existsSync(justKilled)).toBe(false);
     expect(existsSync(noOwner)).toBe(false);
     expect(existsSync(alive)).toBe(true);
     expect(existsSync(young)).toBe(true);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 export const TEMP_PREFIX = "workshop-workerd-";
 /** Written into each folder: the pid of the host process that made it. */
 export const OWNER_FILE = "owner.pid";
-/** A folder younger than this may be one another host is still filling in. */
+/** A folder without an owner file younger than this may be one a host made a moment ago. */
 const GRACE_MS = 60_000;
 
 function isAlive(pid: number): boolean {
@@ -54,12 +54,14 @@ export function removeStaleTempFolders(base = tmpdir(), now = Date.now()): numbe
   for (const name of candidates) {
     const dir = join(base, name);
     try {
-      if (!statSync(dir).isDirectory() || now - statSync(dir).mtimeMs < GRACE_MS || inUse.has(dir)) continue;
-      const owner = Number(readFileSync(join(dir, OWNER_FILE), { encoding: "utf8", flag: "r" }).trim());
+      if (!statSync(dir).isDirectory() || inUse.has(dir)) continue;
+      const owner = Number(readFileSync(join(dir, OWNER_FILE), "utf8").trim());
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) continue;
     } catch (error) {
-      // No owner file: a folder from before owners were written; the working-directory check decided.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") continue;
+      // No owner file: a folder from before owners were written, or one a host made a moment ago
+      // and is about to sign; only an old one is taken for stale.
+      if (!existsSync(dir) || now - statSync(dir).mtimeMs < GRACE_MS) continue;
     }
     rmSync(dir, { recursive: true, force: true });
     removed++;
