@@ -126,6 +126,8 @@ describe("catalog calls per run", () => {
   beforeAll(async () => {
     client = await newWorkspace(workshopUrl());
     const session = client.getSession();
+    // Nested runs get the workspace's run timeout: generous, for a tree of 16 runs on a busy machine.
+    await session.updateSettings({ runTimeoutMs: 25_000 });
     const leaf = await session.createDraft({
       files: gadgetFiles(
         "leaf",
