@@ -8,6 +8,7 @@ import { Agent } from "node:http";
 import {
   createRpcClient,
   MAX_FAILED_SESSIONS_PER_CONNECTION,
+  MAX_WORKSPACES_PER_CONNECTION,
   MISSES_PER_CLIENT_PER_MINUTE,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
@@ -86,5 +87,13 @@ describe("keyed miss limits", () => {
     } finally {
       noisy.destroy();
     }
+  });
+
+  it("creates 20 workspaces on a connection and refuses the 21st, while another connection creates on", async () => {
+    using greedy = createRpcClient({ url: workshopUrl() });
+    for (let i = 0; i < MAX_WORKSPACES_PER_CONNECTION; i++) await greedy.createWorkspace();
+    await expect(greedy.createWorkspace()).rejects.toThrow(/already created 20 workspaces, the limit/);
+    using other = createRpcClient({ url: workshopUrl() });
+    await expect(other.createWorkspace()).resolves.toHaveProperty("token");
   });
 });
