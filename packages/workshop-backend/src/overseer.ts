@@ -40,7 +40,7 @@ import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
-import { LruMap } from "./lru-map.ts";
+import { LRUCache } from "lru-cache";
 import { RunEventStream } from "./run-events.ts";
 
 export interface RunRequest {
@@ -140,7 +140,7 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new LruMap<string, Prepared>(PREPARED_CACHE_SIZE);
+  readonly #prepared = new LRUCache<string, Prepared>({ max: PREPARED_CACHE_SIZE });
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;
@@ -317,7 +317,7 @@ export class Overseer {
           log: (level, values) => {
             if (events.closed) return;
             // Caps first: past them an event costs a count, never sanitizing or stack mapping.
-            if (!events.accepting) return events.countDropped(1);
+            if (!events.accepting) return events.refuse();
             const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
             events.emit({
               type: "log",
@@ -327,9 +327,10 @@ export class Overseer {
           },
           error: (raw, uncaught) => {
             if (events.closed) return;
-            if (!events.accepting) return events.countDropped(1);
+            if (!events.accepting) return events.refuse();
             events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
           },
+          dropped: (total) => events.isolateDropped(total),
         },
       });
     } finally {
@@ -337,7 +338,7 @@ export class Overseer {
       capabilitiesEnd.abort();
       request.signal?.removeEventListener("abort", onCancel);
     }
-    if (result.droppedEvents) events.countDropped(result.droppedEvents);
+    if (result.droppedEvents) events.isolateDropped(result.droppedEvents);
     // The harness ran in the gadget's realm; its size check is not trusted on its own.
     if (result.status === "ok" && byteLength(JSON.stringify(result.result) ?? "null") > MAX_RESULT_BYTES) {
       return fail("invalid", `run() returned more than ${MAX_RESULT_BYTES} bytes of JSON. Return less data.`);

@@ -53,6 +53,13 @@ export const MAX_CONCURRENT_RUNS_PER_SESSION = 4;
 
 /** Console events streamed per run; past it the rest are counted as dropped. */
 export const MAX_EVENTS_PER_RUN = 2000;
+
+/**
+ * Past the event cap, the isolate reports its running count of dropped console calls on the first drop
+ * and every this many after, so a run stopped from outside (timeout, memory, cancel) still says how much
+ * it dropped, to within this many, for one small line per this many calls.
+ */
+export const DROPPED_TALLY_EVERY = 100;
 /** Console text per run, summed over encoded values. */
 export const MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
 /** Events stored in a run record (the stream itself may carry more). */
@@ -117,6 +124,17 @@ export const MAX_FETCHES_PER_RUN = 50;
  * per request, and a whole call chain runs inside one.
  */
 export const MAX_CATALOG_DEPTH = 3;
+
+/**
+ * Folder entries the `gadgets` command line looks at while collecting a gadget's files (ignored folders
+ * such as node_modules are not entered): a gadget has at most MAX_FILES files, so a folder this full is
+ * the wrong folder, and stopping early beats walking a home directory.
+ */
+export const CLI_MAX_SCANNED_ENTRIES = 2000;
+/** How long the command line waits for a Workshop to answer its first call before saying it is unreachable. */
+export const CLI_CONNECT_TIMEOUT_MS = 10_000;
+/** `gadgets dev` waits this long after the last file change before re-running, so one save is one run. */
+export const CLI_WATCH_SETTLE_MS = 150;
 
 // ----- Abuse limits. "Client" means the address a request came from: CF-Connecting-IP on Cloudflare; locally
 // (where every client is 127.0.0.1) the address and port workerd reports, i.e. one TCP connection.

@@ -7,7 +7,12 @@
  */
 
 import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
-import { CONSOLE_CAPS, MAX_EVENTS_PER_RUN, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits";
+import {
+  CONSOLE_CAPS,
+  DROPPED_TALLY_EVERY,
+  MAX_EVENTS_PER_RUN,
+  MAX_RESULT_BYTES,
+} from "@gadgets/workshop-shared/limits";
 
 export const HARNESS_MODULE = "__workshop_harness.js";
 export const HARNESS_ENTRYPOINT = "GadgetHarness";
@@ -32,6 +37,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
 // Past this, console calls are only counted: a flood costs neither encoding nor transport.
 const MAX_EVENTS = ${MAX_EVENTS_PER_RUN};
+const DROPPED_TALLY_EVERY = ${DROPPED_TALLY_EVERY};
 const encodeConsoleValues = ${encodeConsoleValues.toString()};
 const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
 
@@ -60,6 +66,14 @@ function emit(run, kind, data) {
   }
 }
 
+// A running total, so whoever stops the run from outside still knows about how much was dropped.
+function countDropped(run) {
+  run.dropped++;
+  if (run.dropped !== 1 && run.dropped % DROPPED_TALLY_EVERY !== 0) return;
+  if (run.sink) run.pending[run.pending.length] = Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {});
+  else nativeLog(MARKER + stringify([run.id, "dropped", [run.dropped]]));
+}
+
 function describe(thrown) {
   try {
     if (thrown instanceof Error) {
@@ -86,7 +100,7 @@ for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => {
     for (const run of currentRuns()) {
       if (run.emitted >= MAX_EVENTS) {
-        run.dropped++;
+        countDropped(run);
         continue;
       }
       let values;

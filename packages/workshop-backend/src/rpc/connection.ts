@@ -49,6 +49,11 @@ export class Connection {
     readonly overseer: Overseer,
     /** Who the connection comes from (see client-key.ts): the key of the per-client limits. */
     readonly client: string,
+    /**
+     * Keeps work going after the client has gone (the request's `ctx.waitUntil`): a run cancelled by a
+     * disconnect still ends, and its record is still written.
+     */
+    readonly waitUntil: (work: Promise<unknown>) => void = () => {},
   ) {
     this.executor =
       env.RUNNER_POOL_URL && env.RUNNER_POOL_SECRET

@@ -3,11 +3,11 @@
  * ids are remembered per Worker isolate (ids are never deleted, so a remembered yes stays true).
  */
 
+import { LRUCache } from "lru-cache";
 import type { Env } from "../env.ts";
-import { LruMap } from "../lru-map.ts";
 import type { DirectoryKind } from "../storage/directory.ts";
 
-const known = new LruMap<string, true>(10_000);
+const known = new LRUCache<string, true>({ max: 10_000 });
 
 const directory = (env: Env) => env.DIRECTORY.get(env.DIRECTORY.idFromName("directory"));
 

@@ -146,31 +146,59 @@ function badArguments(request: LaunchRequest): string | undefined {
   return timeout && !timeout.ok ? timeout.error : undefined;
 }
 
-export async function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+/**
+ * Runs one gadget for a session and stores its record, whatever ends the run. The work is held open
+ * past the client's departure, so a disconnect cancels the run but never loses its record.
+ */
+export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+  unfinishedRuns++;
+  const run = runAndRecord(context, request);
+  const settled = run
+    .then(({ stored }) => stored)
+    .catch(() => {})
+    .finally(() => unfinishedRuns--);
+  context.connection.waitUntil(settled);
+  return run.then(({ outcome }) => outcome);
+}
+
+/** Runs of this Worker that have not yet ended or not yet had their record stored. */
+let unfinishedRuns = 0;
+
+/** How many runs are still going or unrecorded; a host shutting down waits for none. */
+export function unfinishedRunCount(): number {
+  return unfinishedRuns;
+}
+
+async function runAndRecord(
+  context: RunContext,
+  request: LaunchRequest,
+): Promise<{ outcome: RunOutcome; stored: Promise<void> }> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
   // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
   const bad = badArguments(request);
   if (bad !== undefined) {
     const totalMs = Date.now() - request.receivedAt;
-    return {
+    const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "invalid",
       message: bad,
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
     };
+    return { outcome, stored: Promise.resolve() };
   }
   const controller = connection.acquireRunSlot(runId, workspaceId);
   if (!controller) {
     const now = Date.now();
-    return {
+    const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "busy",
       message: connection.busyMessage(workspaceId),
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
     };
+    return { outcome, stored: Promise.resolve() };
   }
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
@@ -193,8 +221,7 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
       depth: request.depth ?? 0,
     });
     // Stored after the caller has its outcome; the session's reads flush the writer first.
-    records.add(record);
-    return outcome;
+    return { outcome, stored: records.add(record) };
   } finally {
     request.parentSignal?.removeEventListener("abort", endedByParent);
     // Whatever this run started (nested catalog runs, fetches) ends with it.

@@ -54,12 +54,6 @@ export class WorkshopConnection {
     return () => this.#brokenListeners.delete(listener);
   }
 
-  /** The session stub; throws when not connected (callers show the connection state instead). */
-  session(): RpcStub<Session> {
-    if (!this.#session || this.#state.status !== "connected") throw new Error("Not connected to the Workshop yet.");
-    return this.#session;
-  }
-
   /** Resolves once connected (or at once when already connected). */
   ready(): Promise<RpcStub<Session>> {
     if (this.#state.status === "connected" && this.#session) return Promise.resolve(this.#session);
@@ -73,14 +67,19 @@ export class WorkshopConnection {
     });
   }
 
-  /** Connects (once; later calls do nothing while connected or connecting). */
+  /**
+   * Connects (once; later calls do nothing while connected or connecting). A closed connection may be
+   * started again, as React's StrictMode does to every effect in development (start, close, start).
+   */
   start(): void {
     if (this.#started) return;
     this.#started = true;
+    this.#closed = false;
     void this.#connect(0);
   }
 
   close(): void {
+    this.#started = false;
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#client?.[Symbol.dispose]();
