@@ -316,6 +316,8 @@ export class Overseer {
         sink: {
           log: (level, values) => {
             if (events.closed) return;
+            // Caps first: past them an event costs a count, never sanitizing or stack mapping.
+            if (!events.accepting) return events.refuse();
             const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
             events.emit({
               type: "log",
@@ -325,6 +327,7 @@ export class Overseer {
           },
           error: (raw, uncaught) => {
             if (events.closed) return;
+            if (!events.accepting) return events.refuse();
             events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
           },
           dropped: (total) => events.isolateDropped(total),
@@ -348,7 +351,7 @@ export class Overseer {
         timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
       };
     if ("error" in result) {
-      const error = mapError(result.error, build);
+      const error = mapError(sanitizeRawError(result.error), build);
       const where = error.frames.find((frame) => frame.file !== "<runtime>");
       const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : "";
       if (result.kind === "user") events.emit({ type: "error", error, uncaught: true });

@@ -51,6 +51,11 @@ export class RunEventStream {
     return this.#closed;
   }
 
+  /** Whether a console or error event could still be delivered: callers check before any work on it. */
+  get accepting(): boolean {
+    return !this.#closed && this.#count < MAX_EVENTS_PER_RUN && this.#bytes < MAX_EVENT_BYTES_PER_RUN;
+  }
+
   /** Console and error events: capped by count and size. */
   emit(body: RunEventBody): void {
     if (this.#closed) return;
@@ -62,6 +67,11 @@ export class RunEventStream {
     this.#count++;
     this.#bytes += size;
     this.#push(body);
+  }
+
+  /** An event refused before any work was done on it: the stream is past its caps. */
+  refuse(): void {
+    if (!this.#closed) this.#dropped++;
   }
 
   /**

@@ -310,6 +310,15 @@ export interface Session {
   forkShare(shareId: string): Promise<Draft>;
 
   listErrors(): Promise<ErrorGroup[]>;
+  /** What this workspace stores against its byte quota. */
+  usage(): Promise<WorkspaceUsage>;
+}
+
+/** Bytes a workspace stores, by kind, against its quota (WORKSPACE_QUOTA_BYTES). */
+export interface WorkspaceUsage {
+  quotaBytes: number;
+  usedBytes: number;
+  bytes: { drafts: number; versions: number; records: number; kv: number; shares: number };
 }
 
 /** The object a Cap'n Web session at `/api` starts with. */

@@ -135,3 +135,48 @@ export const CLI_MAX_SCANNED_ENTRIES = 2000;
 export const CLI_CONNECT_TIMEOUT_MS = 10_000;
 /** `gadgets dev` waits this long after the last file change before re-running, so one save is one run. */
 export const CLI_WATCH_SETTLE_MS = 150;
+
+// ----- Abuse limits. "Client" means the address a request came from: CF-Connecting-IP on Cloudflare; locally
+// (where every client is 127.0.0.1) the address and port workerd reports, i.e. one TCP connection.
+
+/** Lookups of unknown workspace tokens per connection; past it the connection gets no more lookups. */
+export const MAX_FAILED_SESSIONS_PER_CONNECTION = 20;
+/** Misses (unknown tokens, share or record ids, page loads of unknown links) per client per minute. */
+export const MISSES_PER_CLIENT_PER_MINUTE = 120;
+/** Anonymous runs per client per minute, whatever the number of connections it opens. */
+export const ANONYMOUS_RUNS_PER_CLIENT_PER_MINUTE = 60;
+/**
+ * Anonymous runs of a connection that the server-wide budget never refuses: a visitor trying a link
+ * always gets its first runs, and a flood is shed from the connections that already ran the most.
+ */
+export const ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE = 5;
+/** Workspaces one connection may create: enough for tests and tabs, not for a flood. */
+export const MAX_WORKSPACES_PER_CONNECTION = 20;
+/** Workspaces created per client per hour (a workspace costs a storage object for good). */
+export const WORKSPACES_PER_CLIENT_PER_HOUR = 200;
+
+/** Live sessions (getSession results not yet disposed) per connection: a tab needs one or two. */
+export const MAX_LIVE_SESSIONS_PER_CONNECTION = 32;
+/** Live agent stubs (getAgent results not yet disposed) per connection; each holds server memory. */
+export const MAX_LIVE_AGENTS_PER_CONNECTION = 1000;
+/** Live sessions of one workspace across all connections (per Worker isolate). */
+export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
+/** Live agent stubs of one workspace across all connections (per Worker isolate). */
+export const MAX_LIVE_AGENTS_PER_WORKSPACE = 4000;
+
+/** Catalog calls one run may make, summed over its whole call tree: each starts an isolate. */
+export const MAX_CATALOG_CALLS_PER_RUN = 16;
+/** Catalog calls in flight at once below one run; more are refused, not queued. */
+export const MAX_CONCURRENT_CATALOG_CALLS_PER_RUN = 2;
+/** Runs in flight per workspace across all its connections (nested catalog runs included). */
+export const MAX_CONCURRENT_RUNS_PER_WORKSPACE = 16;
+
+/**
+ * Everything one workspace stores: drafts, published versions, run records, kv, error groups and the
+ * shares it made. 64 drafts of the largest gadget, or far more of the usual few-KB ones.
+ */
+export const WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
+/** Run records of a workspace, in bytes: the oldest are pruned past this (records are history, not data). */
+export const MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
+/** Free disk below which the local Workshop refuses new writes (reads keep working). */
+export const MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;

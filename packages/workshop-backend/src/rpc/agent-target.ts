@@ -28,7 +28,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     private readonly ref: unknown,
   ) {
     super();
-    context.connection.stats.agents++;
+    // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
   }
 
   async #resolve(): Promise<ResolvedAgent & { meta: AgentVersion }> {
@@ -88,6 +88,6 @@ export class AgentTarget extends RpcTarget implements Agent {
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.context.connection.stats.agents--;
+    this.context.connection.release("agents", this.context.workspaceId);
   }
 }

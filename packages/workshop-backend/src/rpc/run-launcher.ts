@@ -3,13 +3,19 @@
  * after the outcome is known (never before the isolate starts), and frees the slot.
  */
 
-import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
-import { MAX_CATALOG_DEPTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
-import { checkId } from "@gadgets/workshop-shared/validate";
+import type { GadgetFile, JsonValue, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
+import {
+  MAX_CATALOG_CALLS_PER_RUN,
+  MAX_CATALOG_DEPTH,
+  MAX_CONCURRENT_CATALOG_CALLS_PER_RUN,
+  MAX_NAME_LENGTH,
+} from "@gadgets/workshop-shared/limits";
+import { checkId, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
 import type { CapabilityServices } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 
 export interface LaunchRequest {
@@ -28,6 +34,8 @@ export interface LaunchRequest {
   depth?: number;
   /** A nested run ends when the run that called it ends (cancel, timeout or done). */
   parentSignal?: AbortSignal;
+  /** Catalog calls made so far by the whole call tree of the run a person or backend started. */
+  catalogCalls?: { made: number };
 }
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
@@ -68,9 +76,15 @@ const FETCH_TIMEOUT_MS = 15_000;
 function servicesFor(context: RunContext, request: LaunchRequest, runSignal: AbortSignal): CapabilityServices {
   const depth = request.depth ?? 0;
   const chain = request.chain ?? [request.scope];
+  // Shared by the whole tree: nesting cannot multiply the budget.
+  const calls = request.catalogCalls ?? { made: 0 };
+  let inFlight = 0;
   const outbound = context.connection.env.GADGET_FETCH;
   return {
-    kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
+    kv: async (op, key, value) => {
+      if (op === "put") await checkDiskForWrite(context.connection.env);
+      return context.store.kv(request.scope, op, key, value);
+    },
     fetch: (request, callSignal) => {
       const signal = AbortSignal.any([runSignal, callSignal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
       // Locally, gadget fetches leave through their own network service (public addresses only).
@@ -83,26 +97,53 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
         throw new Error(
           `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
         );
-      const agent = await resolveAgentRef(context.store, ref);
-      if (chain.includes(agent.draftId))
-        throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
-      const outcome = await launchRun(context, {
-        source: { kind: "agent", agentId: agent.agentId, version: agent.version },
-        files: agent.files,
-        payload,
-        listener: undefined,
-        timeoutMs: context.timeoutMs,
-        receivedAt: Date.now(),
-        codeKey: `agent:${agent.agentId}@${agent.version}`,
-        scope: agent.draftId,
-        chain: [...chain, agent.draftId],
-        depth: depth + 1,
-        parentSignal: runSignal,
-      });
-      if (outcome.status === "ok") return outcome.result;
-      throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+      if (calls.made >= MAX_CATALOG_CALLS_PER_RUN)
+        throw new Error(
+          `A run may make ${MAX_CATALOG_CALLS_PER_RUN} catalog calls in all (its nested calls included); "${ref}" would be call ${calls.made + 1}.`,
+        );
+      if (inFlight >= MAX_CONCURRENT_CATALOG_CALLS_PER_RUN)
+        throw new Error(
+          `A run may have ${MAX_CONCURRENT_CATALOG_CALLS_PER_RUN} catalog calls in flight at once. Await one before starting another.`,
+        );
+      calls.made++;
+      inFlight++;
+      try {
+        return await callAgent(ref, payload);
+      } finally {
+        inFlight--;
+      }
     },
   };
+
+  async function callAgent(ref: string, payload: JsonValue): Promise<JsonValue> {
+    const agent = await resolveAgentRef(context.store, ref);
+    if (chain.includes(agent.draftId))
+      throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+    const outcome = await launchRun(context, {
+      source: { kind: "agent", agentId: agent.agentId, version: agent.version },
+      files: agent.files,
+      payload,
+      listener: undefined,
+      timeoutMs: context.timeoutMs,
+      receivedAt: Date.now(),
+      codeKey: `agent:${agent.agentId}@${agent.version}`,
+      scope: agent.draftId,
+      chain: [...chain, agent.draftId],
+      depth: depth + 1,
+      parentSignal: runSignal,
+      catalogCalls: calls,
+    });
+    if (outcome.status === "ok") return outcome.result;
+    throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+  }
+}
+
+/** What is wrong with a call's own arguments (payload, timeout), checked before a run or a record exists. */
+function badArguments(request: LaunchRequest): string | undefined {
+  const payload = checkPayload(request.payload);
+  if (!payload.ok) return payload.error;
+  const timeout = request.timeoutMs === undefined ? undefined : checkTimeoutMs(request.timeoutMs, "timeoutMs");
+  return timeout && !timeout.ok ? timeout.error : undefined;
 }
 
 /**
@@ -134,14 +175,27 @@ async function runAndRecord(
 ): Promise<{ outcome: RunOutcome; stored: Promise<void> }> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
-  const controller = connection.acquireRunSlot(runId);
+  // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
+  const bad = badArguments(request);
+  if (bad !== undefined) {
+    const totalMs = Date.now() - request.receivedAt;
+    const outcome: RunOutcome = {
+      status: "error",
+      runId,
+      kind: "invalid",
+      message: bad,
+      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
+    };
+    return { outcome, stored: Promise.resolve() };
+  }
+  const controller = connection.acquireRunSlot(runId, workspaceId);
   if (!controller) {
     const now = Date.now();
     const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "busy",
-      message: connection.busyMessage(),
+      message: connection.busyMessage(workspaceId),
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
     };
     return { outcome, stored: Promise.resolve() };

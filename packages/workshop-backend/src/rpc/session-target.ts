@@ -20,9 +20,11 @@ import type {
   Session,
   ShareSnapshot,
   WorkspaceSettings,
+  WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
 import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
 import {
+  byteLength,
   checkFiles,
   checkHost,
   checkId,
@@ -34,6 +36,7 @@ import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
@@ -72,8 +75,7 @@ export class SessionTarget extends RpcTarget implements Session {
     private settings: WorkspaceSettings,
   ) {
     super();
-    this.#records = new RunRecordWriter(store);
-    connection.stats.sessions++;
+    this.#records = new RunRecordWriter(store, () => checkDiskForWrite(connection.env));
   }
 
   async workspace(): Promise<{ workspaceId: string }> {
@@ -110,6 +112,7 @@ export class SessionTarget extends RpcTarget implements Session {
     }
     const timeout =
       changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
+    await checkDiskForWrite(this.connection.env);
     this.settings = await this.store.updateSettings({
       ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
       ...(hosts === undefined ? {} : { fetchHosts: hosts }),
@@ -121,18 +124,23 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.listDrafts();
   }
 
-  createDraft(input: CreateDraftInput): Promise<Draft> {
-    return this.store.createDraft(must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files)));
+  async createDraft(input: CreateDraftInput): Promise<Draft> {
+    const files = must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files));
+    await checkDiskForWrite(this.connection.env);
+    return this.store.createDraft(files);
   }
 
   openDraft(draftId: string): Promise<Draft> {
     return this.store.getDraft(must(checkId(draftId, "draft id")));
   }
 
-  saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
+  async saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
     const id = must(checkId(draftId, "draft id"));
     const raw = (input ?? {}) as Partial<SaveDraftInput>;
-    return this.store.saveDraft(id, checkVersion(raw.baseVersion), must(checkFiles(raw.files)));
+    const baseVersion = checkVersion(raw.baseVersion);
+    const files = must(checkFiles(raw.files));
+    await checkDiskForWrite(this.connection.env);
+    return this.store.saveDraft(id, baseVersion, files);
   }
 
   deleteDraft(draftId: string): Promise<void> {
@@ -168,8 +176,10 @@ export class SessionTarget extends RpcTarget implements Session {
     return true;
   }
 
-  publishDraft(draftId: string): Promise<AgentVersion> {
-    return this.store.publishDraft(must(checkId(draftId, "draft id")));
+  async publishDraft(draftId: string): Promise<AgentVersion> {
+    const id = must(checkId(draftId, "draft id"));
+    await checkDiskForWrite(this.connection.env);
+    return this.store.publishDraft(id);
   }
 
   listAgents(): Promise<AgentSummary[]> {
@@ -177,6 +187,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   getAgent(agentRef: string): AgentTarget {
+    this.connection.reserve("agents", this.workspaceId);
     return new AgentTarget(this.#context(), agentRef);
   }
 
@@ -208,7 +219,7 @@ export class SessionTarget extends RpcTarget implements Session {
     this.#countShare();
     const draft = await this.store.getDraft(id);
     const shareId = randomId();
-    await storeShare(this.connection.env, "snapshot", shareId, {
+    await this.#storeShare("snapshot", shareId, {
       shareId,
       name: draft.name,
       description: descriptionOf(draft.files),
@@ -223,7 +234,7 @@ export class SessionTarget extends RpcTarget implements Session {
     this.#countShare();
     const record = await this.getRun(runId);
     const recordId = randomId();
-    await storeShare(this.connection.env, "record", recordId, {
+    await this.#storeShare("record", recordId, {
       recordId,
       name: record.name,
       description: descriptionOf(record.files),
@@ -238,8 +249,16 @@ export class SessionTarget extends RpcTarget implements Session {
     return { recordId };
   }
 
+  /** Charges the share to this workspace's quota, then stores it. */
+  async #storeShare(kind: "snapshot" | "record", id: string, value: Parameters<typeof storeShare>[3]): Promise<void> {
+    await checkDiskForWrite(this.connection.env);
+    await this.store.chargeShare(kind, id, byteLength(JSON.stringify(value)));
+    await storeShare(this.connection.env, kind, id, value, this.workspaceId);
+  }
+
   async forkShare(shareId: string): Promise<Draft> {
     const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
+    await checkDiskForWrite(this.connection.env);
     return this.store.createDraft(snapshot.files);
   }
 
@@ -247,10 +266,14 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.listErrors();
   }
 
+  usage(): Promise<WorkspaceUsage> {
+    return this.store.usage();
+  }
+
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
     void this.#records.flush();
-    this.connection.stats.sessions--;
+    this.connection.release("sessions", this.workspaceId);
   }
 }

@@ -20,6 +20,7 @@ import {
   type RunSummary,
   type SaveOutcome,
   type WorkspaceSettings,
+  type WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
 import {
   DEFAULT_RUN_TIMEOUT_MS,
@@ -29,11 +30,14 @@ import {
   MAX_DRAFTS_PER_WORKSPACE,
   MAX_ERROR_GROUPS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
+  MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
   MAX_RUN_RECORDS_PER_WORKSPACE,
+  WORKSPACE_QUOTA_BYTES,
 } from "@gadgets/workshop-shared/limits";
-import { checkManifest } from "@gadgets/workshop-shared/validate";
+import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { randomId } from "./ids.ts";
+import { quotaRefusal, USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,6 +57,9 @@ CREATE TABLE IF NOT EXISTS kv (scope TEXT NOT NULL, key TEXT NOT NULL, value TEX
 CREATE TABLE IF NOT EXISTS errors (
   fingerprint TEXT PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, count INTEGER NOT NULL,
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS usage (category TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS run_sizes (run_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS shares (id TEXT PRIMARY KEY, kind TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
 `;
 
 /** An agent's docs as listed in the catalog. */
@@ -78,6 +85,8 @@ function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["ev
 
 /** Records beyond the cap are deleted once this many have piled up. */
 const RUN_PRUNE_STEP = 50;
+/** Oldest records deleted at a time when a new one needs bytes. */
+const RECORD_ROOM_STEP = 10;
 
 /** What the runner needs to execute a published agent version. */
 export interface ResolvedAgent {
@@ -110,6 +119,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   #runRows: number | undefined;
 
   #schemaReady = false;
+  #exists = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -121,15 +131,87 @@ export class WorkspaceStore extends DurableObject<Env> {
    * only when a workspace is, and reads check for it first.
    */
   #hasSchema(): boolean {
-    this.#schemaReady ||=
+    this.#exists ||=
+      this.#schemaReady ||
       this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-    return this.#schemaReady;
+    return this.#exists;
   }
 
+  /** Creates the schema, or brings an older one up to date (every statement is IF NOT EXISTS). */
   #ensureSchema(): void {
-    if (this.#hasSchema()) return;
+    if (this.#schemaReady) return;
     this.#sql.exec(SCHEMA);
+    if (this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM usage").one().n === 0) this.#recountUsage();
     this.#schemaReady = true;
+  }
+
+  // ----- quota: bytes stored per category, kept up to date by every write
+
+  /** Counts usage from the data itself: once, for a workspace stored before usage was tracked. */
+  #recountUsage(): void {
+    const sum = (query: string, ...bindings: number[]) => this.#sql.exec<{ n: number }>(query, ...bindings).one().n;
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO run_sizes (run_id, bytes) SELECT run_id, SUM(length(CAST(value AS BLOB))) FROM run_parts GROUP BY run_id",
+    );
+    const counted: Record<UsageCategory, number> = {
+      drafts: sum("SELECT COALESCE(SUM(length(CAST(files AS BLOB))), 0) AS n FROM drafts"),
+      versions: sum(
+        "SELECT COALESCE(SUM(length(CAST(files AS BLOB)) + length(CAST(grants AS BLOB))), 0) AS n FROM agent_versions",
+      ),
+      records: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes"),
+      kv: sum(
+        "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS n FROM kv",
+        KV_ENTRY_OVERHEAD_BYTES,
+      ),
+      shares: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM shares"),
+    };
+    for (const category of USAGE_CATEGORIES)
+      this.#sql.exec("INSERT OR REPLACE INTO usage (category, bytes) VALUES (?, ?)", category, counted[category]);
+  }
+
+  #usageBytes(): Record<UsageCategory, number> {
+    const bytes: Record<UsageCategory, number> = { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0 };
+    for (const row of this.#sql.exec<{ category: UsageCategory; bytes: number }>("SELECT * FROM usage").toArray())
+      bytes[row.category] = row.bytes;
+    return bytes;
+  }
+
+  #usedBytes(): number {
+    return this.#sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM usage").one().n;
+  }
+
+  #grow(category: UsageCategory, delta: number): void {
+    if (delta !== 0) this.#sql.exec("UPDATE usage SET bytes = MAX(0, bytes + ?) WHERE category = ?", delta, category);
+  }
+
+  /** Throws the quota's message when growing by `growth` bytes would pass it. */
+  #ensureRoom(growth: number): void {
+    const refusal = quotaRefusal(this.#usedBytes(), growth);
+    if (refusal) throw new Error(refusal);
+  }
+
+  usage(): WorkspaceUsage {
+    this.#ensureSchema();
+    const bytes = this.#usageBytes();
+    return {
+      quotaBytes: WORKSPACE_QUOTA_BYTES,
+      usedBytes: USAGE_CATEGORIES.reduce((total, category) => total + bytes[category], 0),
+      bytes,
+    };
+  }
+
+  /** Charges a share or record made from this workspace (stored elsewhere) to its quota. */
+  chargeShare(kind: "snapshot" | "record", id: string, bytes: number): void {
+    this.#ensureSchema();
+    this.#ensureRoom(bytes);
+    this.#sql.exec(
+      "INSERT INTO shares (id, kind, bytes, created_at) VALUES (?, ?, ?, ?)",
+      id,
+      kind,
+      bytes,
+      this.#now(),
+    );
+    this.#grow("shares", bytes);
   }
 
   #now(): number {
@@ -210,6 +292,8 @@ export class WorkspaceStore extends DurableObject<Env> {
       created_at: now,
       updated_at: now,
     };
+    const bytes = byteLength(row.files);
+    this.#ensureRoom(bytes);
     this.#sql.exec(
       "INSERT INTO drafts (id, name, version, files, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
       row.id,
@@ -219,6 +303,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       row.created_at,
       row.updated_at,
     );
+    this.#grow("drafts", bytes);
     return { ...summary(row), files };
   }
 
@@ -253,6 +338,8 @@ export class WorkspaceStore extends DurableObject<Env> {
       files: JSON.stringify(files),
       updated_at: this.#now(),
     };
+    const growth = byteLength(next.files) - byteLength(row.files);
+    this.#ensureRoom(growth);
     this.#sql.exec(
       "UPDATE drafts SET name = ?, version = ?, files = ?, updated_at = ? WHERE id = ? AND version = ?",
       next.name,
@@ -262,15 +349,31 @@ export class WorkspaceStore extends DurableObject<Env> {
       draftId,
       baseVersion,
     );
+    this.#grow("drafts", growth);
     return { status: "saved", draft: summary(next) };
   }
 
   deleteDraft(draftId: string): void {
-    this.#draftRow(draftId);
+    const row = this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
+    this.#grow("drafts", -byteLength(row.files));
     // Its kv goes with it, unless a published agent of it still uses that data.
-    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0)
+    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0) {
+      this.#grow("kv", -this.#kvBytes(draftId, undefined));
       this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
+    }
+  }
+
+  /** Bytes of a gadget's kv (keys, values, per-entry overhead), leaving out `exceptKey`. */
+  #kvBytes(scope: string, exceptKey: string | undefined): number {
+    return this.#sql
+      .exec<{ used: number }>(
+        "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS used FROM kv WHERE scope = ? AND key IS NOT ?",
+        KV_ENTRY_OVERHEAD_BYTES,
+        scope,
+        exceptKey ?? null,
+      )
+      .one().used;
   }
 
   // ----- agents
@@ -283,6 +386,10 @@ export class WorkspaceStore extends DurableObject<Env> {
     const now = this.#now();
     const description = manifest.value.description ?? "";
     const grants: GadgetGrants = manifest.value.grants ?? {};
+    const filesText = JSON.stringify(draft.files);
+    const grantsText = JSON.stringify(grants);
+    const bytes = byteLength(filesText) + byteLength(grantsText);
+    this.#ensureRoom(bytes);
     let agent = this.#sql
       .exec<{ id: string; latest_version: number }>("SELECT id, latest_version FROM agents WHERE draft_id = ?", draftId)
       .toArray()[0];
@@ -304,10 +411,11 @@ export class WorkspaceStore extends DurableObject<Env> {
       version,
       manifest.value.name,
       description,
-      JSON.stringify(draft.files),
-      JSON.stringify(grants),
+      filesText,
+      grantsText,
       now,
     );
+    this.#grow("versions", bytes);
     this.#sql.exec(
       "UPDATE agents SET name = ?, description = ?, latest_version = ?, updated_at = ? WHERE id = ?",
       manifest.value.name,
@@ -427,43 +535,67 @@ export class WorkspaceStore extends DurableObject<Env> {
     this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
     this.#runRows += stored;
     // Pruning in steps keeps the COUNT and DELETE off most writes.
-    if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP) {
-      const excess = this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE;
-      this.#sql.exec(
-        "DELETE FROM run_parts WHERE run_id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
-        excess,
-      );
-      this.#sql.exec(
-        "DELETE FROM run_summaries WHERE id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
-        excess,
-      );
-      this.#runRows = MAX_RUN_RECORDS_PER_WORKSPACE;
+    if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP)
+      this.#deleteOldestRuns(this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE);
+  }
+
+  /** Deletes the `count` oldest run records, and their bytes from the usage. */
+  #deleteOldestRuns(count: number): void {
+    const oldest = "SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?";
+    const freed = this.#sql
+      .exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`, count)
+      .one().n;
+    this.#sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, count);
+    this.#sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, count);
+    this.#sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, count);
+    this.#grow("records", -freed);
+    this.#runRows = undefined;
+  }
+
+  /**
+   * Makes room for a record of `bytes`: records stay within their own share of the quota, and the
+   * workspace within its quota, by pruning the oldest records. False when even that cannot make room.
+   */
+  #makeRoomForRecord(bytes: number): boolean {
+    for (;;) {
+      const usage = this.#usageBytes();
+      const total = USAGE_CATEGORIES.reduce((sum, category) => sum + usage[category], 0);
+      if (usage.records + bytes <= MAX_RUN_RECORD_BYTES_PER_WORKSPACE && total + bytes <= WORKSPACE_QUOTA_BYTES)
+        return true;
+      if (this.#sql.exec("SELECT 1 FROM run_summaries LIMIT 1").toArray().length === 0) return false;
+      this.#deleteOldestRuns(RECORD_ROOM_STEP);
     }
   }
 
   #recordRun(record: RunRecord): void {
     const { payload, files, events, droppedEvents, outcome, ...runSummary } = record;
     const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
-    const parts: Record<string, unknown> = {
+    const summaryText = JSON.stringify(runSummary);
+    const parts = Object.entries({
       payload,
       files,
       events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
       outcome,
-    };
+    }).map(([part, value]) => [part, JSON.stringify(value)] as const);
+    const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
+    if (!this.#makeRoomForRecord(bytes))
+      throw new Error(`the workspace's storage quota has no room for a ${bytes}-byte run record`);
     this.#sql.exec(
       "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
       record.runId,
-      JSON.stringify(runSummary),
+      summaryText,
       record.startedAt,
     );
-    for (const [part, value] of Object.entries(parts)) {
+    for (const [part, text] of parts) {
       this.#sql.exec(
         "INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)",
         record.runId,
         part,
-        JSON.stringify(value),
+        text,
       );
     }
+    this.#sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, bytes);
+    this.#grow("records", bytes);
   }
 
   listRuns(limit: number): RunSummary[] {
@@ -517,9 +649,10 @@ export class WorkspaceStore extends DurableObject<Env> {
             ?.value ?? null
         );
       case "delete": {
-        const existed = this.#sql.exec("SELECT 1 FROM kv WHERE scope = ? AND key = ?", scope, key).toArray().length > 0;
+        const old = this.#kvEntryBytes(scope, key);
         this.#sql.exec("DELETE FROM kv WHERE scope = ? AND key = ?", scope, key);
-        return existed;
+        this.#grow("kv", -old);
+        return old > 0;
       }
       case "list":
         // SQLite measures the prefix itself, so the comparison counts characters the same way on both sides.
@@ -553,10 +686,27 @@ export class WorkspaceStore extends DurableObject<Env> {
             `kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`,
           );
         }
+        const growth = adding - this.#kvEntryBytes(scope, key);
+        this.#ensureRoom(growth);
         this.#sql.exec("INSERT OR REPLACE INTO kv (scope, key, value) VALUES (?, ?, ?)", scope, key, text);
+        this.#grow("kv", growth);
         return true;
       }
     }
+  }
+
+  /** What one kv entry costs (0 when there is none). */
+  #kvEntryBytes(scope: string, key: string): number {
+    return (
+      this.#sql
+        .exec<{ n: number }>(
+          "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ? AS n FROM kv WHERE scope = ? AND key = ?",
+          KV_ENTRY_OVERHEAD_BYTES,
+          scope,
+          key,
+        )
+        .toArray()[0]?.n ?? 0
+    );
   }
 
   // ----- errors
