@@ -10,6 +10,7 @@ import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
 import {
   CONSOLE_CAPS,
   DROPPED_TALLY_EVERY,
+  MAX_EVENT_BYTES_PER_RUN,
   MAX_EVENTS_PER_RUN,
   MAX_RESULT_BYTES,
 } from "@gadgets/workshop-shared/limits";
@@ -37,6 +38,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
 // Past this, console calls are only counted: a flood costs neither encoding nor transport.
 const MAX_EVENTS = ${MAX_EVENTS_PER_RUN};
+// And past this much event text: the overseer would drop the rest, so it is not even sent.
+const MAX_EVENT_BYTES = ${MAX_EVENT_BYTES_PER_RUN};
 const DROPPED_TALLY_EVERY = ${DROPPED_TALLY_EVERY};
 const encodeConsoleValues = ${encodeConsoleValues.toString()};
 const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
@@ -62,7 +65,9 @@ function emit(run, kind, data) {
     run.pending[run.pending.length] = Promise.resolve(call).catch(() => {});
   } else {
     run.lines++;
-    nativeLog(MARKER + stringify([run.id, kind, data]));
+    const line = stringify([run.id, kind, data]);
+    run.bytes += line.length;
+    nativeLog(MARKER + line);
   }
 }
 
@@ -99,7 +104,7 @@ function currentRuns() {
 for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => {
     for (const run of currentRuns()) {
-      if (run.emitted >= MAX_EVENTS) {
+      if (run.emitted >= MAX_EVENTS || run.bytes >= MAX_EVENT_BYTES) {
         countDropped(run);
         continue;
       }
@@ -236,7 +241,7 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
       return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The gadget imported the Workshop's own console module, which it may not use. Import only the gadget's own files.", stack: "" }, eventLines: 0, droppedEvents: 0 };
     }
     const env = buildEnv(grants, capabilities);
-    const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, dropped: 0 };
+    const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, bytes: 0, dropped: 0 };
     channel.begin(run);
     try {
       const reply = await channel.within(run, async () => {
