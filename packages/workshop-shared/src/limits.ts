@@ -92,7 +92,11 @@ export const RUNNER_RECYCLE_AFTER_RUNS = 5000;
 
 /** Anonymous runs of shared gadgets per connection per minute: enough to try a link, not to farm it. */
 export const ANONYMOUS_RUNS_PER_MINUTE = 20;
-/** Anonymous runs per minute across the whole server (per Worker isolate). */
+/**
+ * Anonymous runs per minute across the whole server (per Worker isolate), so a flood from many
+ * connections cannot take the machine; it counts only runs past each connection's guaranteed first
+ * few (ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE), so it sheds the heaviest connections first.
+ */
 export const ANONYMOUS_RUNS_PER_MINUTE_GLOBAL = 300;
 /** Wall-clock limit of an anonymous run; not configurable. */
 export const ANONYMOUS_RUN_TIMEOUT_MS = 2000;
