@@ -84,7 +84,8 @@ describe("run records", () => {
     const { client } = await connectNewWorkspace();
     using _client = client;
     const session = client.getSession();
-    await session.updateSettings({ runTimeoutMs: 1000 });
+    // Long enough for the loop to finish on a loaded machine; the sleep after it is what times out.
+    await session.updateSettings({ runTimeoutMs: 5000 });
     const draft = await session.createDraft({
       files: gadget(`export default {
   async run() {
