@@ -13,6 +13,7 @@ import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits"
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
 import { launchRun, resolveAgentRef, type RunContext, splitAgentRef } from "./run-launcher.ts";
+import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 
 /**
  * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
@@ -44,11 +45,10 @@ export class AgentTarget extends RpcTarget implements Agent {
     try {
       resolved = (await resolveAgentRef(this.context.store, ref)) as ResolvedAgent & { meta: AgentVersion };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        message.startsWith("No published agent")
-          ? `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`
-          : message,
+      if (errorCode(error) !== "AGENT_NOT_FOUND") throw error;
+      throw codedError(
+        "AGENT_NOT_FOUND",
+        `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
       );
     }
     if (pinned) pinnedVersions.set(key, resolved);

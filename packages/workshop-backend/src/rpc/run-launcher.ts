@@ -17,6 +17,7 @@ import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.t
 import type { Connection } from "./connection.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 export interface LaunchRequest {
   source: RunSummary["source"];
@@ -65,7 +66,7 @@ export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, 
   const { base, version } = splitAgentRef(ref);
   const byId = checkId(base, "agent id").ok ? await store.resolveAgent(base, version) : undefined;
   const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
-  if (!found) throw new Error(`No published agent "${ref}" in this workspace.`);
+  if (!found) throw codedError("AGENT_NOT_FOUND", `No published agent "${ref}" in this workspace.`);
   return found as ResolvedAgent;
 }
 

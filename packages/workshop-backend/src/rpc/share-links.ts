@@ -9,6 +9,7 @@ import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
 import { isRegistered, register } from "./registry.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 /** Stores the share and adds it to the directory, owned by `workspaceId`. */
 export async function storeShare(
@@ -43,12 +44,12 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
 ): Promise<T> {
   // Only this connection's and this client's own misses count: another client's never refuse it.
   if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientMisses.allows(connection.client))
-    throw new Error(TOO_MANY_MISSES);
+    throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
   const text = await readShare(connection.env, kind, id);
   if (text === undefined) {
     connection.shareMisses++;
     clientMisses.take(connection.client);
-    throw new Error(NOT_FOUND_MESSAGE);
+    throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
   }
   return JSON.parse(text) as T;
 }

@@ -22,6 +22,7 @@ import { PublicRecordTarget, PublicShareTarget } from "./public-share.ts";
 import { isRegistered, register } from "./registry.ts";
 import { SessionTarget } from "./session-target.ts";
 import { loadShare } from "./share-links.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   #created = 0;
@@ -53,17 +54,18 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     const invalid =
       "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
     if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token))
-      throw new TypeError(invalid);
+      throw codedError("INVALID_TOKEN", invalid, TypeError);
     const { connection } = this;
     // Only this connection's and this client's own misses count here: another client's never do.
     if (connection.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientMisses.allows(connection.client))
-      throw new Error(TOO_MANY_MISSES);
+      throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
     const workspaceId = await workspaceIdFor(token);
     const store = connection.env.WORKSPACES.get(connection.env.WORKSPACES.idFromName(workspaceId));
     const unknown = () => {
       connection.failedSessions++;
       clientMisses.take(connection.client);
-      return new Error(
+      return codedError(
+        "UNKNOWN_TOKEN",
         "Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().",
       );
     };

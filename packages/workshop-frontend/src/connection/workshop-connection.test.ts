@@ -26,7 +26,8 @@ function fakeClients() {
       createWorkspace: async () => ({ workspaceId: "w1", token: "gw_new" }),
       getSession: () => ({
         workspace: async () => {
-          if (options.token === rejected) throw new Error("Unknown workspace token: no workspace belongs to it.");
+          // The server's code is what counts; its wording may change.
+          if (options.token === rejected) throw Object.assign(new Error("(any wording)"), { code: "UNKNOWN_TOKEN" });
           if (failing > 0) {
             failing--;
             throw new Error("connect ECONNREFUSED");

@@ -5,7 +5,13 @@
  */
 
 import type { RpcStub } from "capnweb";
-import { createRpcClient, type RpcClientOptions, type Session, type WorkshopClient } from "@gadgets/workshop-shared";
+import {
+  createRpcClient,
+  errorCode,
+  type RpcClientOptions,
+  type Session,
+  type WorkshopClient,
+} from "@gadgets/workshop-shared";
 import { Subscribable } from "../subscribable.ts";
 
 export type ConnectionState =
@@ -120,7 +126,8 @@ export class WorkshopConnection extends Subscribable {
       client?.[Symbol.dispose]();
       if (generation !== this.#generation) return;
       // The server no longer knows this token (its data was removed): start a new workspace.
-      if (error instanceof Error && /(Unknown|Invalid) workspace token/.test(error.message)) {
+      const code = errorCode(error);
+      if (code === "UNKNOWN_TOKEN" || code === "INVALID_TOKEN") {
         this.storage.setItem(TOKEN_KEY, "");
         void this.#connect(attempt);
         return;
