@@ -117,3 +117,33 @@ export const MAX_FETCHES_PER_RUN = 50;
  * per request, and a whole call chain runs inside one.
  */
 export const MAX_CATALOG_DEPTH = 3;
+
+/** Cases in one `gadget.tests.json`: a suite a person reads in one screen, run on every publish. */
+export const MAX_TEST_CASES = 50;
+/** A test case's name. */
+export const MAX_TEST_NAME_LENGTH = 100;
+/** A `matches` pattern, in characters. */
+export const MAX_TEST_PATTERN_LENGTH = 200;
+/** States a compiled `matches` pattern may have (repeats like `{100}` copy states); bounds match time. */
+export const MAX_PATTERN_STATES = 2000;
+/**
+ * Characters of a result a `matches` pattern is run on. Matching is linear (states × characters),
+ * so this with MAX_PATTERN_STATES bounds one check to a few million steps.
+ */
+export const MAX_MATCH_SUBJECT_CHARS = 16_384;
+/** Differences listed per failing case; the rest are counted. */
+export const MAX_TEST_FAILURES_PER_CASE = 20;
+/**
+ * Cases of one test run in flight at once. A session has MAX_CONCURRENT_RUNS_PER_SESSION run slots;
+ * this leaves the others for catalog calls the cases make and for the person's own runs.
+ */
+export const TEST_CONCURRENCY = 2;
+/** Test runs (runTests or a publish) in flight per session: one suite at a time per client. */
+export const MAX_TEST_RUNS_PER_SESSION = 1;
+
+/** Spans kept in one run's trace, nested agents' spans included; past it they are counted as dropped. */
+export const MAX_SPANS_PER_RUN = 200;
+/** A trace's size as JSON: small beside the record's events, whatever the gadget does. */
+export const MAX_TRACE_BYTES = 128 * 1024;
+/** Characters of one span attribute or name. */
+export const MAX_SPAN_TEXT = 200;
