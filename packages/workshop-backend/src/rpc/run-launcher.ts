@@ -3,7 +3,14 @@
  * after the outcome is known (never before the isolate starts), and frees the slot.
  */
 
-import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
+import type {
+  GadgetFile,
+  RunEventListener,
+  RunOutcome,
+  RunRecord,
+  RunSummary,
+  RunTrace,
+} from "@gadgets/workshop-shared/api";
 import { MAX_CATALOG_DEPTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
 import { checkId } from "@gadgets/workshop-shared/validate";
 import type { CapabilityServices } from "../capabilities.ts";
@@ -28,6 +35,8 @@ export interface LaunchRequest {
   depth?: number;
   /** A nested run ends when the run that called it ends (cancel, timeout or done). */
   parentSignal?: AbortSignal;
+  /** Hears of the run's record once the run is over (before it is stored). */
+  onRecord?(record: RunRecord): void;
 }
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
@@ -78,7 +87,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     },
     // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
     fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
-    async catalog(ref, payload) {
+    async catalog(ref, payload, relay) {
       if (depth >= MAX_CATALOG_DEPTH)
         throw new Error(
           `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
@@ -86,11 +95,19 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
       const agent = await resolveAgentRef(context.store, ref);
       if (chain.includes(agent.draftId))
         throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+      let trace: RunTrace | undefined;
       const outcome = await launchRun(context, {
         source: { kind: "agent", agentId: agent.agentId, version: agent.version },
         files: agent.files,
         payload,
-        listener: undefined,
+        // Its console reaches the caller's, marked with the agent (the deepest agent, when they nest).
+        listener: (event) => {
+          if (event.type === "log" || event.type === "error" || event.type === "trace")
+            relay({ ...event, from: event.from ?? { runId: event.runId, agent: agent.name } });
+        },
+        onRecord: (record) => {
+          trace = record.trace;
+        },
         timeoutMs: context.timeoutMs,
         receivedAt: Date.now(),
         codeKey: `agent:${agent.agentId}@${agent.version}`,
@@ -99,8 +116,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
         depth: depth + 1,
         parentSignal: runSignal,
       });
-      if (outcome.status === "ok") return outcome.result;
-      throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+      return { agent: agent.name, version: agent.version, outcome, trace };
     },
   };
 }
@@ -139,6 +155,7 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
       services: servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
     });
+    request.onRecord?.(record);
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     records.add(record);
     return outcome;

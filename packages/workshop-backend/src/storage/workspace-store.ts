@@ -19,6 +19,7 @@ import {
   type RunRecord,
   type RunSummary,
   type SaveOutcome,
+  type TestStatus,
   type WorkspaceSettings,
 } from "@gadgets/workshop-shared/api";
 import {
@@ -34,6 +35,7 @@ import {
 import { checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { randomId } from "./ids.ts";
+import { TestStatusTable } from "./test-status-table.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -110,10 +112,12 @@ export class WorkspaceStore extends DurableObject<Env> {
   #runRows: number | undefined;
 
   #schemaReady = false;
+  readonly #tests: TestStatusTable;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#tests = new TestStatusTable(this.#sql);
   }
 
   /**
@@ -268,6 +272,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   deleteDraft(draftId: string): void {
     this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
+    this.#tests.deleteForDraft(draftId);
     // Its kv goes with it, unless a published agent of it still uses that data.
     if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0)
       this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
@@ -275,9 +280,17 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   // ----- agents
 
-  publishDraft(draftId: string): AgentVersion {
+  /**
+   * Publishes the draft's saved version. With `tested`, only that version (the one whose tests ran),
+   * and the new agent version records the results.
+   */
+  publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion {
     this.#ensureSchema();
     const draft = this.getDraft(draftId);
+    if (tested && tested.version !== draft.version)
+      throw new Error(
+        `Draft "${draft.name}" was saved again (version ${draft.version}) while the tests of version ${tested.version} ran; nothing was published. Publish again to test and publish the new version.`,
+      );
     const manifest = checkManifest(draft.files);
     if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
     const now = this.#now();
@@ -316,7 +329,28 @@ export class WorkspaceStore extends DurableObject<Env> {
       now,
       agent.id,
     );
-    return { agentId: agent.id, name: manifest.value.name, version, description, publishedAt: now, grants };
+    if (tested) this.#tests.saveForAgent(agent.id, version, tested.tests);
+    return {
+      agentId: agent.id,
+      name: manifest.value.name,
+      version,
+      description,
+      publishedAt: now,
+      grants,
+      ...(tested ? { tests: tested.tests } : {}),
+    };
+  }
+
+  // ----- test results
+
+  recordTestStatus(draftId: string, status: TestStatus): void {
+    this.#draftRow(draftId);
+    this.#tests.saveForDraft(draftId, status);
+  }
+
+  testStatus(draftId: string): TestStatus | null {
+    this.#draftRow(draftId);
+    return this.#tests.forDraft(draftId);
   }
 
   listAgents(): AgentSummary[] {
@@ -338,6 +372,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       .map((row) => {
         const files = JSON.parse(row.files) as GadgetFile[];
         const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
+        const tests = this.#tests.forAgent(row.id, row.latest_version);
         return {
           agentId: row.id,
           name: row.name,
@@ -347,6 +382,7 @@ export class WorkspaceStore extends DurableObject<Env> {
           updatedAt: row.updated_at,
           grants: JSON.parse(row.grants) as GadgetGrants,
           docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+          ...(tests ? { tests } : {}),
         };
       });
   }
@@ -382,6 +418,7 @@ export class WorkspaceStore extends DurableObject<Env> {
     const draftId = this.#sql
       .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
       .one().draft_id;
+    const tests = this.#tests.forAgent(row.agent_id, row.version);
     return {
       agentId: row.agent_id,
       draftId,
@@ -395,6 +432,7 @@ export class WorkspaceStore extends DurableObject<Env> {
         description: row.description,
         publishedAt: row.published_at,
         grants: JSON.parse(row.grants) as GadgetGrants,
+        ...(tests ? { tests } : {}),
       },
     };
   }
@@ -442,13 +480,14 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   #recordRun(record: RunRecord): void {
-    const { payload, files, events, droppedEvents, outcome, ...runSummary } = record;
+    const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
     const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
     const parts: Record<string, unknown> = {
       payload,
       files,
       events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
       outcome,
+      ...(trace ? { trace } : {}),
     };
     this.#sql.exec(
       "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
@@ -503,6 +542,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       events: events.events,
       droppedEvents: events.droppedEvents,
       outcome: parts.get("outcome") as RunRecord["outcome"],
+      ...(parts.has("trace") ? { trace: parts.get("trace") as RunRecord["trace"] } : {}),
     };
   }
 
