@@ -189,7 +189,10 @@ describe("traces", () => {
     expect(nestedRecord.trace?.spans[0]).toMatchObject({ kind: "run", runId: nestedRunId });
     const logs = events.filter((event) => event.type === "log");
     expect(logs.map((event) => [event.values[0], event.from])).toEqual([
-      [{ t: "string", v: "helper got" }, { runId: nestedRunId, agent: "helper" }],
+      [
+        { t: "string", v: "helper got" },
+        { runId: nestedRunId, agent: "helper" },
+      ],
       [{ t: "string", v: "main done" }, undefined],
     ]);
     const helperCall = events.find((event) => event.type === "trace" && event.from !== undefined);

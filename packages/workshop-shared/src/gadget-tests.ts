@@ -259,7 +259,10 @@ function diffContains(expected: JsonValue, actual: JsonValue, path: string, fail
     }
     return;
   }
-  if (Array.isArray(expected) && Array.isArray(actual)) return diffEquals(expected, actual, path, failures, "contains");
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    diffEquals(expected, actual, path, failures, "contains");
+    return;
+  }
   if (expected !== actual)
     failures.push({
       check: "contains",

@@ -50,7 +50,7 @@ export function traceIdOf(runId: string): string {
     hex += Number.parseInt(bits.slice(i, i + 4), 2).toString(16);
   hex = hex.padEnd(32, "0");
   // An all-zero trace id is invalid in OTLP.
-  return /^0+$/.test(hex) ? "0".repeat(31) + "1" : hex;
+  return /^0+$/.test(hex) ? `${"0".repeat(31)}1` : hex;
 }
 
 /** Milliseconds since the epoch (fractions allowed) as a decimal string of nanoseconds. */
