@@ -114,16 +114,19 @@ export function TraceWaterfall({
               </span>
               <span className="w-14 shrink-0 text-right tabular-nums text-zinc-500">{row.span.durationMs} ms</span>
             </button>
-            {row.opensRecord && onOpenRun && row.span.runId && (
-              <button
-                type="button"
-                className="rounded px-1 text-sky-700 hover:bg-zinc-200 dark:text-sky-300 dark:hover:bg-zinc-800"
-                onClick={() => onOpenRun(row.span.runId as string)}
-                aria-label={`Open the record of ${row.span.name}`}
-              >
-                open
-              </button>
-            )}
+            {/* Every row keeps this slot, so the bars line up. */}
+            <span className="w-9 shrink-0 text-right">
+              {row.opensRecord && onOpenRun && row.span.runId && (
+                <button
+                  type="button"
+                  className="rounded px-1 text-sky-700 hover:bg-zinc-200 dark:text-sky-300 dark:hover:bg-zinc-800"
+                  onClick={() => onOpenRun(row.span.runId as string)}
+                  aria-label={`Open the record of ${row.span.name}`}
+                >
+                  open
+                </button>
+              )}
+            </span>
           </li>
         ))}
       </ul>

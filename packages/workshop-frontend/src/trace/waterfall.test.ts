@@ -64,13 +64,23 @@ describe("layoutWaterfall", () => {
 
 describe("spanScope", () => {
   // Events are timed from after the 10 ms queue: t 21 is offset 31 (inside the kv call).
-  const entries = [log(1, 5), log(2, 21), log(3, 40, { runId: "nested", agent: "helper" }), log(4, 85)];
+  const call: ConsoleEntry = {
+    kind: "trace",
+    id: 5,
+    runId: "main",
+    capability: "kv",
+    summary: "",
+    ok: true,
+    ms: 5,
+    t: 25,
+  };
+  const entries = [log(1, 5), log(2, 21), log(3, 40, { runId: "nested", agent: "helper" }), log(4, 85), call];
   const pick = (spanId: string) => entries.filter(spanScope(trace, spanId)).map((entry) => entry.id);
 
-  it("keeps the lines written during a step, and a nested agent's lines for its run and its call", () => {
-    expect(pick("r")).toEqual([1, 2, 3, 4]);
-    expect(pick("kv")).toEqual([2]);
-    expect(pick("x")).toEqual([2, 3, 4]);
+  it("keeps the lines written during a step, a call's own line, and a nested agent's lines for its run and its call", () => {
+    expect(pick("r")).toEqual([1, 2, 3, 4, 5]);
+    expect(pick("kv")).toEqual([5]);
+    expect(pick("x")).toEqual([2, 3, 4, 5]);
     expect(pick("n")).toEqual([3]);
     expect(pick("c")).toEqual([3]);
     expect(pick("b")).toEqual([1]);

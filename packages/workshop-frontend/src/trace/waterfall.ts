@@ -50,8 +50,9 @@ function eventOffset(trace: RunTrace): number {
 }
 
 /**
- * The console lines of one span: for a nested agent (or the call that ran it), the lines that agent
- * and the agents it called wrote; for any other step, the lines of the run written while it went on.
+ * The console lines of one span. A called agent's run: the lines that agent and the agents it called
+ * wrote. A capability call: its own call line (and, for a catalog call, the called agent's lines).
+ * The run's queue, build and execute steps: the run's lines written while the step went on.
  */
 export function spanScope(trace: RunTrace, spanId: string): (entry: ConsoleEntry) => boolean {
   const root = trace.spans.find((span) => span.parentId === undefined);
@@ -67,18 +68,17 @@ export function spanScope(trace: RunTrace, spanId: string): (entry: ConsoleEntry
       .map((candidate) => candidate.runId as string),
   );
   const offset = eventOffset(trace);
+  const call = span.kind === "kv" || span.kind === "fetch" || span.kind === "catalog";
   const from = span.startMs;
-  // Events are stamped in whole milliseconds, after the step that caused them ended.
-  const to = span.startMs + span.durationMs + 1;
+  // A call's line is stamped just after the call ends, in whole milliseconds.
+  const to = span.startMs + span.durationMs + (call ? 1 : 0);
   return (entry) => {
     if (entry.runId !== runId || entry.kind === "run-start" || entry.kind === "end") return false;
     const source = entry.kind === "log" || entry.kind === "error" || entry.kind === "trace" ? entry.from : undefined;
-    if (nestedRuns.size > 0 && source && nestedRuns.has(source.runId)) return true;
-    if (span.kind === "run") return false;
-    // Only this run's own lines by time: a nested agent's lines belong to its span.
-    if (source && span.kind !== "catalog") return false;
+    if (source) return nestedRuns.has(source.runId);
+    if (span.kind === "run" || (call && entry.kind !== "trace")) return false;
     const at = entry.t + offset;
-    return at >= from && at <= to && (span.kind !== "catalog" || !source);
+    return at >= from && at <= to;
   };
 }
 
