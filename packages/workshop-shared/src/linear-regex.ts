@@ -53,7 +53,11 @@ class PatternError extends Error {}
 
 class Parser {
   #at = 0;
-  constructor(private readonly src: string) {}
+  // A plain field, not a parameter property: this package also runs in Node's type-stripping mode.
+  readonly src: string;
+  constructor(src: string) {
+    this.src = src;
+  }
 
   parse(): Node {
     const node = this.#alternation();
