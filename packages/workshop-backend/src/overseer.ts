@@ -366,6 +366,7 @@ export class Overseer {
             if (events.closed) return;
             events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
           },
+          dropped: (total) => events.isolateDropped(total),
         },
       });
     } finally {
@@ -373,7 +374,7 @@ export class Overseer {
       capabilitiesEnd.abort();
       request.signal?.removeEventListener("abort", onCancel);
     }
-    if (result.droppedEvents) events.countDropped(result.droppedEvents);
+    if (result.droppedEvents) events.isolateDropped(result.droppedEvents);
     // The harness ran in the gadget's realm; its size check is not trusted on its own.
     if (result.status === "ok" && byteLength(JSON.stringify(result.result) ?? "null") > MAX_RESULT_BYTES) {
       return fail("invalid", `run() returned more than ${MAX_RESULT_BYTES} bytes of JSON. Return less data.`);

@@ -24,6 +24,8 @@ export class RunEventStream {
   #count = 0;
   #bytes = 0;
   #dropped = 0;
+  /** The isolate's own count of calls it dropped (its running tallies, then its final figure). */
+  #droppedInIsolate = 0;
   #closed = false;
   #notStored = 0;
   readonly #pending = new Set<Promise<void>>();
@@ -40,9 +42,9 @@ export class RunEventStream {
     return this.#notStored;
   }
 
-  /** Events over the cap that were counted instead of delivered. */
+  /** Events over the cap that were counted instead of delivered, here and in the isolate. */
   get dropped(): number {
-    return this.#dropped;
+    return this.#dropped + this.#droppedInIsolate;
   }
 
   get closed(): boolean {
@@ -62,9 +64,12 @@ export class RunEventStream {
     this.#push(body);
   }
 
-  /** Events the isolate counted instead of sending (past its own cap). */
-  countDropped(count: number): void {
-    if (Number.isInteger(count) && count > 0) this.#dropped += count;
+  /**
+   * The isolate's count of events it dropped instead of sending (past its own cap): running totals
+   * while it goes on, the exact figure when it returns. The largest one seen is the count.
+   */
+  isolateDropped(total: number): void {
+    if (Number.isSafeInteger(total) && total > this.#droppedInIsolate) this.#droppedInIsolate = total;
   }
 
   /** Status events are never capped: they are few and the caller needs them. */
@@ -75,7 +80,7 @@ export class RunEventStream {
   /** Sends the end event, then waits until every event reached the caller (or failed to). */
   async end(outcome: RunOutcome): Promise<void> {
     if (this.#closed) return;
-    if (this.#dropped > 0) this.#push({ type: "dropped", count: this.#dropped });
+    if (this.dropped > 0) this.#push({ type: "dropped", count: this.dropped });
     this.#push({ type: "end", outcome });
     this.#closed = true;
     await Promise.all(this.#pending);

@@ -20,8 +20,10 @@ const { values } = parseArgs({
 });
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`--port must be a port number from 1 to 65535, not ${JSON.stringify(values.port)}.`);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(
+    `--port must be a port number from 1 to 65535 (0 for any free port), not ${JSON.stringify(values.port)}.`,
+  );
   process.exit(2);
 }
 

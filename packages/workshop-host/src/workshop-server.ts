@@ -165,6 +165,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   }
   const url = `http://127.0.0.1:${main.ports.http}`;
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
+    if (signal === "SIGTERM") await finishRuns(url, vars.RUNNER_POOL_SECRET, pool);
     main.kill(signal);
     const timer = setTimeout(() => main.kill("SIGKILL"), 3000);
     await main.exited;
@@ -185,3 +186,26 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     kill: () => stop("SIGKILL"),
   };
 }
+
+/**
+ * A graceful stop ends every run first: the pool ends running and queued runs as cancelled ("shutting
+ * down"), then the Worker is given until its records are stored (it says how many runs are unfinished).
+ */
+async function finishRuns(url: string, secret: string | undefined, pool: RunnerPool | undefined): Promise<void> {
+  await pool?.drain();
+  if (!secret) return;
+  const deadline = Date.now() + SHUTDOWN_RECORDS_WAIT_MS;
+  while (Date.now() < deadline) {
+    const unfinished = await fetch(`${url}/__workshop/unfinished-runs`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    })
+      .then((response) => response.json() as Promise<{ unfinishedRuns: number }>)
+      .then((body) => body.unfinishedRuns)
+      .catch(() => 0);
+    if (unfinished === 0) return;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+/** How long a stopping Workshop waits for the last run records to be stored. */
+const SHUTDOWN_RECORDS_WAIT_MS = 3000;

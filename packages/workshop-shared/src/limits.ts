@@ -53,6 +53,13 @@ export const MAX_CONCURRENT_RUNS_PER_SESSION = 4;
 
 /** Console events streamed per run; past it the rest are counted as dropped. */
 export const MAX_EVENTS_PER_RUN = 2000;
+
+/**
+ * Past the event cap, the isolate reports its running count of dropped console calls on the first drop
+ * and every this many after, so a run stopped from outside (timeout, memory, cancel) still says how much
+ * it dropped, to within this many, for one small line per this many calls.
+ */
+export const DROPPED_TALLY_EVERY = 100;
 /** Console text per run, summed over encoded values. */
 export const MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
 /** Events stored in a run record (the stream itself may carry more). */

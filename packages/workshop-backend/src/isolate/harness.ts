@@ -6,7 +6,12 @@
  */
 
 import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
-import { CONSOLE_CAPS, MAX_EVENTS_PER_RUN, MAX_RESULT_BYTES } from "@gadgets/workshop-shared/limits";
+import {
+  CONSOLE_CAPS,
+  DROPPED_TALLY_EVERY,
+  MAX_EVENTS_PER_RUN,
+  MAX_RESULT_BYTES,
+} from "@gadgets/workshop-shared/limits";
 
 export const HARNESS_MODULE = "__workshop_harness.js";
 export const HARNESS_ENTRYPOINT = "GadgetHarness";
@@ -28,6 +33,7 @@ const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
 const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
 // Past this, console calls are only counted: a flood costs neither encoding nor transport.
 const MAX_EVENTS = ${MAX_EVENTS_PER_RUN};
+const DROPPED_TALLY_EVERY = ${DROPPED_TALLY_EVERY};
 const encodeConsoleValues = ${encodeConsoleValues.toString()};
 
 // Warm isolates serve concurrent runs of the same code: each run's sink travels in async context.
@@ -46,6 +52,14 @@ function emit(run, kind, data) {
     run.lines++;
     nativeLog(MARKER + JSON.stringify([run.id, kind, data]));
   }
+}
+
+// A running total, so whoever stops the run from outside still knows about how much was dropped.
+function countDropped(run) {
+  run.dropped++;
+  if (run.dropped !== 1 && run.dropped % DROPPED_TALLY_EVERY !== 0) return;
+  if (run.sink) run.pending.push(Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {}));
+  else nativeLog(MARKER + JSON.stringify([run.id, "dropped", [run.dropped]]));
 }
 
 function describe(thrown) {
@@ -72,7 +86,7 @@ for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => {
     for (const run of currentRuns()) {
       if (run.emitted >= MAX_EVENTS) {
-        run.dropped++;
+        countDropped(run);
         continue;
       }
       let values;

@@ -36,6 +36,11 @@ export class Connection {
   constructor(
     readonly env: Env,
     readonly overseer: Overseer,
+    /**
+     * Keeps work going after the client has gone (the request's `ctx.waitUntil`): a run cancelled by a
+     * disconnect still ends, and its record is still written.
+     */
+    readonly waitUntil: (work: Promise<unknown>) => void = () => {},
   ) {
     this.executor =
       env.RUNNER_POOL_URL && env.RUNNER_POOL_SECRET

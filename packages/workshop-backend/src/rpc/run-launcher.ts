@@ -121,19 +121,46 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
   };
 }
 
-export async function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+/**
+ * Runs one gadget for a session and stores its record, whatever ends the run. The work is held open
+ * past the client's departure, so a disconnect cancels the run but never loses its record.
+ */
+export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+  unfinishedRuns++;
+  const run = runAndRecord(context, request);
+  const settled = run
+    .then(({ stored }) => stored)
+    .catch(() => {})
+    .finally(() => unfinishedRuns--);
+  context.connection.waitUntil(settled);
+  return run.then(({ outcome }) => outcome);
+}
+
+/** Runs of this Worker that have not yet ended or not yet had their record stored. */
+let unfinishedRuns = 0;
+
+/** How many runs are still going or unrecorded; a host shutting down waits for none. */
+export function unfinishedRunCount(): number {
+  return unfinishedRuns;
+}
+
+async function runAndRecord(
+  context: RunContext,
+  request: LaunchRequest,
+): Promise<{ outcome: RunOutcome; stored: Promise<void> }> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
   const controller = connection.acquireRunSlot(runId);
   if (!controller) {
     const now = Date.now();
-    return {
+    const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "busy",
       message: connection.busyMessage(),
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
     };
+    return { outcome, stored: Promise.resolve() };
   }
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
@@ -157,8 +184,7 @@ export async function launchRun(context: RunContext, request: LaunchRequest): Pr
     });
     request.onRecord?.(record);
     // Stored after the caller has its outcome; the session's reads flush the writer first.
-    records.add(record);
-    return outcome;
+    return { outcome, stored: records.add(record) };
   } finally {
     request.parentSignal?.removeEventListener("abort", endedByParent);
     // Whatever this run started (nested catalog runs, fetches) ends with it.
