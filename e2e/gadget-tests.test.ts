@@ -1,4 +1,9 @@
-import type { TestCaseResult, TestRunSummary, WorkshopClient } from "@gadgets/workshop-shared";
+import {
+  MAX_TEST_RESULT_BYTES,
+  type TestCaseResult,
+  type TestRunSummary,
+  type WorkshopClient,
+} from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Connected, connectNewWorkspace, gadget } from "./helpers.ts";
 
@@ -142,6 +147,53 @@ describe("runTests", () => {
       ["fine", "passed"],
     ]);
     expect(summary.results[0]?.failures[0]).toMatchObject({ check: "matches", expected: "^(a+)+$" });
+  });
+
+  it(`carries results of ${MAX_TEST_RESULT_BYTES} bytes of JSON and replaces larger ones by a note`, async () => {
+    // A string of n characters is n + 2 bytes of JSON.
+    const source = `export default { async run({ n }: { n: number }) { return "x".repeat(n); } };`;
+    const { session, draft } = await draftWith(
+      ws.client,
+      [
+        { name: "at the limit", input: { n: MAX_TEST_RESULT_BYTES - 2 }, expect: { outcome: "ok" } },
+        { name: "past it", input: { n: MAX_TEST_RESULT_BYTES - 1 }, expect: { outcome: "ok" } },
+      ],
+      source,
+    );
+    const summary = await session.runTests(draft.id);
+    if (summary.status === "invalid") throw new Error(summary.message);
+    const [atLimit, past] = summary.results;
+    expect([atLimit?.status, past?.status]).toEqual(["passed", "passed"]);
+    expect(atLimit?.resultTruncated).toBeUndefined();
+    expect(atLimit?.outcome.status === "ok" && atLimit.outcome.result).toBe("x".repeat(MAX_TEST_RESULT_BYTES - 2));
+    expect(past?.resultTruncated).toBe(true);
+    expect(past?.outcome.status === "ok" && past.outcome.result).toBe(
+      `(a result of ${MAX_TEST_RESULT_BYTES + 1} bytes, more than a test result carries: see run ${past?.runId})`,
+    );
+    const record = await session.getRun(past?.runId as string);
+    expect(record.outcome.status === "ok" && record.outcome.result).toBe("x".repeat(MAX_TEST_RESULT_BYTES - 1));
+  });
+
+  it("runs the cases of a gadget that calls agents one at a time, so each call chain finds its run slots", async () => {
+    const session = ws.client.getSession();
+    const publish = async (name: string, source: string, grants: Record<string, unknown> = {}) => {
+      const draft = await session.createDraft({ files: gadget(source, { name, grants }) });
+      await session.publishDraft(draft.id);
+    };
+    await publish("leaf", `export default { async run(n: number) { return n + 1; } };`);
+    await publish(
+      "middle",
+      `export default { async run(n: number, env: any) { return env.catalog.get("leaf").run(n * 10); } };`,
+      { catalog: true },
+    );
+    // Each case is three runs deep (top → middle → leaf): two such cases at once would need six slots.
+    const top = `export default { async run(n: number, env: any) { return env.catalog.get("middle").run(n); } };`;
+    const cases = [1, 2, 3, 4].map((n) => ({ name: `chain ${n}`, input: n, expect: { equals: n * 10 + 1 } }));
+    const draft = await session.createDraft({
+      files: gadget(top, { name: "top", grants: { catalog: true } }, [testsFile(cases)]),
+    });
+    const summary = await session.runTests(draft.id);
+    expect(summary).toMatchObject({ status: "passed", passed: 4 });
   });
 
   it("runs one suite at a time per session; another workspace's runs and suites go on meanwhile", async () => {

@@ -309,7 +309,10 @@ export interface TestCaseResult {
   status: "passed" | "failed";
   /** The case's run: an ordinary run record. */
   runId: string;
+  /** The case's outcome; a result past MAX_TEST_RESULT_BYTES is replaced by a note (see `resultTruncated`). */
   outcome: RunOutcome;
+  /** The result was too large to carry here: the run record (`runId`) has it whole. */
+  resultTruncated?: boolean;
   failures: TestFailure[];
   errorLogs: number;
   /** From the case's start to its outcome, as the Workshop measured it. */

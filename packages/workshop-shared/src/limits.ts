@@ -145,6 +145,11 @@ export const MAX_TEST_FAILURES_PER_CASE = 20;
  * this leaves the others for catalog calls the cases make and for the person's own runs.
  */
 export const TEST_CONCURRENCY = 2;
+/**
+ * A case's result as JSON, carried in its streamed test result; a larger one is replaced by a note
+ * (the case's run record keeps it whole). Keeps 50 results far below capnweb's 32 MiB message cap.
+ */
+export const MAX_TEST_RESULT_BYTES = 64 * 1024;
 /** Test runs (runTests or a publish) in flight per session: one suite at a time per client. */
 export const MAX_TEST_RUNS_PER_SESSION = 1;
 

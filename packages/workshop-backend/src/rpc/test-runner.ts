@@ -12,7 +12,8 @@ import type {
   TestStatus,
 } from "@gadgets/workshop-shared/api";
 import { checkTests, judgeCase } from "@gadgets/workshop-shared/gadget-tests";
-import { TEST_CONCURRENCY } from "@gadgets/workshop-shared/limits";
+import { MAX_TEST_RESULT_BYTES, TEST_CONCURRENCY } from "@gadgets/workshop-shared/limits";
+import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import { launchRun, type RunContext } from "./run-launcher.ts";
 
 async function runCase(context: RunContext, draft: Draft, test: TestCase, index: number): Promise<TestCaseResult> {
@@ -31,12 +32,21 @@ async function runCase(context: RunContext, draft: Draft, test: TestCase, index:
     codeKey: `draft:${draft.id}@${draft.version}`,
   });
   const failures = judgeCase(test, { outcome, errorLogs });
+  const size = outcome.status === "ok" ? byteLength(JSON.stringify(outcome.result)) : 0;
+  const truncated = size > MAX_TEST_RESULT_BYTES;
   return {
     index,
     name: test.name,
     status: failures.length === 0 ? "passed" : "failed",
     runId: outcome.runId,
-    outcome,
+    outcome:
+      truncated && outcome.status === "ok"
+        ? {
+            ...outcome,
+            result: `(a result of ${size} bytes, more than a test result carries: see run ${outcome.runId})`,
+          }
+        : outcome,
+    ...(truncated ? { resultTruncated: true } : {}),
     failures,
     errorLogs,
     durationMs: Date.now() - receivedAt,
@@ -74,7 +84,11 @@ export async function runTestSuite(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(TEST_CONCURRENCY, cases.length) }, worker));
+  // A case that calls agents takes a run slot per level of the chain: such suites run one case at a
+  // time, so the chain always finds its slots.
+  const manifest = checkManifest(draft.files);
+  const concurrency = manifest.ok && manifest.value.grants?.catalog ? 1 : TEST_CONCURRENCY;
+  await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
   await Promise.all(deliveries);
   results.sort((a, b) => a.index - b.index);
   const passed = results.filter((result) => result.status === "passed").length;
