@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { GadgetFile, JsonValue, RunOutcome, TestCase } from "./api.ts";
 import { appendTestCase, caseFromRun, checkTests, judgeCase } from "./gadget-tests.ts";
-import { MAX_TEST_CASES, MAX_TEST_NAME_LENGTH } from "./limits.ts";
+import {
+  MAX_MATCH_SUBJECT_CHARS,
+  MAX_TEST_CASES,
+  MAX_TEST_FAILURES_PER_CASE,
+  MAX_TEST_NAME_LENGTH,
+  MAX_TEST_PATTERN_LENGTH,
+} from "./limits.ts";
 
 const withTests = (content: unknown): GadgetFile[] => [
   { path: "gadget.json", content: "{}" },
@@ -40,6 +46,16 @@ describe("checkTests", () => {
     const named = (name: string) => withTests({ tests: [{ name, input: null, expect: {} }] });
     expect(checkTests(named("x".repeat(MAX_TEST_NAME_LENGTH))).ok).toBe(true);
     expect(checkTests(named("x".repeat(MAX_TEST_NAME_LENGTH + 1))).ok).toBe(false);
+  });
+
+  it(`takes patterns of ${MAX_TEST_PATTERN_LENGTH} characters and refuses longer`, () => {
+    const pattern = (length: number) =>
+      withTests({ tests: [{ name: "p", input: null, expect: { matches: "a".repeat(length) } }] });
+    expect(checkTests(pattern(MAX_TEST_PATTERN_LENGTH)).ok).toBe(true);
+    expect(checkTests(pattern(MAX_TEST_PATTERN_LENGTH + 1))).toEqual({
+      ok: false,
+      error: `gadget.tests.json: test "p": "matches" must be a pattern of at most ${MAX_TEST_PATTERN_LENGTH} characters.`,
+    });
   });
 
   it("says what is wrong and how to fix it", () => {
@@ -143,6 +159,39 @@ describe("judgeCase", () => {
     expect(judgeCase(test({ matches: "^x" }), { outcome: ok(5), errorLogs: 0 })[0]?.message).toContain(
       "needs a string",
     );
+  });
+});
+
+describe("judgeCase limits", () => {
+  const test = (expect: TestCase["expect"]): TestCase => ({ name: "t", input: null, expect });
+
+  it(`matches results of ${MAX_MATCH_SUBJECT_CHARS} characters and refuses longer ones`, () => {
+    expect(
+      judgeCase(test({ matches: "x$" }), { outcome: ok("x".repeat(MAX_MATCH_SUBJECT_CHARS)), errorLogs: 0 }),
+    ).toEqual([]);
+    const [failure] = judgeCase(test({ matches: "x$" }), {
+      outcome: ok("x".repeat(MAX_MATCH_SUBJECT_CHARS + 1)),
+      errorLogs: 0,
+    });
+    expect(failure?.message).toBe(
+      `the result has ${MAX_MATCH_SUBJECT_CHARS + 1} characters; "matches" checks at most ${MAX_MATCH_SUBJECT_CHARS}`,
+    );
+  });
+
+  it(`lists ${MAX_TEST_FAILURES_PER_CASE} differences and says there are more`, () => {
+    const values = (n: number, v: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, v]));
+    const exactly = judgeCase(test({ equals: values(MAX_TEST_FAILURES_PER_CASE, 1) }), {
+      outcome: ok(values(MAX_TEST_FAILURES_PER_CASE, 2)),
+      errorLogs: 0,
+    });
+    expect(exactly).toHaveLength(MAX_TEST_FAILURES_PER_CASE);
+    expect(exactly.every((failure) => failure.path.startsWith("$.k"))).toBe(true);
+    const more = judgeCase(test({ equals: values(MAX_TEST_FAILURES_PER_CASE + 5, 1) }), {
+      outcome: ok(values(MAX_TEST_FAILURES_PER_CASE + 5, 2)),
+      errorLogs: 0,
+    });
+    expect(more).toHaveLength(MAX_TEST_FAILURES_PER_CASE);
+    expect(more.at(-1)?.message).toBe("…and more differences (the case's run record has the whole result)");
   });
 });
 
