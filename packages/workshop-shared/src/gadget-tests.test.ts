@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { GadgetFile, JsonValue, RunOutcome, TestCase } from "./api.ts";
 import { appendTestCase, caseFromRun, checkTests, judgeCase } from "./gadget-tests.ts";
 import {
+  MAX_MATCH_STEPS,
   MAX_MATCH_SUBJECT_CHARS,
   MAX_TEST_CASES,
   MAX_TEST_FAILURES_PER_CASE,
@@ -176,6 +177,15 @@ describe("judgeCase limits", () => {
     expect(failure?.message).toBe(
       `the result has ${MAX_MATCH_SUBJECT_CHARS + 1} characters; "matches" checks at most ${MAX_MATCH_SUBJECT_CHARS}`,
     );
+  });
+
+  it(`does up to ${MAX_MATCH_STEPS} steps of matching and refuses a check that could take more`, () => {
+    // "a{499}" and the match state are 500 states: 999 characters make exactly 500 × 1000 steps.
+    const pattern = "a{499}";
+    expect(MAX_MATCH_STEPS).toBe(500 * 1000);
+    expect(judgeCase(test({ matches: pattern }), { outcome: ok("a".repeat(999)), errorLogs: 0 })).toEqual([]);
+    const [failure] = judgeCase(test({ matches: pattern }), { outcome: ok("a".repeat(1000)), errorLogs: 0 });
+    expect(failure?.message).toContain(`could take 500500 steps, more than the ${MAX_MATCH_STEPS} a check may`);
   });
 
   it(`lists ${MAX_TEST_FAILURES_PER_CASE} differences and says there are more`, () => {

@@ -15,6 +15,7 @@ import {
   TESTS_PATH,
 } from "./api.ts";
 import {
+  MAX_MATCH_STEPS,
   MAX_MATCH_SUBJECT_CHARS,
   MAX_RUN_TIMEOUT_MS,
   MAX_TEST_CASES,
@@ -281,6 +282,11 @@ function checkMatches(pattern: string, result: JsonValue, failures: TestFailure[
   if (typeof result !== "string") return void push(`"matches" needs a string result, got ${short(result)}`);
   if (result.length > MAX_MATCH_SUBJECT_CHARS)
     return void push(`the result has ${result.length} characters; "matches" checks at most ${MAX_MATCH_SUBJECT_CHARS}`);
+  const cost = compiled.regex.cost(result.length);
+  if (cost > MAX_MATCH_STEPS)
+    return void push(
+      `matching this pattern against ${result.length} characters could take ${cost} steps, more than the ${MAX_MATCH_STEPS} a check may; use a pattern with fewer or smaller repeats`,
+    );
   if (!compiled.regex.test(result)) push(`${short(result)} does not match /${pattern}/`);
 }
 

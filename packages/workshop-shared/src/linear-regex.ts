@@ -313,6 +313,8 @@ class Compiler {
 export interface LinearRegex {
   /** Whether the pattern matches anywhere in `text`. */
   test(text: string): boolean;
+  /** The most steps `test` can take on a text of this length: states × (characters + 1). */
+  cost(length: number): number;
 }
 
 export type CompiledPattern = { ok: true; regex: LinearRegex } | { ok: false; error: string };
@@ -343,6 +345,7 @@ export function compileLinearRegex(pattern: string): CompiledPattern {
   return {
     ok: true,
     regex: {
+      cost: (length: number) => states.length * (length + 1),
       test(text: string): boolean {
         // The set of states alive before each character; `mark` keeps each state once per step.
         const mark = new Int32Array(states.length).fill(-1);
