@@ -184,7 +184,8 @@ export class SessionTarget extends RpcTarget implements Session {
     try {
       const draft = await this.store.getDraft(draftId);
       const summary = await runTestSuite(this.#context(), draft, onResult);
-      await this.store.recordTestStatus(draft.id, testStatusOf(summary, Date.now()));
+      // A draft deleted while its tests ran has no status to keep; the caller still gets the summary.
+      await this.store.recordTestStatus(draft.id, testStatusOf(summary, Date.now())).catch(() => undefined);
       return summary;
     } finally {
       this.#testRuns--;
