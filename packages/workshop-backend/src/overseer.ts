@@ -40,7 +40,7 @@ import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
-import { LruMap } from "./lru-map.ts";
+import { LRUCache } from "lru-cache";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
 import { TraceRecorder } from "./trace-recorder.ts";
 
@@ -141,7 +141,7 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new LruMap<string, Prepared>(PREPARED_CACHE_SIZE);
+  readonly #prepared = new LRUCache<string, Prepared>({ max: PREPARED_CACHE_SIZE });
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;

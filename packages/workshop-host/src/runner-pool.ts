@@ -19,7 +19,7 @@ import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
-import { CodeCache } from "@gadgets/workshop-backend/code-cache";
+import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { type RunnerProcess, startRunner } from "./runner-process.ts";
 
 export interface RunnerPoolOptions {
@@ -104,7 +104,7 @@ export class RunnerPool {
   readonly #waiting: { runId: string; resolve(slot: Slot | undefined): void }[] = [];
   readonly #active = new Map<string, ActiveRun>();
   readonly #cancelledWhileQueued = new Set<string>();
-  readonly #code = new CodeCache(CODE_CACHE_BYTES);
+  readonly #code = createCodeCache(CODE_CACHE_BYTES);
   #bursts = 0;
   readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
   #sampler: ReturnType<typeof setInterval> | undefined;
@@ -133,7 +133,7 @@ export class RunnerPool {
 
   async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
     if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
-    if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
+    if (job.gadget.modules) this.#code.set(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
     // A catalog call's parent holds a runner while it waits: nested runs get an extra runner rather
     // than a place in a queue that the parent itself may be blocking.

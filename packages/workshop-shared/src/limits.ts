@@ -164,3 +164,14 @@ export const MAX_SPANS_PER_RUN = 200;
 export const MAX_TRACE_BYTES = 128 * 1024;
 /** Characters of one span attribute or name. */
 export const MAX_SPAN_TEXT = 200;
+
+/**
+ * Folder entries the `gadgets` command line looks at while collecting a gadget's files (ignored folders
+ * such as node_modules are not entered): a gadget has at most MAX_FILES files, so a folder this full is
+ * the wrong folder, and stopping early beats walking a home directory.
+ */
+export const CLI_MAX_SCANNED_ENTRIES = 2000;
+/** How long the command line waits for a Workshop to answer its first call before saying it is unreachable. */
+export const CLI_CONNECT_TIMEOUT_MS = 10_000;
+/** `gadgets dev` waits this long after the last file change before re-running, so one save is one run. */
+export const CLI_WATCH_SETTLE_MS = 150;

@@ -11,7 +11,7 @@ import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
 import { HARNESS_MODULE, harnessSource } from "../isolate/harness.ts";
-import { LruMap } from "../lru-map.ts";
+import { LRUCache } from "lru-cache";
 
 export interface GadgetBuild {
   gadget: BuiltGadget;
@@ -25,7 +25,7 @@ export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error:
 const BUILD_FORMAT = "1";
 /** Builds kept in memory; a build is a few hundred KB at most. */
 const BUILD_CACHE_SIZE = 128;
-const buildCache = new LruMap<string, GadgetBuild>(BUILD_CACHE_SIZE);
+const buildCache = new LRUCache<string, GadgetBuild>({ max: BUILD_CACHE_SIZE });
 
 /** The isolate module name of a gadget file: `.ts` becomes `.js`, other paths stay. */
 export function moduleNameFor(path: string): string {

@@ -11,14 +11,14 @@ import type {
 } from "@gadgets/workshop-shared/api";
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
-import { LruMap } from "../lru-map.ts";
+import { LRUCache } from "lru-cache";
 import { launchRun, resolveAgentRef, type RunContext, splitAgentRef } from "./run-launcher.ts";
 
 /**
  * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
  * The latest version is always looked up: a publish must be visible to the very next call.
  */
-const pinnedVersions = new LruMap<string, ResolvedAgent & { meta: AgentVersion }>(256);
+const pinnedVersions = new LRUCache<string, ResolvedAgent & { meta: AgentVersion }>({ max: 256 });
 
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;

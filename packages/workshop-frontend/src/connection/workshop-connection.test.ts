@@ -107,6 +107,18 @@ describe("WorkshopConnection", () => {
     expect(connection.state.status).toBe("connected");
   });
 
+  it("connects again when started after a close, as StrictMode does in development", async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(TOKEN_KEY, "gw_kept");
+    const clients = fakeClients();
+    const connection = new WorkshopConnection(storage, { createClient: clients.factory });
+    connection.start();
+    connection.close();
+    connection.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(connection.state).toEqual({ status: "connected", workspaceId: "w1" });
+  });
+
   it("tells runs in flight that the connection broke, then reconnects", async () => {
     const storage = new MemoryStorage();
     storage.setItem(TOKEN_KEY, "gw_kept");

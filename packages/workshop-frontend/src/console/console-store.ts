@@ -5,6 +5,7 @@
 
 import type { EventSource, LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import { Subscribable } from "../subscribable.ts";
 
 export type ConsoleEntry =
   | { kind: "run-start"; id: number; runId: string; name: string; at: number }
@@ -39,20 +40,14 @@ export const ALL_LEVELS: LevelFilter = {
   trace: true,
 };
 
-export class ConsoleStore {
+export class ConsoleStore extends Subscribable {
   #entries: ConsoleEntry[] = [];
   #droppedByCap = 0;
   #nextId = 1;
   #filter: LevelFilter = { ...ALL_LEVELS };
   #visible: ConsoleEntry[] | undefined;
   #scope: ((entry: ConsoleEntry) => boolean) | undefined;
-  readonly #listeners = new Set<() => void>();
   #notifyScheduled = false;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   /** Lines dropped because the panel was full. */
   get droppedByCap(): number {
@@ -167,14 +162,14 @@ export class ConsoleStore {
   #changed(now: boolean): void {
     this.#visible = undefined;
     if (now) {
-      for (const listener of this.#listeners) listener();
+      this.notify();
       return;
     }
     if (this.#notifyScheduled) return;
     this.#notifyScheduled = true;
     const notify = () => {
       this.#notifyScheduled = false;
-      for (const listener of this.#listeners) listener();
+      this.notify();
     };
     if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && !document.hidden)
       requestAnimationFrame(notify);
