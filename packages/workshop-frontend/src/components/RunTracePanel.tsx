@@ -7,7 +7,7 @@ import { TraceWaterfall } from "./TraceWaterfall.tsx";
  * The IDE's trace of a finished run, read from its record. Opening a called agent's run shows that
  * record's trace here and its console lines in the console; "back" returns to the run.
  */
-export function RunTracePanel({ runId }: { runId: string }) {
+export function RunTracePanel({ runId }: { runId: string | undefined }) {
   const { connection, console: consoleStore } = useWorkshop();
   const [stack, setStack] = useState<RunRecord[]>([]);
   const [error, setError] = useState<string>();
@@ -16,6 +16,7 @@ export function RunTracePanel({ runId }: { runId: string }) {
     let current = true;
     setStack([]);
     setError(undefined);
+    if (runId === undefined) return;
     void (async () => {
       try {
         const record = await (await connection.ready()).getRun(runId);
@@ -48,9 +49,16 @@ export function RunTracePanel({ runId }: { runId: string }) {
         {error}
       </p>
     );
-  if (!record?.trace) return null;
+  if (!record?.trace)
+    return (
+      <p className="p-2 text-xs text-zinc-500" data-testid="trace-empty">
+        {runId
+          ? "Loading the run's trace…"
+          : "Run the gadget to see where its time goes: each step and call, on a timeline."}
+      </p>
+    );
   return (
-    <div className="border-b border-zinc-200 dark:border-zinc-800">
+    <div>
       {stack.length > 1 && (
         <button
           type="button"
