@@ -315,7 +315,7 @@ export function Workbench() {
         <Separator className={resizer} />
         <Panel defaultSize="35" minSize="20">
           <Group orientation="vertical">
-            <Panel defaultSize="32" minSize="15">
+            <Panel defaultSize="30" minSize="15">
               {editor ? (
                 <RunPanel
                   draftId={editor.draftId}
@@ -335,18 +335,18 @@ export function Workbench() {
             {editor && (
               <>
                 <Separator className={resizerRow} />
-                <Panel defaultSize="16" minSize="8">
+                <Panel defaultSize="12" minSize="6">
                   <TestsPanel editor={editor} files={files} onOpenFile={setActivePath} />
                 </Panel>
                 <Separator className={resizerRow} />
                 {/* Its own panel, so a trace arriving after the run never moves the console under the pointer. */}
-                <Panel defaultSize="18" minSize="8" className="overflow-auto">
+                <Panel defaultSize="14" minSize="6" className="overflow-auto">
                   <RunTracePanel runId={runState.status === "done" ? runState.outcome.runId : undefined} />
                 </Panel>
               </>
             )}
             <Separator className={resizerRow} />
-            <Panel defaultSize="34" minSize="15">
+            <Panel defaultSize="44" minSize="15">
               <ConsolePanel dark={dark} onOpenFrame={openFrame} />
             </Panel>
           </Group>
