@@ -41,7 +41,8 @@ import { type CapabilityServices, createCapabilityHandler } from "./capabilities
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
 import { LRUCache } from "lru-cache";
-import { RunEventStream } from "./run-events.ts";
+import { type RunEventBody, RunEventStream } from "./run-events.ts";
+import { TraceRecorder } from "./trace-recorder.ts";
 
 export interface RunRequest {
   runId: string;
@@ -152,6 +153,7 @@ export class Overseer {
     const startedAt = this.#now();
     const queueMs = request.receivedAt === undefined ? 0 : Math.max(0, startedAt - request.receivedAt);
     const events = new RunEventStream(request.runId, startedAt, request.listener, this.#now);
+    const tracer = new TraceRecorder(request.receivedAt ?? startedAt);
     let buildDoneAt = startedAt;
     let runDoneAt = startedAt;
     const timings = (): RunTimings => ({
@@ -193,6 +195,7 @@ export class Overseer {
         payload,
         timeout.value,
         events,
+        tracer,
         fail,
       );
       runDoneAt = this.#now();
@@ -200,6 +203,15 @@ export class Overseer {
     }
 
     await events.end(outcome);
+    const trace = tracer.finish({
+      name,
+      runId: request.runId,
+      queueMs: outcome.timings.queueMs,
+      buildMs: outcome.timings.buildMs,
+      runMs: outcome.timings.runMs,
+      ok: outcome.status === "ok",
+      attributes: { "gadget.outcome": outcome.status === "ok" ? "ok" : outcome.kind },
+    });
     const record: RunRecord = {
       runId: request.runId,
       source: request.source,
@@ -213,6 +225,7 @@ export class Overseer {
       events: events.stored,
       droppedEvents: events.dropped + events.notStored,
       outcome,
+      trace,
     };
     this.#logger.info("run", {
       runId: request.runId,
@@ -277,6 +290,7 @@ export class Overseer {
     payload: JsonValue,
     timeoutMs: number,
     events: RunEventStream,
+    tracer: TraceRecorder,
     fail: (kind: RunErrorKind, message: string, error?: RunErrorInfo) => RunOutcome,
   ): Promise<RunOutcome> {
     const controller = new AbortController();
@@ -304,7 +318,32 @@ export class Overseer {
         capabilities: createCapabilityHandler({
           grants,
           services: request.services,
-          trace: (info) => events.emit({ type: "trace", ...info }),
+          trace: (info) => {
+            events.emit({
+              type: "trace",
+              capability: info.capability,
+              summary: info.summary,
+              ok: info.ok,
+              ms: info.ms,
+            });
+            tracer.step(
+              {
+                kind: info.capability,
+                name: info.summary,
+                start: info.start,
+                end: info.end,
+                ok: info.ok,
+                attributes: info.attributes,
+              },
+              info.nested,
+            );
+          },
+          // A called agent's lines join this run's stream (and its caps), marked with where they came from.
+          relay: (event) => {
+            if (events.closed || (event.type !== "log" && event.type !== "error" && event.type !== "trace")) return;
+            const { runId: _runId, seq: _seq, t: _t, ...body } = event;
+            events.emit(body as RunEventBody);
+          },
           signal: capabilitiesEnd.signal,
           now: this.#now,
         }),

@@ -129,6 +129,46 @@ export const MAX_FETCHES_PER_RUN = 50;
  */
 export const MAX_CATALOG_DEPTH = 3;
 
+/** Cases in one `gadget.tests.json`: a suite a person reads in one screen, run on every publish. */
+export const MAX_TEST_CASES = 50;
+/** A test case's name. */
+export const MAX_TEST_NAME_LENGTH = 100;
+/** A `matches` pattern, in characters. */
+export const MAX_TEST_PATTERN_LENGTH = 200;
+/** States a compiled `matches` pattern may have (repeats like `{100}` copy states); bounds match time. */
+export const MAX_PATTERN_STATES = 2000;
+/**
+ * Characters of a result a `matches` pattern is run on. Matching is linear (states × characters),
+ * so this with MAX_PATTERN_STATES bounds one check to a few million steps.
+ */
+export const MAX_MATCH_SUBJECT_CHARS = 16_384;
+/**
+ * Work one `matches` check may do: the pattern's states times the result's characters (plus one).
+ * Measured at 40–190 ns a step, this bounds a check to under ≈ 100 ms of the server's time.
+ */
+export const MAX_MATCH_STEPS = 500_000;
+/** Differences listed per failing case; past it the case says there are more. */
+export const MAX_TEST_FAILURES_PER_CASE = 20;
+/**
+ * Cases of one test run in flight at once. A session has MAX_CONCURRENT_RUNS_PER_SESSION run slots;
+ * this leaves the others for catalog calls the cases make and for the person's own runs.
+ */
+export const TEST_CONCURRENCY = 2;
+/**
+ * A case's result as JSON, carried in its streamed test result; a larger one is replaced by a note
+ * (the case's run record keeps it whole). Keeps 50 results far below capnweb's 32 MiB message cap.
+ */
+export const MAX_TEST_RESULT_BYTES = 64 * 1024;
+/** Test runs (runTests or a publish) in flight per session: one suite at a time per client. */
+export const MAX_TEST_RUNS_PER_SESSION = 1;
+
+/** Spans kept in one run's trace, nested agents' spans included; past it they are counted as dropped. */
+export const MAX_SPANS_PER_RUN = 200;
+/** A trace's size as JSON: small beside the record's events, whatever the gadget does. */
+export const MAX_TRACE_BYTES = 128 * 1024;
+/** Characters of one span attribute or name. */
+export const MAX_SPAN_TEXT = 200;
+
 /**
  * Folder entries the `gadgets` command line looks at while collecting a gadget's files (ignored folders
  * such as node_modules are not entered): a gadget has at most MAX_FILES files, so a folder this full is

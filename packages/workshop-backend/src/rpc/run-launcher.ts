@@ -3,7 +3,16 @@
  * after the outcome is known (never before the isolate starts), and frees the slot.
  */
 
-import type { GadgetFile, JsonValue, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
+import type {
+  GadgetFile,
+  JsonValue,
+  RunEvent,
+  RunEventListener,
+  RunOutcome,
+  RunRecord,
+  RunSummary,
+  RunTrace,
+} from "@gadgets/workshop-shared/api";
 import {
   MAX_CATALOG_CALLS_PER_RUN,
   MAX_CATALOG_DEPTH,
@@ -11,7 +20,7 @@ import {
   MAX_NAME_LENGTH,
 } from "@gadgets/workshop-shared/limits";
 import { checkId, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
-import type { CapabilityServices } from "../capabilities.ts";
+import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
@@ -37,6 +46,8 @@ export interface LaunchRequest {
   parentSignal?: AbortSignal;
   /** Catalog calls made so far by the whole call tree of the run a person or backend started. */
   catalogCalls?: { made: number };
+  /** Hears of the run's record once the run is over (before it is stored). */
+  onRecord?(record: RunRecord): void;
 }
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
@@ -93,7 +104,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     },
     // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
     fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
-    async catalog(ref, payload) {
+    async catalog(ref, payload, relay) {
       if (depth >= MAX_CATALOG_DEPTH)
         throw new Error(
           `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
@@ -109,22 +120,30 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
       calls.made++;
       inFlight++;
       try {
-        return await callAgent(ref, payload);
+        return await callAgent(ref, payload, relay);
       } finally {
         inFlight--;
       }
     },
   };
 
-  async function callAgent(ref: string, payload: JsonValue): Promise<JsonValue> {
+  async function callAgent(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun> {
     const agent = await resolveAgentRef(context.store, ref);
     if (chain.includes(agent.draftId))
       throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+    let trace: RunTrace | undefined;
     const outcome = await launchRun(context, {
       source: { kind: "agent", agentId: agent.agentId, version: agent.version },
       files: agent.files,
       payload,
-      listener: undefined,
+      // Its console reaches the caller's, marked with the agent (the deepest agent, when they nest).
+      listener: (event) => {
+        if (event.type === "log" || event.type === "error" || event.type === "trace")
+          relay({ ...event, from: event.from ?? { runId: event.runId, agent: agent.name } });
+      },
+      onRecord: (record) => {
+        trace = record.trace;
+      },
       timeoutMs: context.timeoutMs,
       receivedAt: Date.now(),
       codeKey: `agent:${agent.agentId}@${agent.version}`,
@@ -134,8 +153,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
       parentSignal: runSignal,
       catalogCalls: calls,
     });
-    if (outcome.status === "ok") return outcome.result;
-    throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+    return { agent: agent.name, version: agent.version, outcome, trace };
   }
 }
 
@@ -221,6 +239,7 @@ async function runAndRecord(
       services: servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
     });
+    request.onRecord?.(record);
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     return { outcome, stored: records.add(record) };
   } finally {

@@ -10,6 +10,7 @@ import type {
   ErrorGroup,
   GadgetFile,
   JsonValue,
+  PublishOptions,
   RunEventListener,
   RunOptions,
   RunOutcome,
@@ -19,10 +20,13 @@ import type {
   SaveOutcome,
   Session,
   ShareSnapshot,
+  TestResultListener,
+  TestRunSummary,
+  TestStatus,
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
-import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
+import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
   byteLength,
   checkFiles,
@@ -40,6 +44,7 @@ import { checkDiskForWrite } from "./disk-guard.ts";
 import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
+import { runTestSuite, testStatusOf } from "./test-runner.ts";
 
 function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!checked.ok) throw new TypeError(checked.error);
@@ -67,6 +72,7 @@ function checkListener(value: unknown): RunEventListener | undefined {
 export class SessionTarget extends RpcTarget implements Session {
   #disposed = false;
   readonly #records: RunRecordWriter;
+  #testRuns = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -176,10 +182,63 @@ export class SessionTarget extends RpcTarget implements Session {
     return true;
   }
 
-  async publishDraft(draftId: string): Promise<AgentVersion> {
+  /** Runs the saved version's tests and keeps the result as the draft's last test status. */
+  async #test(draftId: string, onResult: TestResultListener | undefined): Promise<TestRunSummary> {
+    if (this.#testRuns >= MAX_TEST_RUNS_PER_SESSION)
+      throw new Error(
+        `This session is already running ${MAX_TEST_RUNS_PER_SESSION} test suite, the limit. Wait for it to finish.`,
+      );
+    this.#testRuns++;
+    try {
+      const draft = await this.store.getDraft(draftId);
+      const summary = await runTestSuite(this.#context(), draft, onResult);
+      // A draft deleted while its tests ran has no status to keep; the caller still gets the summary.
+      await this.store.recordTestStatus(draft.id, testStatusOf(summary, Date.now())).catch(() => undefined);
+      return summary;
+    } finally {
+      this.#testRuns--;
+    }
+  }
+
+  runTests(draftId: string, onResult?: TestResultListener): Promise<TestRunSummary> {
     const id = must(checkId(draftId, "draft id"));
+    if (onResult !== undefined && onResult !== null && typeof onResult !== "function")
+      throw new TypeError("onResult must be a function (or left out).");
+    return this.#test(id, onResult ?? undefined);
+  }
+
+  lastTestStatus(draftId: string): Promise<TestStatus | null> {
+    return this.store.testStatus(must(checkId(draftId, "draft id")));
+  }
+
+  async publishDraft(draftId: string, options?: PublishOptions): Promise<AgentVersion> {
+    const id = must(checkId(draftId, "draft id"));
+    if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options)))
+      throw new TypeError("publishDraft options must be an object like { overrideTests: true } (or left out).");
+    const override = (options as PublishOptions | undefined)?.overrideTests;
+    if (override !== undefined && typeof override !== "boolean")
+      throw new TypeError("overrideTests must be true or false.");
+    const summary = await this.#test(id, undefined);
+    const status = testStatusOf(summary, Date.now());
+    const failing = summary.status === "failed" || summary.status === "invalid";
+    if (failing && !override) {
+      const why =
+        summary.status === "invalid"
+          ? `its test file is invalid: ${summary.message}`
+          : `${summary.failed} of ${summary.total} test cases failed (${summary.results
+              .filter((result) => result.status === "failed")
+              .map((result) => JSON.stringify(result.name))
+              .slice(0, 5)
+              .join(", ")})`;
+      throw new Error(
+        `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
+      );
+    }
     await checkDiskForWrite(this.connection.env);
-    return this.store.publishDraft(id);
+    return this.store.publishDraft(id, {
+      version: summary.version,
+      tests: failing ? { ...status, overridden: true } : status,
+    });
   }
 
   listAgents(): Promise<AgentSummary[]> {
@@ -218,6 +277,7 @@ export class SessionTarget extends RpcTarget implements Session {
     const checkedPayload = must(checkPayload(payload));
     this.#countShare();
     const draft = await this.store.getDraft(id);
+    const tests = await this.store.testStatus(id);
     const shareId = randomId();
     await this.#storeShare("snapshot", shareId, {
       shareId,
@@ -226,6 +286,8 @@ export class SessionTarget extends RpcTarget implements Session {
       files: draft.files,
       payload: checkedPayload,
       createdAt: Date.now(),
+      // The last results only when they are for the version being shared.
+      ...(tests && tests.version === draft.version ? { tests } : {}),
     });
     return { shareId };
   }
@@ -245,6 +307,7 @@ export class SessionTarget extends RpcTarget implements Session {
       outcome: record.outcome,
       startedAt: record.startedAt,
       createdAt: Date.now(),
+      ...(record.trace ? { trace: record.trace } : {}),
     });
     return { recordId };
   }

@@ -19,6 +19,7 @@ import {
   type RunRecord,
   type RunSummary,
   type SaveOutcome,
+  type TestStatus,
   type WorkspaceSettings,
   type WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
@@ -38,6 +39,7 @@ import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { randomId } from "./ids.ts";
 import { quotaRefusal, USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
+import { TestStatusTable } from "./test-status-table.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -120,10 +122,12 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   #schemaReady = false;
   #exists = false;
+  readonly #tests: TestStatusTable;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#tests = new TestStatusTable(this.#sql);
   }
 
   /**
@@ -357,6 +361,7 @@ export class WorkspaceStore extends DurableObject<Env> {
     const row = this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
     this.#grow("drafts", -byteLength(row.files));
+    this.#tests.deleteForDraft(draftId);
     // Its kv goes with it, unless a published agent of it still uses that data.
     if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0) {
       this.#grow("kv", -this.#kvBytes(draftId, undefined));
@@ -378,9 +383,17 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   // ----- agents
 
-  publishDraft(draftId: string): AgentVersion {
+  /**
+   * Publishes the draft's saved version. With `tested`, only that version (the one whose tests ran),
+   * and the new agent version records the results.
+   */
+  publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion {
     this.#ensureSchema();
     const draft = this.getDraft(draftId);
+    if (tested && tested.version !== draft.version)
+      throw new Error(
+        `Draft "${draft.name}" was saved again (version ${draft.version}) while the tests of version ${tested.version} ran; nothing was published. Publish again to test and publish the new version.`,
+      );
     const manifest = checkManifest(draft.files);
     if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
     const now = this.#now();
@@ -424,7 +437,28 @@ export class WorkspaceStore extends DurableObject<Env> {
       now,
       agent.id,
     );
-    return { agentId: agent.id, name: manifest.value.name, version, description, publishedAt: now, grants };
+    if (tested) this.#tests.saveForAgent(agent.id, version, tested.tests);
+    return {
+      agentId: agent.id,
+      name: manifest.value.name,
+      version,
+      description,
+      publishedAt: now,
+      grants,
+      ...(tested ? { tests: tested.tests } : {}),
+    };
+  }
+
+  // ----- test results
+
+  recordTestStatus(draftId: string, status: TestStatus): void {
+    this.#draftRow(draftId);
+    this.#tests.saveForDraft(draftId, status);
+  }
+
+  testStatus(draftId: string): TestStatus | null {
+    this.#draftRow(draftId);
+    return this.#tests.forDraft(draftId);
   }
 
   listAgents(): AgentSummary[] {
@@ -446,6 +480,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       .map((row) => {
         const files = JSON.parse(row.files) as GadgetFile[];
         const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
+        const tests = this.#tests.forAgent(row.id, row.latest_version);
         return {
           agentId: row.id,
           name: row.name,
@@ -455,6 +490,7 @@ export class WorkspaceStore extends DurableObject<Env> {
           updatedAt: row.updated_at,
           grants: JSON.parse(row.grants) as GadgetGrants,
           docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+          ...(tests ? { tests } : {}),
         };
       });
   }
@@ -490,6 +526,7 @@ export class WorkspaceStore extends DurableObject<Env> {
     const draftId = this.#sql
       .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
       .one().draft_id;
+    const tests = this.#tests.forAgent(row.agent_id, row.version);
     return {
       agentId: row.agent_id,
       draftId,
@@ -503,6 +540,7 @@ export class WorkspaceStore extends DurableObject<Env> {
         description: row.description,
         publishedAt: row.published_at,
         grants: JSON.parse(row.grants) as GadgetGrants,
+        ...(tests ? { tests } : {}),
       },
     };
   }
@@ -568,7 +606,7 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   #recordRun(record: RunRecord): void {
-    const { payload, files, events, droppedEvents, outcome, ...runSummary } = record;
+    const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
     const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
     const summaryText = JSON.stringify(runSummary);
     const parts = Object.entries({
@@ -576,6 +614,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       files,
       events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
       outcome,
+      ...(trace ? { trace } : {}),
     }).map(([part, value]) => [part, JSON.stringify(value)] as const);
     const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
     if (!this.#makeRoomForRecord(bytes))
@@ -635,6 +674,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       events: events.events,
       droppedEvents: events.droppedEvents,
       outcome: parts.get("outcome") as RunRecord["outcome"],
+      ...(parts.has("trace") ? { trace: parts.get("trace") as RunRecord["trace"] } : {}),
     };
   }
 

@@ -3,14 +3,14 @@
  * smooth — past the cap the oldest lines are dropped and counted. Framework-free; React subscribes.
  */
 
-import type { LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import type { EventSource, LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { Subscribable } from "../subscribable.ts";
 
 export type ConsoleEntry =
   | { kind: "run-start"; id: number; runId: string; name: string; at: number }
-  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number }
-  | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number }
+  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number; from?: EventSource }
+  | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number; from?: EventSource }
   | { kind: "dropped"; id: number; runId: string; count: number; t: number }
   | {
       kind: "trace";
@@ -21,6 +21,7 @@ export type ConsoleEntry =
       ok: boolean;
       ms: number;
       t: number;
+      from?: EventSource;
     }
   | { kind: "end"; id: number; runId: string; outcome: RunOutcome; t: number };
 
@@ -45,6 +46,7 @@ export class ConsoleStore extends Subscribable {
   #nextId = 1;
   #filter: LevelFilter = { ...ALL_LEVELS };
   #visible: ConsoleEntry[] | undefined;
+  #scope: ((entry: ConsoleEntry) => boolean) | undefined;
   #notifyScheduled = false;
 
   /** Lines dropped because the panel was full. */
@@ -61,9 +63,20 @@ export class ConsoleStore extends Subscribable {
     this.#changed(true);
   }
 
+  get scoped(): boolean {
+    return this.#scope !== undefined;
+  }
+
+  /** Narrows the panel to the entries of one part of a run (a trace span); undefined shows all again. */
+  setScope(scope: ((entry: ConsoleEntry) => boolean) | undefined): void {
+    this.#scope = scope;
+    this.#changed(true);
+  }
+
   /** Entries that pass the filter (cached until the next change). */
   visible(): ConsoleEntry[] {
     this.#visible ??= this.#entries.filter((entry) => {
+      if (this.#scope && !this.#scope(entry)) return false;
       if (entry.kind === "log") return this.#filter[entry.level];
       if (entry.kind === "error") return this.#filter["error-events"];
       if (entry.kind === "trace") return this.#filter.trace;
@@ -84,10 +97,25 @@ export class ConsoleStore extends Subscribable {
     const id = this.#nextId++;
     switch (event.type) {
       case "log":
-        this.#push({ kind: "log", id, runId: event.runId, level: event.level, values: event.values, t: event.t });
+        this.#push({
+          kind: "log",
+          id,
+          runId: event.runId,
+          level: event.level,
+          values: event.values,
+          t: event.t,
+          ...(event.from ? { from: event.from } : {}),
+        });
         break;
       case "error":
-        this.#push({ kind: "error", id, runId: event.runId, error: event.error, t: event.t });
+        this.#push({
+          kind: "error",
+          id,
+          runId: event.runId,
+          error: event.error,
+          t: event.t,
+          ...(event.from ? { from: event.from } : {}),
+        });
         break;
       case "dropped":
         this.#push({ kind: "dropped", id, runId: event.runId, count: event.count, t: event.t });
@@ -105,6 +133,7 @@ export class ConsoleStore extends Subscribable {
           ok: event.ok,
           ms: event.ms,
           t: event.t,
+          ...(event.from ? { from: event.from } : {}),
         });
         break;
       case "status":
@@ -114,6 +143,7 @@ export class ConsoleStore extends Subscribable {
 
   clear(): void {
     this.#entries = [];
+    this.#scope = undefined;
     this.#droppedByCap = 0;
     this.#changed(true);
   }

@@ -48,7 +48,8 @@ export function useDraftMutations() {
       onSuccess: refresh,
     }),
     publish: useMutation({
-      mutationFn: async (draftId: string) => (await connection.ready()).publishDraft(draftId),
+      mutationFn: async ({ draftId, overrideTests }: { draftId: string; overrideTests?: boolean }) =>
+        (await connection.ready()).publishDraft(draftId, overrideTests ? { overrideTests } : undefined),
       onSuccess: () => queryClient.invalidateQueries({ queryKey: ["agents"] }),
     }),
   };
