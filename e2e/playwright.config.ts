@@ -1,6 +1,11 @@
 import { defineConfig } from "@playwright/test";
 
-/** Browser tests: real Chromium (Debian's, Playwright cannot download its own here) against a started Workshop. */
+/**
+ * Browser tests: real Chromium against a started Workshop. Playwright cannot download its own browser
+ * here; global-setup finds one (CHROMIUM_PATH, a system Chromium, or the npm-shipped one).
+ */
+const extraArgs = JSON.parse(process.env.WORKSHOP_CHROMIUM_ARGS ?? "[]") as string[];
+
 export default defineConfig({
   testDir: "./browser",
   testMatch: "**/*.spec.ts",
@@ -14,7 +19,7 @@ export default defineConfig({
   use: {
     baseURL: process.env.WORKSHOP_E2E_URL,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-gpu",
@@ -23,6 +28,7 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+        ...extraArgs,
       ],
     },
     trace: "retain-on-failure",

@@ -2,9 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWorkshopServer } from "@gadgets/workshop-host";
+import { findChromium } from "@gadgets/workshop-host/chromium";
 
-/** One real Workshop for the browser suite; its URL reaches the tests through the environment. */
+/**
+ * One real Workshop for the browser suite, and a Chromium to drive it; the URL, the browser and its
+ * flags reach the test workers through the environment (they load the config after this ran).
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  const browser = await findChromium();
+  process.env.CHROMIUM_PATH = browser.executablePath;
+  process.env.WORKSHOP_CHROMIUM_ARGS = JSON.stringify(browser.args);
+  console.log(`Browser tests use Chromium from ${browser.source}: ${browser.executablePath}`);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-browser-"));
   const server = await startWorkshopServer({ dataDir });
   process.env.WORKSHOP_E2E_URL = server.url;

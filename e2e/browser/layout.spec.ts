@@ -46,6 +46,7 @@ test.describe("the IDE's looks", () => {
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(status.getByTestId("status-run")).toHaveText("last run ok");
     await expect(status.getByTestId("status-timings")).toContainText(/queue \d+ ms · build \d+ ms · run \d+ ms/);
+    await expect(status.getByTestId("status-quota")).toContainText(/Storage: [\d.]+ KB of [\d.]+ MB/);
 
     // Everything fits: nothing sideways, the run button and the console on screen.
     expect(await overflowsSideways(page)).toBe(false);

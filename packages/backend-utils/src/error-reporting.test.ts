@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  defaultErrorSink,
+  reportError,
   createErrorReporter,
   describeThrown,
   fingerprintError,
@@ -80,5 +82,25 @@ describe("describeThrown", () => {
       },
     });
     expect(describeThrown(hostile).name).toBe("NonError");
+  });
+});
+
+describe("reportError", () => {
+  it("captures anything thrown into the default sink, grouped by fingerprint", async () => {
+    const original = console.log;
+    console.log = () => {};
+    try {
+      const failure = (tries: number) => new TypeError(`agent failed after ${tries} tries`);
+      reportError(failure(3), { agentId: "a1" }, "backend-test");
+      const report = reportError(failure(4), { agentId: "b2" }, "backend-test");
+      expect(report.name).toBe("TypeError");
+      await new Promise((done) => setTimeout(done, 0)); // the sink records after the log line
+      const groups = defaultErrorSink.groups("backend-test");
+      expect(groups).toHaveLength(1);
+      expect(groups[0]?.count).toBe(2);
+      expect(defaultErrorSink.groups("someone-else")).toHaveLength(0);
+    } finally {
+      console.log = original;
+    }
   });
 });

@@ -5,7 +5,7 @@
  * and every sink is scoped by it.
  */
 
-import type { Logger } from "./logger.ts";
+import { type Logger, logger } from "./logger.ts";
 
 export interface ErrorReport {
   workspaceId: string;
@@ -157,4 +157,22 @@ export class MemoryErrorSink implements ErrorSink {
         last: group.report,
       }));
   }
+}
+
+/** Where `reportError` keeps its groups: this process's memory (a backend's own failures). */
+export const defaultErrorSink = new MemoryErrorSink();
+
+/**
+ * Captures anything thrown with the ready `logger` and the in-memory `defaultErrorSink`: one warn line
+ * with its fingerprint, and a count per (workspace, fingerprint) in `defaultErrorSink.groups(…)`.
+ *
+ * @example
+ * ```ts
+ * import { reportError } from "@gadgets/backend-utils/error-reporting";
+ * try { await agent.run(payload); } catch (error) { reportError(error, { agentId }); }
+ * ```
+ */
+export function reportError(thrown: unknown, context: Record<string, string> = {}, workspaceId = "local"): ErrorReport {
+  const reporter = createErrorReporter({ workspaceId, sink: defaultErrorSink, logger });
+  return reporter.capture(describeThrown(thrown), context);
 }

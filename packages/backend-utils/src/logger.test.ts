@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogger, MAX_FIELD_CHARS, truncateForLog } from "./logger.ts";
+import { createLogger, levelFromEnvironment, logger, MAX_FIELD_CHARS, truncateForLog } from "./logger.ts";
 
 describe("createLogger", () => {
   it("writes one JSON object per line with bindings and fields", () => {
@@ -38,5 +38,39 @@ describe("createLogger", () => {
     cycle.self = cycle;
     createLogger({}, (line) => lines.push(line)).error("cycle", { cycle, big: 1n });
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "cycle" });
+  });
+});
+
+describe("levels", () => {
+  it("drops lines below the logger's level and keeps the rest", () => {
+    const lines: string[] = [];
+    const log = createLogger({}, (line) => lines.push(line), "warn");
+    log.debug("a");
+    log.info("b");
+    log.warn("c");
+    log.child({ x: 1 }).error("d");
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(["c", "d"]);
+  });
+
+  it("reads LOG_LEVEL in any case and falls back to info for anything else", () => {
+    expect(levelFromEnvironment("WARN")).toBe("warn");
+    expect(levelFromEnvironment(" debug ")).toBe("debug");
+    expect(levelFromEnvironment(undefined)).toBe("info");
+    expect(levelFromEnvironment("constructor")).toBe("info");
+    expect(levelFromEnvironment("verbose")).toBe("info");
+  });
+});
+
+describe("the ready logger", () => {
+  it("writes a JSON line to the console", () => {
+    const lines: string[] = [];
+    const original = console.log;
+    console.log = (line: string) => lines.push(line);
+    try {
+      logger.info("Agent executed", { agentId: "a1", result: "Echo: hi" });
+    } finally {
+      console.log = original;
+    }
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "info", msg: "Agent executed", agentId: "a1" });
   });
 });

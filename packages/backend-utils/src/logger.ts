@@ -51,8 +51,14 @@ export function truncateForLog(value: unknown, max = MAX_FIELD_CHARS): unknown {
  * // {"time":"…","level":"info","msg":"run","service":"workshop","runId":"…","outcome":"ok","durationMs":3}
  * ```
  */
-export function createLogger(bindings: LogFields = {}, write: LogWriter = (line) => console.log(line)): Logger {
+export function createLogger(
+  bindings: LogFields = {},
+  write: LogWriter = (line) => console.log(line),
+  minLevel: LogSeverity = "debug",
+): Logger {
+  const threshold = SEVERITY_RANK[minLevel];
   function emit(level: LogSeverity, message: string, fields: LogFields = {}): void {
+    if (SEVERITY_RANK[level] < threshold) return;
     const record: LogFields = { time: new Date().toISOString(), level, msg: message };
     for (const [key, value] of Object.entries({ ...bindings, ...fields })) record[key] = truncateForLog(value);
     let line: string;
@@ -68,6 +74,31 @@ export function createLogger(bindings: LogFields = {}, write: LogWriter = (line)
     info: (message, fields) => emit("info", message, fields),
     warn: (message, fields) => emit("warn", message, fields),
     error: (message, fields) => emit("error", message, fields),
-    child: (fields) => createLogger({ ...bindings, ...fields }, write),
+    child: (fields) => createLogger({ ...bindings, ...fields }, write, minLevel),
   };
 }
+
+const SEVERITY_RANK: Record<LogSeverity, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** The level named by `LOG_LEVEL` (debug, info, warn, error; any case), else `info`. */
+export function levelFromEnvironment(value: string | undefined): LogSeverity {
+  const level = value?.trim().toLowerCase();
+  return level !== undefined && Object.hasOwn(SEVERITY_RANK, level) ? (level as LogSeverity) : "info";
+}
+
+function environmentLevel(): LogSeverity {
+  // Workers have no `process` unless Node compatibility is on; read it without assuming it.
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return levelFromEnvironment(env?.LOG_LEVEL);
+}
+
+/**
+ * A ready logger: JSON lines on stdout (the console in Workers), lines below `LOG_LEVEL` dropped.
+ *
+ * @example
+ * ```ts
+ * import { logger } from "@gadgets/backend-utils/logger";
+ * logger.info("Agent executed", { agentId, result });
+ * ```
+ */
+export const logger: Logger = createLogger({}, (line) => console.log(line), environmentLevel());

@@ -8,13 +8,18 @@ import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
+import { clientKey } from "./client-key.ts";
 import type { Env } from "./env.ts";
 import { serveEmbed, serveSharePage } from "./share-pages.ts";
 import { Overseer } from "./overseer.ts";
+import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
+import { unfinishedRunCount } from "./rpc/run-launcher.ts";
+import { sameSecret } from "./same-secret.ts";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 
+export { Directory } from "./storage/directory.ts";
 export { ShareStore } from "./storage/share-store.ts";
 export { WorkspaceStore } from "./storage/workspace-store.ts";
 
@@ -44,7 +49,21 @@ function overseerFor(env: Env): Overseer {
 
 const app = new Hono<{ Bindings: Env }>();
 
+app.use("*", async (c, next) => {
+  if (!isHostAllowed(c.req.header("Host"), c.env.ALLOWED_HOSTS, c.env.ALLOWED_ORIGINS))
+    return c.text(HOST_REFUSED_MESSAGE, 421);
+  await next();
+});
+
 app.get("/health", (c) => c.json({ ok: true }));
+
+// The local host asks this while shutting down, so it stops the Worker only once every run that
+// started has its record. Only the host knows the secret; to anyone else the route does not exist.
+app.get("/__workshop/unfinished-runs", (c) => {
+  const secret = c.env.RUNNER_POOL_SECRET;
+  if (!secret || !sameSecret(c.req.header("Authorization") ?? "", `Bearer ${secret}`)) return c.text("Not found", 404);
+  return c.json({ unfinishedRuns: unfinishedRunCount() });
+});
 
 app.all("/api", (c) => {
   if (!isOriginAllowed(c.req.header("Origin"), c.req.header("Host"), c.env.ALLOWED_ORIGINS)) {
@@ -59,7 +78,9 @@ app.all("/api", (c) => {
       426,
     );
   }
-  const connection = new Connection(c.env, overseerFor(c.env));
+  const connection = new Connection(c.env, overseerFor(c.env), clientKey(c.req.raw), (work) =>
+    c.executionCtx.waitUntil(work),
+  );
   return newWorkersRpcResponse(c.req.raw, new WorkshopApiTarget(connection), {
     limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
   });

@@ -24,6 +24,8 @@ export class RunEventStream {
   #count = 0;
   #bytes = 0;
   #dropped = 0;
+  /** The isolate's own count of calls it dropped (its running tallies, then its final figure). */
+  #droppedInIsolate = 0;
   #closed = false;
   #notStored = 0;
   readonly #pending = new Set<Promise<void>>();
@@ -40,13 +42,18 @@ export class RunEventStream {
     return this.#notStored;
   }
 
-  /** Events over the cap that were counted instead of delivered. */
+  /** Events over the cap that were counted instead of delivered, here and in the isolate. */
   get dropped(): number {
-    return this.#dropped;
+    return this.#dropped + this.#droppedInIsolate;
   }
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Whether a console or error event could still be delivered: callers check before any work on it. */
+  get accepting(): boolean {
+    return !this.#closed && this.#count < MAX_EVENTS_PER_RUN && this.#bytes < MAX_EVENT_BYTES_PER_RUN;
   }
 
   /** Console and error events: capped by count and size. */
@@ -62,9 +69,17 @@ export class RunEventStream {
     this.#push(body);
   }
 
-  /** Events the isolate counted instead of sending (past its own cap). */
-  countDropped(count: number): void {
-    if (Number.isInteger(count) && count > 0) this.#dropped += count;
+  /** An event refused before any work was done on it: the stream is past its caps. */
+  refuse(): void {
+    if (!this.#closed) this.#dropped++;
+  }
+
+  /**
+   * The isolate's count of events it dropped instead of sending (past its own cap): running totals
+   * while it goes on, the exact figure when it returns. The largest one seen is the count.
+   */
+  isolateDropped(total: number): void {
+    if (Number.isSafeInteger(total) && total > this.#droppedInIsolate) this.#droppedInIsolate = total;
   }
 
   /** Status events are never capped: they are few and the caller needs them. */
@@ -75,7 +90,7 @@ export class RunEventStream {
   /** Sends the end event, then waits until every event reached the caller (or failed to). */
   async end(outcome: RunOutcome): Promise<void> {
     if (this.#closed) return;
-    if (this.#dropped > 0) this.#push({ type: "dropped", count: this.#dropped });
+    if (this.dropped > 0) this.#push({ type: "dropped", count: this.dropped });
     this.#push({ type: "end", outcome });
     this.#closed = true;
     await Promise.all(this.#pending);

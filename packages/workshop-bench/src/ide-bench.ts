@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { findChromium } from "@gadgets/workshop-host/chromium";
 import { chromium } from "@playwright/test";
 import { type Summary, summarize } from "./stats.ts";
 
@@ -27,9 +28,10 @@ const CHROMIUM_ARGS = [
 ];
 
 export async function measureIde(url: string, distDir: string, samples: number): Promise<IdeFigures> {
+  const found = await findChromium();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
+    executablePath: found.executablePath,
+    args: [...CHROMIUM_ARGS, ...found.args],
   });
   const load: number[] = [];
   const run: number[] = [];

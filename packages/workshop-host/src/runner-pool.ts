@@ -19,7 +19,7 @@ import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
-import { CodeCache } from "@gadgets/workshop-backend/code-cache";
+import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { type RunnerProcess, startRunner } from "./runner-process.ts";
 
 export interface RunnerPoolOptions {
@@ -104,7 +104,7 @@ export class RunnerPool {
   readonly #waiting: { runId: string; resolve(slot: Slot | undefined): void }[] = [];
   readonly #active = new Map<string, ActiveRun>();
   readonly #cancelledWhileQueued = new Set<string>();
-  readonly #code = new CodeCache(CODE_CACHE_BYTES);
+  readonly #code = createCodeCache(CODE_CACHE_BYTES);
   #bursts = 0;
   readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
   #sampler: ReturnType<typeof setInterval> | undefined;
@@ -132,7 +132,8 @@ export class RunnerPool {
   }
 
   async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
-    if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
+    if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
+    if (job.gadget.modules) this.#code.set(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
     // A catalog call's parent holds a runner while it waits: nested runs get an extra runner rather
     // than a place in a queue that the parent itself may be blocking.
@@ -242,6 +243,19 @@ export class RunnerPool {
     this.#cancelledWhileQueued.add(runId);
     waiter?.resolve(undefined);
     return true;
+  }
+
+  /**
+   * The first step of shutting down: no new runs, queued and running ones end as cancelled (runners
+   * killed). Resolves once every run's reply has been handed back, so their records can be written.
+   */
+  async drain(maxWaitMs = 2000): Promise<void> {
+    this.#stopped = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.resolve(undefined);
+    for (const active of this.#active.values())
+      this.#stop(active, { status: "error", kind: "cancelled", message: "The Workshop is shutting down." });
+    const deadline = Date.now() + maxWaitMs;
+    while (this.#active.size > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
   }
 
   async stop(): Promise<void> {
@@ -402,7 +416,13 @@ export class RunnerPool {
       active.markDrained();
       return;
     }
-    if (++active.lines > MAX_LINES_PER_RUN || !Array.isArray(data)) return;
+    if (!Array.isArray(data)) return;
+    // Tallies are few by construction (one per DROPPED_TALLY_EVERY drops) and must outlive the line cap.
+    if (kind === "dropped") {
+      void Promise.resolve(active.sink.dropped(Number(data[0]))).catch(() => {});
+      return;
+    }
+    if (++active.lines > MAX_LINES_PER_RUN) return;
     // Shapes are checked again by the overseer; calls go out in order on its session.
     if (kind === "log")
       void Promise.resolve(active.sink.log(data[0] as LogLevel, data[1] as EncodedValue[])).catch(() => {});

@@ -9,8 +9,7 @@ import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { text } from "./capnp.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
-
-const COMPATIBILITY_DATE = "2026-11-01";
+import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
 export interface RunnerProcess {
   readonly process: WorkerdProcess;

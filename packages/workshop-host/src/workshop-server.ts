@@ -5,27 +5,36 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RUN_MEMORY_LIMIT_BYTES, RUN_QUEUE_DEPTH, RUNNER_RECYCLE_AFTER_RUNS } from "@gadgets/workshop-shared/limits";
+import {
+  MIN_FREE_DISK_BYTES,
+  RUN_MEMORY_LIMIT_BYTES,
+  RUN_QUEUE_DEPTH,
+  RUNNER_RECYCLE_AFTER_RUNS,
+} from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
+import { serveDiskStatus } from "./disk-status.ts";
 import { freePort } from "./free-port.ts";
+import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
 import { RunnerPool, type RunnerPoolOptions, type RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
+import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Must match wrangler.toml, so local and deployed Workers behave alike. */
-const COMPATIBILITY_DATE = "2026-11-01";
 /** Durable Object ids derive from this key: changing it orphans stored workspaces. */
 const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
 const SHARES_UNIQUE_KEY = "gadget-workshop-ShareStore";
+const DIRECTORY_UNIQUE_KEY = "gadget-workshop-Directory";
+/** Written into the data folder once every stored id is known to the directory (see legacyLookups). */
+const DIRECTORY_MARKER = ".directory-complete";
 
 export interface WorkshopServerOptions {
   /** Port on 127.0.0.1; a free one when left out. */
@@ -38,6 +47,13 @@ export interface WorkshopServerOptions {
   echo?: boolean;
   /** Let granted gadget fetches reach this machine's own addresses (for local services and tests). */
   allowLocalFetch?: boolean;
+  /**
+   * Host names (besides localhost and loopback addresses) this Workshop answers to, say when a proxy
+   * serves it under a name. Requests for any other Host are refused, so DNS rebinding reaches nothing.
+   */
+  allowedHosts?: string[];
+  /** Free disk below which new writes are refused (default MIN_FREE_DISK_BYTES). */
+  minFreeDiskBytes?: number;
   /**
    * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
    * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
@@ -61,19 +77,36 @@ const require = createRequire(import.meta.url);
 const backendEntry = () => require.resolve("@gadgets/workshop-backend");
 const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
 
+/**
+ * Whether lookups must fall back to asking each store: true for a data folder written before the
+ * directory of ids existed. A fresh folder is marked complete, and then never needs the fallback.
+ */
+function legacyLookups(dataDir: string): boolean {
+  if (existsSync(join(dataDir, DIRECTORY_MARKER))) return false;
+  const hasData = (readdirSync(dataDir, { recursive: true }) as string[]).some((name) => name.endsWith(".sqlite"));
+  if (hasData) return true;
+  writeFileSync(join(dataDir, DIRECTORY_MARKER), "Every stored id is listed in the directory.\n");
+  return false;
+}
+
 function mainConfig(
   port: number,
   dataDir: string,
   assetsDir: string,
   vars: Record<string, string>,
   allowLocalFetch: boolean,
+  diskStatusPort: number,
 ): string {
   const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
+  // This machine's own interface addresses may count as "public" (a LAN or cloud address): denied too.
+  const gadgetDeny = list(allowLocalFetch ? [] : ownInterfaceCidrs().map(text));
   const bindings = [
     `(name = "GADGET_FETCH", service = "gadget-internet")`,
+    `(name = "DISK_STATUS", service = "disk-status")`,
     `(name = "LOADER", workerLoader = (id = "gadgets"))`,
     `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
     `(name = "SHARES", durableObjectNamespace = "ShareStore")`,
+    `(name = "DIRECTORY", durableObjectNamespace = "Directory")`,
     `(name = "ASSETS", service = "assets")`,
     ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
   ];
@@ -88,7 +121,8 @@ const config :Workerd.Config = (
     (name = "loopback", network = (allow = ["local"])),
     # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this
     # machine reaches nothing here (unless the host was started to allow it).
-    (name = "gadget-internet", network = (allow = ${gadgetNetwork})),
+    (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny})),
+    (name = "disk-status", external = (address = ${text(`127.0.0.1:${diskStatusPort}`)}, http = ())),
   ],
   sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
 );
@@ -100,6 +134,7 @@ const mainWorker :Workerd.Worker = (
   durableObjectNamespaces = [
     (className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true),
     (className = "ShareStore", uniqueKey = ${text(SHARES_UNIQUE_KEY)}, enableSql = true),
+    (className = "Directory", uniqueKey = ${text(DIRECTORY_UNIQUE_KEY)}, enableSql = true),
   ],
   durableObjectStorage = (localDisk = "workspaces"),
   globalOutbound = "loopback",
@@ -129,7 +164,11 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     output.push(line);
     if (options.echo) console.log(line);
   };
-  const vars = { ...options.vars };
+  const vars: Record<string, string> = {
+    ALLOWED_HOSTS: ["localhost", ...(options.allowedHosts ?? [])].join(","),
+    ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
+    ...options.vars,
+  };
   let pool: RunnerPool | undefined;
   let poolServer: Awaited<ReturnType<typeof servePool>> | undefined;
   if (options.pool !== false) {
@@ -147,14 +186,16 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     vars.RUNNER_POOL_URL = poolServer.url;
     vars.RUNNER_POOL_SECRET = secret;
   }
+  const diskStatus = await serveDiskStatus(dataDir, options.minFreeDiskBytes ?? MIN_FREE_DISK_BYTES);
   const stopPool = async () => {
     await poolServer?.close();
     await pool?.stop();
+    await diskStatus.close();
   };
   let main: WorkerdProcess;
   try {
     main = await startWorkerd({
-      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false),
+      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false, diskStatus.port),
       files: { "index.js": await bundleWorker(backendEntry()) },
       sockets: ["http"],
       onOutput,
@@ -165,6 +206,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   }
   const url = `http://127.0.0.1:${main.ports.http}`;
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
+    if (signal === "SIGTERM") await finishRuns(url, vars.RUNNER_POOL_SECRET, pool);
     main.kill(signal);
     const timer = setTimeout(() => main.kill("SIGKILL"), 3000);
     await main.exited;
@@ -185,3 +227,26 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     kill: () => stop("SIGKILL"),
   };
 }
+
+/**
+ * A graceful stop ends every run first: the pool ends running and queued runs as cancelled ("shutting
+ * down"), then the Worker is given until its records are stored (it says how many runs are unfinished).
+ */
+async function finishRuns(url: string, secret: string | undefined, pool: RunnerPool | undefined): Promise<void> {
+  await pool?.drain();
+  if (!secret) return;
+  const deadline = Date.now() + SHUTDOWN_RECORDS_WAIT_MS;
+  while (Date.now() < deadline) {
+    const unfinished = await fetch(`${url}/__workshop/unfinished-runs`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    })
+      .then((response) => response.json() as Promise<{ unfinishedRuns: number }>)
+      .then((body) => body.unfinishedRuns)
+      .catch(() => 0);
+    if (unfinished === 0) return;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+/** How long a stopping Workshop waits for the last run records to be stored. */
+const SHUTDOWN_RECORDS_WAIT_MS = 3000;

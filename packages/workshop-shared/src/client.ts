@@ -10,8 +10,9 @@
  * ```
  */
 
-import { type RpcStub, newWebSocketRpcSession } from "capnweb";
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { Agent, Session, WorkshopApi, WorkspaceCredentials } from "./api.ts";
+import { openNodeWebSocket } from "./node-websocket.ts";
 
 /** Where `pnpm start` serves by default. */
 export const DEFAULT_WORKSHOP_URL = "http://127.0.0.1:8787";
@@ -28,7 +29,10 @@ export interface RpcClientOptions {
 export interface WorkshopClient extends Disposable {
   /** The root stub of the session. */
   readonly api: RpcStub<WorkshopApi>;
-  /** The workspace session for the client's token (pipelined; the same stub every call). */
+  /**
+   * The workspace session for the client's token (pipelined). Every call returns a stub of its own:
+   * disposing it (`using session = client.getSession()`) releases that stub only, not the client.
+   */
   getSession(): RpcStub<Session>;
   /** A published agent of the client's workspace (pipelined: no await needed before `.run`). */
   getAgent(agentRef: string): RpcStub<Agent>;
@@ -67,15 +71,19 @@ export function apiWebSocketUrl(base: string): string {
   return url.toString();
 }
 
-/** Opens a session to the Workshop. URL and token come from options, else WORKSHOP_URL / WORKSHOP_TOKEN. */
+/**
+ * Opens a session to the Workshop. URL and token come from options, else WORKSHOP_URL / WORKSHOP_TOKEN.
+ * In Node the socket does not keep the process alive while no call is in flight, so a script that
+ * forgets to dispose its client still exits when its work is done.
+ */
 export function createRpcClient(options: RpcClientOptions = {}): WorkshopClient {
   const token = options.token ?? environment("WORKSHOP_TOKEN");
-  const api = newWebSocketRpcSession<WorkshopApi>(
-    options.webSocket ?? apiWebSocketUrl(options.url ?? environment("WORKSHOP_URL") ?? defaultOrigin()),
-  );
+  const url = apiWebSocketUrl(options.url ?? environment("WORKSHOP_URL") ?? defaultOrigin());
+  const api = newWebSocketRpcSession<WorkshopApi>(options.webSocket ?? openNodeWebSocket(url) ?? url);
+  // One session on the server per client; callers get duplicates of it, each released on its own.
   let session: RpcStub<Session> | undefined;
 
-  function getSession(): RpcStub<Session> {
+  function sharedSession(): RpcStub<Session> {
     if (token === undefined) {
       throw new Error(
         "No workspace token: pass createRpcClient({ token }) or set WORKSHOP_TOKEN. Create a workspace with client.createWorkspace().",
@@ -87,8 +95,8 @@ export function createRpcClient(options: RpcClientOptions = {}): WorkshopClient 
 
   return {
     api,
-    getSession,
-    getAgent: (agentRef) => getSession().getAgent(agentRef),
+    getSession: () => sharedSession().dup(),
+    getAgent: (agentRef) => sharedSession().getAgent(agentRef),
     createWorkspace: () => api.createWorkspace(),
     [Symbol.dispose]() {
       session?.[Symbol.dispose]();

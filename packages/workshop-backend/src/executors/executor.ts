@@ -19,6 +19,8 @@ export interface RawError {
 export interface IsolateEventSink {
   log(level: LogLevel, values: EncodedValue[]): void;
   error(error: RawError, uncaught: boolean): void;
+  /** The isolate's running count of console calls it dropped past the event cap. */
+  dropped(total: number): void;
 }
 
 export interface BuiltGadget {

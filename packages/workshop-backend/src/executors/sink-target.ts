@@ -22,6 +22,10 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
   error(error: RawError, uncaught: boolean): void {
     this.#sink.error(error, uncaught);
   }
+
+  dropped(total: number): void {
+    this.#sink.dropped(total);
+  }
 }
 
 const NO_CAPABILITIES: CapabilityHandler = {

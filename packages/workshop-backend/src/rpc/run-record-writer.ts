@@ -12,17 +12,35 @@ const FLUSH_DELAY_MS = 20;
 /** Records per write; a batch is at most a few MB. */
 const MAX_BATCH = 50;
 
+/** A promise with its resolve function, settled when one batch has been written. */
+function batchSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 export class RunRecordWriter {
   #queue: RunRecord[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Settles when the batch now being gathered has been written. */
+  #nextBatch = batchSignal();
 
-  constructor(private readonly store: DurableObjectStub<WorkspaceStore>) {}
+  constructor(
+    private readonly store: DurableObjectStub<WorkspaceStore>,
+    /** Rejects when nothing may be written now (the disk guard); the batch is then dropped and logged. */
+    private readonly beforeWrite: () => Promise<void> = async () => {},
+  ) {}
 
-  add(record: RunRecord): void {
+  /** Queues a record; the promise settles once it is stored (or its write failed and was logged). */
+  add(record: RunRecord): Promise<void> {
     this.#queue.push(record);
+    const stored = this.#nextBatch.promise;
     if (this.#queue.length >= MAX_BATCH) void this.flush();
     else this.#timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+    return stored;
   }
 
   /** Writes everything queued; resolves when it is stored (or the write failed and was logged). */
@@ -31,20 +49,25 @@ export class RunRecordWriter {
     this.#timer = undefined;
     const batch = this.#queue;
     this.#queue = [];
+    const done = this.#nextBatch;
+    this.#nextBatch = batchSignal();
     if (batch.length > 0) {
       this.#writing = this.#writing.then(() =>
-        this.store.recordRuns(batch).catch((error: unknown) => {
-          console.error(
-            JSON.stringify({
-              level: "error",
-              msg: "storing run records failed",
-              count: batch.length,
-              reason: String(error),
-            }),
-          );
-        }),
+        this.beforeWrite()
+          .then(() => this.store.recordRuns(batch))
+          .catch((error: unknown) => {
+            console.error(
+              JSON.stringify({
+                level: "error",
+                msg: "storing run records failed",
+                count: batch.length,
+                reason: String(error),
+              }),
+            );
+          }),
       );
     }
+    this.#writing.then(done.resolve);
     return this.#writing;
   }
 }

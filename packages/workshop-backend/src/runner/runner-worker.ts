@@ -7,6 +7,7 @@
 import { newWorkersWebSocketRpcResponse, RpcTarget } from "capnweb";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
+import { sameSecret } from "../same-secret.ts";
 import type { RunnerApi } from "./runner-api.ts";
 
 interface RunnerEnv {
@@ -15,17 +16,9 @@ interface RunnerEnv {
   RUNNER_SECRET: string;
 }
 
-/** Compares without an early exit, so the secret cannot be guessed one character at a time. */
-function sameSecret(given: string, expected: string): boolean {
-  if (given.length !== expected.length || expected.length === 0) return false;
-  let difference = 0;
-  for (let i = 0; i < expected.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
-  return difference === 0;
-}
-
 const never = new AbortController().signal;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
-const ignoredSink: IsolateEventSink = { log() {}, error() {} };
+const ignoredSink: IsolateEventSink = { log() {}, error() {}, dropped() {} };
 
 class Runner extends RpcTarget implements RunnerApi {
   readonly #executor: LoaderExecutor;

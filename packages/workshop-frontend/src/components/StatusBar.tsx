@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import type { SaveState } from "../drafts/draft-editor.ts";
+import { describeUsage } from "../drafts/usage-text.ts";
+import { useUsage } from "../hooks/use-usage.ts";
 import type { RunState } from "../hooks/use-run.ts";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 
@@ -54,5 +56,21 @@ export function StatusBar({
       )}
       <span className="ml-auto flex items-center gap-3">{children}</span>
     </footer>
+  );
+}
+
+/** The workspace's storage against its quota, compact; the full split is in the tooltip. */
+export function QuotaStatus() {
+  const usage = useUsage();
+  if (!usage.data) return null;
+  const { text, detail, nearlyFull } = describeUsage(usage.data);
+  return (
+    <span
+      className={nearlyFull ? "text-amber-700 dark:text-amber-400" : undefined}
+      title={detail}
+      data-testid="status-quota"
+    >
+      {text}
+    </span>
   );
 }

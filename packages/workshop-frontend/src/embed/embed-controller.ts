@@ -17,6 +17,7 @@ import {
   type ShareSnapshot,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { Subscribable } from "../subscribable.ts";
 
 export interface EmbedLine {
   id: number;
@@ -58,9 +59,8 @@ export class LazyEmbedController {
   }
 }
 
-export class EmbedController {
+export class EmbedController extends Subscribable {
   #state: EmbedState = { files: [], lines: [], running: false };
-  readonly #listeners = new Set<() => void>();
   readonly #hostListeners = new Set<RunEventListener>();
   #nextLine = 1;
 
@@ -71,6 +71,7 @@ export class EmbedController {
     private readonly client: WorkshopClient,
     readonly shareId: string,
   ) {
+    super();
     this.#share = client.api.openShare(shareId);
   }
 
@@ -82,11 +83,6 @@ export class EmbedController {
   get state(): EmbedState {
     return this.#state;
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   #loaded: Promise<void> | undefined;
 
@@ -151,7 +147,7 @@ export class EmbedController {
 
   #set(patch: Partial<EmbedState>): void {
     this.#state = { ...this.#state, ...patch };
-    for (const listener of this.#listeners) listener();
+    this.notify();
   }
 }
 
