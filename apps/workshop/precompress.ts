@@ -12,8 +12,6 @@ import type { Plugin } from "vite";
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 const COMPRESSIBLE = /\.(js|mjs|css|json|svg|wasm|txt|map)$/;
-/** Below this, compression saves less than a packet. */
-const MIN_BYTES = 1024;
 
 export function precompress(): Plugin {
   let outDir = "dist";
@@ -29,13 +27,15 @@ export function precompress(): Plugin {
       await Promise.all(
         names.map(async (name) => {
           const bytes = await readFile(join(dir, name));
-          if (bytes.length < MIN_BYTES) return;
+          // A copy is kept only when it is smaller; the server sends the original otherwise.
+          const keep = (suffix: string) => (out: Buffer) =>
+            out.length < bytes.length ? writeFile(join(dir, `${name}${suffix}`), out) : undefined;
           await Promise.all([
             // Quality 9 of 11: within a few percent of the best, many times faster on large workers.
             brotli(bytes, {
               params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-            }).then((out) => writeFile(join(dir, `${name}.br`), out)),
-            gz(bytes, { level: 9 }).then((out) => writeFile(join(dir, `${name}.gz`), out)),
+            }).then(keep(".br")),
+            gz(bytes, { level: 9 }).then(keep(".gz")),
           ]);
         }),
       );

@@ -41,7 +41,9 @@ test.describe("compressed assets", () => {
     await page.goto(`/embed/${shareId}?ctl=1`);
     await expect(page.getByRole("button", { name: /Click to load/ })).toBeVisible();
     await page.waitForLoadState("networkidle");
+    // The embed's own code, the shared client code, and the bundler's small runtime helpers: no editor.
     expect(encodings.length).toBeGreaterThan(0);
+    expect(encodings.length).toBeLessThanOrEqual(3);
     expect(encodings.every((encoding) => encoding === "br")).toBe(true);
     const transferred = await page.evaluate(() =>
       performance
