@@ -26,6 +26,7 @@ import type {
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
+import { codedError } from "@gadgets/workshop-shared/errors";
 import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
   byteLength,
@@ -230,7 +231,8 @@ export class SessionTarget extends RpcTarget implements Session {
               .map((result) => JSON.stringify(result.name))
               .slice(0, 5)
               .join(", ")})`;
-      throw new Error(
+      throw codedError(
+        "TESTS_FAILED",
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
