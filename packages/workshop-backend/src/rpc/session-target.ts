@@ -191,6 +191,8 @@ export class SessionTarget extends RpcTarget implements Session {
       );
     this.#testRuns++;
     try {
+      // A test run writes its cases' records and the draft's test status: refused, like any write, on a full disk.
+      await checkDiskForWrite(this.connection.env);
       const draft = await this.store.getDraft(draftId);
       const summary = await runTestSuite(this.#context(), draft, onResult);
       // A draft deleted while its tests ran has no status to keep; the caller still gets the summary.
@@ -236,7 +238,6 @@ export class SessionTarget extends RpcTarget implements Session {
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
-    await checkDiskForWrite(this.connection.env);
     return this.store.publishDraft(id, {
       version: summary.version,
       tests: failing ? { ...status, overridden: true } : status,
