@@ -51,6 +51,16 @@ export class RunEventStream {
     return this.#closed;
   }
 
+  /** No console or error event can be delivered any more: callers skip their per-event work. */
+  get full(): boolean {
+    return this.#closed || this.#count >= MAX_EVENTS_PER_RUN;
+  }
+
+  /** An event the caller did not even decode, because the stream was full: only counted. */
+  skip(): void {
+    if (!this.#closed) this.#dropped++;
+  }
+
   /** Console and error events: capped by count and size. */
   emit(body: RunEventBody): void {
     if (this.#closed) return;

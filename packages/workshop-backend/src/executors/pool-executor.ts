@@ -81,6 +81,8 @@ export class PoolExecutor implements Executor {
         if (withCode) return unreachable("the pool did not accept the gadget's code");
         return send(true);
       }
+      // The pool ends such a run at its deadline itself; should one come back, the deadline decides here.
+      if (reply.status === "hung") return aborted;
       if (withCode && modules) this.#sent.add(job.gadget.hash);
       const { eventLines: _lines, ...result } = reply;
       return result;

@@ -18,7 +18,7 @@ interface RunnerEnv {
 
 const never = new AbortController().signal;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
-const ignoredSink: IsolateEventSink = { log() {}, error() {}, dropped() {} };
+const ignoredSink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 
 class Runner extends RpcTarget implements RunnerApi {
   readonly #executor: LoaderExecutor;
