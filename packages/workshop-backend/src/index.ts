@@ -3,7 +3,7 @@
  * client (Origin checked, auth in-band); everything else is the web app's static files.
  */
 
-import { type CapturedError, createErrorReporter } from "@gadgets/backend-utils/error-reporting";
+import { type CapturedError, createErrorReporter, type ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
@@ -30,12 +30,21 @@ const MAX_RPC_DEPTH = 96;
 
 let overseer: Overseer | undefined;
 
-function reportError(env: Env, workspaceId: string, error: CapturedError, context: Record<string, string>): void {
+function reportError(
+  env: Env,
+  workspaceId: string,
+  error: CapturedError,
+  context: Record<string, string>,
+  waitUntil?: (work: Promise<unknown>) => void,
+): void {
   const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
-  createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(
-    error,
-    context,
-  );
+  const record = (report: ErrorReport) => {
+    const stored = Promise.resolve(store.recordError(report));
+    // Outside a session the request ends at once: the write must be allowed to finish.
+    waitUntil?.(stored.catch(() => {}));
+    return stored;
+  };
+  createErrorReporter({ workspaceId, logger, sink: { record } }).capture(error, context);
 }
 
 /** One overseer per Worker isolate: its build cache serves every connection. */
@@ -72,9 +81,8 @@ app.post("/__workshop/pool-report", async (c) => {
       c.env,
       report.value.workspaceId,
       { name: "RunnerStopped", message: report.value.message, stack: "" },
-      {
-        kind: report.value.kind,
-      },
+      { kind: report.value.kind },
+      (work) => c.executionCtx.waitUntil(work),
     );
   return c.json({ ok: true });
 });

@@ -179,6 +179,15 @@ export class RunnerPool {
     };
   }
 
+  /** Each runner's process id, the workspace it serves and its runs now (for diagnostics and tests). */
+  runners(): { pid: number; workspaceId?: string; runs: string[] }[] {
+    return this.#slots.all().map((slot) => ({
+      pid: slot.runner.pid,
+      ...(slot.owner === undefined ? {} : { workspaceId: slot.owner }),
+      runs: [...slot.runs],
+    }));
+  }
+
   async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
     if (this.#stopped) return SHUTTING_DOWN;
     if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);

@@ -50,6 +50,8 @@ export interface WorkshopServer {
   output(): string;
   /** The runner pool's counters, when there is a pool. */
   poolStats(): RunnerPoolStats | undefined;
+  /** The pool's runner processes, when there is a pool. */
+  poolRunners(): ReturnType<RunnerPool["runners"]>;
   /** Stops gracefully: requests in flight may finish first. */
   stop(): Promise<void>;
   /** Stops at once, as a crash would. */
@@ -180,6 +182,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     url,
     output: () => output.text(),
     poolStats: () => pool?.stats(),
+    poolRunners: () => pool?.runners() ?? [],
     stop: () => stop(),
     kill: () => stop("SIGKILL"),
   };
