@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import { createRpcClient, type RunEvent, type RunOutcome, type WorkshopClient } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ECHO_SOURCE, eventCollector, gadget } from "./helpers.ts";
+import { ECHO_SOURCE, eventCollector, eventually, gadget } from "./helpers.ts";
 
 /** The pool of these tests: small caps, so each one is reached with a handful of runs. */
 const POOL = {
@@ -244,11 +244,9 @@ describe("work a gadget leaves running after its outcome", () => {
       const [a, b] = [await workspace(), await workspace()];
       const killsBefore = server.poolStats()?.leftoverKills ?? 0;
       expect(await a.run(leftover(work))).toMatchObject({ status: "ok", result: "returned" });
-      const stopped = expect
-        .poll(() => server.poolStats()?.leftoverKills, { timeout: 15_000 })
-        .toBeGreaterThan(killsBefore);
+      const stopped = eventually(async () => (server.poolStats()?.leftoverKills ?? 0) > killsBefore, 750, 20);
       const bOutcomes = await echoUntil(b, stopped);
-      await stopped;
+      expect(await stopped).toBe(true);
       expect(bOutcomes.map(kindOf).filter((kind) => kind !== "ok")).toEqual([]);
       const session = a.client.getSession();
       await expect
