@@ -90,12 +90,12 @@ export const RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
  * (nested catalog runs count toward the caller's workspace). Past it, its next run ends at once as
  * `busy`: a workspace flooding the pool is refused before it can take places others need.
  */
-export const POOL_RUNS_PER_WORKSPACE = 16;
+export const POOL_RUNS_PER_WORKSPACE = 64;
 /**
  * Runs the local pool holds running or waiting in all; past it a run ends at once as `busy`, so a
  * flood from many workspaces cannot take the machine either.
  */
-export const POOL_MAX_RUNS = 128;
+export const POOL_MAX_RUNS = 256;
 /**
  * How long a run may wait for a runner before it ends as `busy`. Waiting never counts against the
  * run's own deadline, which starts when the run starts executing.
