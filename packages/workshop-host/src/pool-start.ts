@@ -19,8 +19,11 @@ import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "./runner-po
 
 export type PoolOptions = Partial<Omit<RunnerPoolOptions, "start" | "onOutput" | "report">>;
 
-/** Runner processes by default: two per core, at least four, so two busy workspaces still leave fresh ones. */
-const defaultSize = () => Math.max(4, availableParallelism() * 2);
+/**
+ * Runner processes by default: two per core, at least 8 — a runner serves one workspace at a time, so
+ * this is how many workspaces run without waiting for a runner to be recycled (≈ 60 MB each, idle).
+ */
+const defaultSize = () => Math.max(8, availableParallelism() * 2);
 
 export function startPool(
   options: PoolOptions | undefined,

@@ -57,17 +57,19 @@ export interface PoolReport {
 /** How often runner memory is read while runs are active (kills within a few ms of crossing). */
 const ACTIVE_SAMPLE_MS = 10;
 /** How often every runner's CPU and memory are read (idle ones too). */
-const IDLE_SAMPLE_MS = 100;
+const IDLE_SAMPLE_MS = 200;
 /** An idle runner over this share of a core for IDLE_SPIN_MS runs leftover work. */
 const IDLE_CPU_SHARE = 0.25;
 const IDLE_SPIN_MS = 500;
 /** With no fresh runner left, one idle this long is recycled so a new workspace finds one ready. */
 const SPARE_AFTER_IDLE_MS = 2000;
 /**
- * A run still going after this long yields the CPU to short runs: its runner's scheduling priority is
- * lowered, so a spinning gadget on a small machine cannot double everyone else's latency.
+ * A run still going after this long, on a runner that burnt at least BURNING_CPU_SHARE of that time,
+ * yields the CPU to others: its runner's scheduling priority is lowered (so a spinning gadget on a small
+ * machine cannot double everyone else's latency) and it takes no new runs until it is done.
  */
 const LONG_RUN_MS = 100;
+const BURNING_CPU_SHARE = 0.5;
 const LONG_RUN_NICENESS = 10;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
 const DRAIN_TIMEOUT_MS = 1000;
@@ -311,8 +313,12 @@ export class RunnerPool {
       () => void this.#end(active, this.#timeoutResult(job.limits.timeoutMs)),
       job.limits.timeoutMs,
     );
+    // Only a runner that burns CPU is demoted: a run that waits (or a machine that is merely busy) is not.
+    const cpuAtStart = slot.runner.cpuMs() ?? 0;
     const demote = setTimeout(() => {
-      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
+      const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
+      if (!slot.retired && burnt >= LONG_RUN_MS * BURNING_CPU_SHARE && slot.runner.setNiceness(LONG_RUN_NICENESS))
+        slot.niced = true;
     }, LONG_RUN_MS);
     try {
       const { modules: _modules, ...reference } = job.gadget;

@@ -143,14 +143,13 @@ export class RunnerSlots {
   }
 
   /**
-   * Makes room for workspaces that wait and cannot get a runner: an idle runner of a workspace that is
-   * not waiting is recycled (a fresh one replaces it), else a runner of the workspace holding the most
-   * is closed to new runs and recycled when its runs are done.
+   * Makes room for workspaces that wait with no runner of their own: an idle runner of a workspace that
+   * is not waiting is recycled (a fresh one replaces it), else a runner of the workspace holding the
+   * most is closed to new runs and recycled when its runs are done.
    */
   makeRoom(waiting: readonly string[]): void {
-    const needy = waiting.filter(
-      (workspace) => !this.canTake(workspace) && this.ownedBy(workspace).length < this.#options.runnersPerWorkspace,
-    );
+    // Only a workspace with no runner at all takes one from another; a second runner comes from fresh ones.
+    const needy = waiting.filter((workspace) => this.ownedBy(workspace).length === 0 && !this.canTake(workspace));
     let available = this.counts().fresh + this.#starting;
     for (const workspace of needy) {
       if (available > 0) {
@@ -169,10 +168,8 @@ export class RunnerSlots {
       for (const slot of this.#slots)
         if (slot.owner !== undefined && slot.owner !== workspace)
           holders.set(slot.owner, [...(holders.get(slot.owner) ?? []), slot]);
-      const mine = this.ownedBy(workspace).length;
       const [, slots] = [...holders].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
-      // Only a workspace holding more runners than this one gives one up: fair shares, not ping-pong.
-      if (!slots || slots.length <= mine) continue;
+      if (!slots) continue;
       const victim = [...slots].sort((a, b) => a.runs.size - b.runs.size)[0] as Slot;
       victim.closing = true;
       if (victim.runs.size === 0) this.recycle(victim);
@@ -206,7 +203,9 @@ export class RunnerSlots {
     for (const slot of this.#slots) {
       if (slot.owner !== workspace) continue;
       owned++;
-      if (slot.retired || (!nested && (slot.closing || slot.runs.size >= this.#options.runsPerRunner))) continue;
+      // A runner busy with a CPU-bound run (niced) takes no new run: it may be spinning.
+      if (slot.retired || (!nested && (slot.closing || slot.niced || slot.runs.size >= this.#options.runsPerRunner)))
+        continue;
       if (!best || slot.runs.size < best.runs.size) best = slot;
     }
     if (best || owned >= this.#options.runnersPerWorkspace) return best;
