@@ -294,7 +294,7 @@ export class Overseer {
         message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).`,
       });
     // The deadline counts from when the run starts executing, not from when it was handed over: an
-    // executor with a queue (the runner pool) says when; the guard only covers one that never does.
+    // executor says when, or (the runner pool) enforces it itself; this guard covers one that does neither.
     let timer = setTimeout(timedOut, timeoutMs + RUN_QUEUE_WAIT_MS + START_GUARD_SLACK_MS);
     let started = false;
     const onStarted = () => {

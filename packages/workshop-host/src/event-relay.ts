@@ -8,6 +8,8 @@ import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 
+const DROPPED_PREFIX = '"dropped",[';
+
 /** Events in one batch; a longer backlog leaves in several. */
 export const MAX_EVENTS_PER_BATCH = 256;
 
@@ -18,6 +20,9 @@ export class RunEventRelay {
   #batch: IsolateEvent[] = [];
   #scheduled = false;
   #closed = false;
+  /** The isolate's latest running count of dropped calls, and the last one sent. */
+  #dropped = 0;
+  #droppedSent = 0;
   #markDone: () => void = () => {};
   /** Resolves when the harness's `done` line was read: every event line of the run is in. */
   readonly done = new Promise<void>((resolve) => {
@@ -36,9 +41,16 @@ export class RunEventRelay {
       this.#markDone();
       return;
     }
-    const dropped = body.startsWith('"dropped"');
+    // A flooding gadget writes a tally line per DROPPED_TALLY_EVERY calls: each is read without parsing,
+    // and only the latest leaves, with the next batch.
+    if (body.startsWith(DROPPED_PREFIX)) {
+      const total = Number(body.slice(DROPPED_PREFIX.length, body.indexOf("]")));
+      if (Number.isSafeInteger(total) && total > this.#dropped) this.#dropped = total;
+      this.#schedule();
+      return;
+    }
     // Past the cap a line is only counted: no parsing, no transport.
-    if (!dropped && ++this.#lines > this.#maxLines) return;
+    if (++this.#lines > this.#maxLines) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(`[${body}`);
@@ -47,12 +59,6 @@ export class RunEventRelay {
     }
     if (!Array.isArray(parsed) || !Array.isArray(parsed[1])) return;
     const [kind, data] = parsed as [unknown, unknown[]];
-    // Tallies are few by construction (one per DROPPED_TALLY_EVERY drops) and must outlive the line cap.
-    if (dropped) {
-      this.flush();
-      void Promise.resolve(this.#sink.dropped(Number(data[0]))).catch(() => {});
-      return;
-    }
     // Shapes are checked again by the overseer.
     if (kind === "log")
       this.#batch.push({ kind: "log", level: data[0] as LogLevel, values: data[1] as EncodedValue[] });
@@ -60,23 +66,33 @@ export class RunEventRelay {
       this.#batch.push({ kind: "error", error: data[0] as RawError, uncaught: data[1] === true });
     else return;
     if (this.#batch.length >= MAX_EVENTS_PER_BATCH) this.flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    else this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   /** Sends what is batched now (calls on one session arrive in order, before the run's reply). */
   flush(): void {
     this.#scheduled = false;
-    if (this.#batch.length === 0) return;
-    const batch = this.#batch;
-    this.#batch = [];
-    if (!this.#closed) void Promise.resolve(this.#sink.events(batch)).catch(() => {});
+    if (this.#closed) return;
+    if (this.#batch.length > 0) {
+      const batch = this.#batch;
+      this.#batch = [];
+      void Promise.resolve(this.#sink.events(batch)).catch(() => {});
+    }
+    if (this.#dropped > this.#droppedSent) {
+      this.#droppedSent = this.#dropped;
+      void Promise.resolve(this.#sink.dropped(this.#dropped)).catch(() => {});
+    }
   }
 
-  /** Nothing more is delivered (the run was stopped, its outcome is being sent). */
+  /** What is read so far is sent (ahead of the run's outcome); nothing after. */
   close(): void {
+    this.flush();
     this.#closed = true;
     this.#batch = [];
     this.#markDone();

@@ -79,6 +79,8 @@ const CODE_CACHE_BYTES = 64 * 1024 * 1024;
 const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
 /** When a run's deadline passes beside other runs, how long its runner has to show it is not blocked. */
 const RESPONSIVE_WITHIN_MS = 10;
+/** Before demoting a runner that burns CPU, how long it has to show it is busy rather than spinning. */
+const SPIN_CHECK_WITHIN_MS = 50;
 
 interface ActiveRun {
   runId: string;
@@ -190,7 +192,11 @@ export class RunnerPool {
     }));
   }
 
-  async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+  async execute(
+    job: ExecuteJob,
+    sink: IsolateEventSink,
+    capabilities: CapabilityHandler | null,
+  ): Promise<ExecuteReply> {
     if (this.#stopped) return SHUTTING_DOWN;
     if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
@@ -292,7 +298,7 @@ export class RunnerPool {
     }
   }
 
-  async #run(job: ExecuteJob, slot: Slot, sink: IsolateEventSink, capabilities: CapabilityHandler) {
+  async #run(job: ExecuteJob, slot: Slot, sink: IsolateEventSink, capabilities: CapabilityHandler | null) {
     let settle: (result: ExecuteResult) => void = () => {};
     const stopped = new Promise<ExecuteResult>((resolve) => {
       settle = resolve;
@@ -307,18 +313,25 @@ export class RunnerPool {
     };
     this.#active.set(job.runId, active);
     this.#scheduleSample();
-    // The deadline counts from here: waiting for a runner is not the run's time.
-    void Promise.resolve(sink.started()).catch(() => {});
+    // The deadline counts from here, and the pool enforces it itself: waiting for a runner is not the
+    // run's time. (The overseer's own timer only guards against a pool that never answers.)
     const deadline = setTimeout(
       () => void this.#end(active, this.#timeoutResult(job.limits.timeoutMs)),
       job.limits.timeoutMs,
     );
-    // Only a runner that burns CPU is demoted: a run that waits (or a machine that is merely busy) is not.
+    // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
+    // serving many short runs, nor a run that waits.
     const cpuAtStart = slot.runner.cpuMs() ?? 0;
-    const demote = setTimeout(() => {
+    const demote = setTimeout(async () => {
       const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
-      if (!slot.retired && burnt >= LONG_RUN_MS * BURNING_CPU_SHARE && slot.runner.setNiceness(LONG_RUN_NICENESS))
-        slot.niced = true;
+      if (
+        slot.retired ||
+        slot.niced ||
+        burnt < LONG_RUN_MS * BURNING_CPU_SHARE ||
+        (await this.#answers(slot, SPIN_CHECK_WITHIN_MS))
+      )
+        return;
+      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
     }, LONG_RUN_MS);
     try {
       const { modules: _modules, ...reference } = job.gadget;
@@ -375,14 +388,18 @@ export class RunnerPool {
       this.#finish(active, result, active.hung);
       return;
     }
-    const answered = await Promise.race([
-      active.slot.runner.ping().then(
+    this.#finish(active, result, await this.#answers(active.slot, RESPONSIVE_WITHIN_MS));
+  }
+
+  /** Whether the runner answers a ping at once: it does unless a run on it keeps its thread busy. */
+  #answers(slot: Slot, withinMs: number): Promise<boolean> {
+    return Promise.race([
+      slot.runner.ping().then(
         () => true,
         () => false,
       ),
-      new Promise<boolean>((done) => setTimeout(() => done(false), RESPONSIVE_WITHIN_MS)),
+      new Promise<boolean>((done) => setTimeout(() => done(false), withinMs)),
     ]);
-    this.#finish(active, result, answered);
   }
 
   /** Ends a run; unless `keepRunner`, its runner is killed and its other runs end naming this one. */

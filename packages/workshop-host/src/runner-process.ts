@@ -20,7 +20,7 @@ export interface RunnerHandle {
   /** Resolves with the exit code or signal once the process is gone. */
   readonly exited: Promise<number | string>;
   alive(): boolean;
-  execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply>;
+  execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   /** Answers unless the process is blocked (a run on it spins). */
   ping(): Promise<unknown>;
   /** Resident memory of the process in bytes, or undefined once it is gone. */

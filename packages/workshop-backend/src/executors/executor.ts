@@ -22,7 +22,10 @@ export type IsolateEvent =
 
 /** Receives what the isolate emits while it runs. Called over RPC from inside the isolate. */
 export interface IsolateEventSink {
-  /** The run starts executing now (after any wait for a runner): its deadline counts from here. */
+  /**
+   * The run starts executing now: the overseer's deadline counts from here. An executor that enforces
+   * the deadline itself from when the run starts (the runner pool) need not call it.
+   */
   started(): void;
   log(level: LogLevel, values: EncodedValue[]): void;
   error(error: RawError, uncaught: boolean): void;

@@ -28,13 +28,13 @@ class Runner extends RpcTarget implements RunnerApi {
     this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
   }
 
-  async execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+  async execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     // Capability calls go back to the supervisor, and from there to the Worker that decides them.
     return this.#executor.executeJob({
       ...job,
       sink: ignoredSink,
       signal: never,
-      capabilities: { call: (call) => capabilities.call(call) },
+      ...(capabilities ? { capabilities: { call: (call) => capabilities.call(call) } } : {}),
     });
   }
 

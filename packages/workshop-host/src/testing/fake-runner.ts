@@ -31,7 +31,7 @@ export class FakeRunner implements RunnerHandle {
     return !this.killed;
   }
 
-  execute(job: ExecuteJob, _capabilities: CapabilityHandler): Promise<ExecuteReply> {
+  execute(job: ExecuteJob, _capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     if (this.killed) return Promise.reject(new Error("gone"));
     return new Promise((resolve, reject) => {
       this.jobs.set(job.runId, {
