@@ -84,7 +84,6 @@ const SPIN_CHECK_WITHIN_MS = 50;
 
 interface ActiveRun {
   runId: string;
-  workspace: string;
   slot: Slot;
   relay: RunEventRelay;
   stoppedWith?: ExecuteResult;
@@ -305,7 +304,6 @@ export class RunnerPool {
     });
     const active: ActiveRun = {
       runId: job.runId,
-      workspace: job.workspaceId,
       slot,
       relay: new RunEventRelay(sink, MAX_LINES_PER_RUN),
       hung: false,
@@ -384,7 +382,7 @@ export class RunnerPool {
    */
   async #end(active: ActiveRun, result: ExecuteResult): Promise<void> {
     if (active.stoppedWith) return;
-    if (active.hung || active.slot.runs.size <= 1 || result.status !== "error" || result.kind === "memory") {
+    if (active.hung || active.slot.runs.size <= 1) {
       this.#finish(active, result, active.hung);
       return;
     }
