@@ -24,7 +24,8 @@ const THROUGHPUT_MS = quick ? 2000 : 5000;
 const SOAK_RUNS = 100_000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-const ECHO_JS = "export default { async run({ input }) { return `Echo: ${input}`; } };";
+/** The echo gadget for the peer: the same code, already JavaScript. */
+const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input; } };';
 const echoFiles = (tag = ""): GadgetFile[] => [
   { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
   {
