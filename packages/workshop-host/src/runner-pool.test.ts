@@ -263,6 +263,22 @@ describe("the runner pool", () => {
     await pool.stop();
   });
 
+  it("runs a nested catalog run beside its caller and counts it toward the caller's workspace", async () => {
+    const { pool, run, runnerOf } = await startPool({ size: 2, runsPerRunner: 1, maxRunsPerWorkspace: 2 });
+    const parent = run(job("a"));
+    await settle();
+    const child = run(job("a", 1000, { nested: true, isolateKey: "a:agent-code" }));
+    await settle();
+    expect(runnerOf(child.job.runId)).toBe(runnerOf(parent.job.runId));
+    const refused = await pool.execute(job("a"), recordingSink().sink, noCapabilities);
+    expect("message" in refused && refused.message).toMatch(/this workspace's runs: it already has 2 runs/);
+    runnerOf(child.job.runId).jobs.get(child.job.runId)?.reply(ok);
+    expect(await child.reply).toEqual(ok);
+    runnerOf(parent.job.runId).jobs.get(parent.job.runId)?.reply(ok);
+    expect(await parent.reply).toEqual(ok);
+    await pool.stop();
+  });
+
   it("drains: running and waiting runs end as cancelled because the Workshop is shutting down", async () => {
     const { pool, run } = await startPool({ size: 1, runsPerRunner: 1 });
     const running = run(job("a"));
