@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import type { TestProject } from "vitest/node";
+import { storageCensus } from "./storage-census.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,5 +24,16 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await server?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (!dataDir) return;
+  try {
+    // After the whole suite, its hundreds of misses included: one storage file per object created.
+    const census = storageCensus(join(dataDir, "workspaces"));
+    const shares = census.created.snapshot + census.created.record;
+    if (census.workspaceFiles !== census.created.workspace || census.shareFiles !== shares)
+      throw new Error(
+        `The data folder holds ${census.workspaceFiles} workspace and ${census.shareFiles} share files, but ${census.created.workspace} workspaces and ${shares} shares were created: some lookup left a storage object behind.`,
+      );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

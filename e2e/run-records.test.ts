@@ -4,11 +4,11 @@
  */
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRpcClient, type RunRecord, type Session } from "@gadgets/workshop-shared";
+import { createRpcClient, type RunOutcome, type RunRecord, type Session } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { connectNewWorkspace, eventCollector, eventually, gadget, workshopUrl } from "./helpers.ts";
@@ -84,7 +84,8 @@ describe("run records", () => {
     const { client } = await connectNewWorkspace();
     using _client = client;
     const session = client.getSession();
-    await session.updateSettings({ runTimeoutMs: 1000 });
+    // Long enough for the loop to finish on a loaded machine; the sleep after it is what times out.
+    await session.updateSettings({ runTimeoutMs: 5000 });
     const draft = await session.createDraft({
       files: gadget(`export default {
   async run() {
@@ -108,43 +109,76 @@ describe("run records", () => {
   });
 });
 
-describe("stopping the Workshop", () => {
+const cli = fileURLToPath(new URL("../packages/workshop-host/src/cli.ts", import.meta.url));
+
+/** A Workshop of its own, started as a user starts it (`pnpm start`'s CLI), in a process of its own. */
+function startWorkshop(dataDir: string, extraArgs: string[] = []) {
+  const child = spawn(process.execPath, [cli, "--port", "0", "--data", dataDir, "--quiet", ...extraArgs], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /running at (http:\/\/\S+)/.exec(out);
+      if (found?.[1]) resolve(found[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the Workshop exited (${code}) before it started: ${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { child, url, exited };
+}
+
+/** A workspace on `url` with a draft that would run for 20 s, and a client into it. */
+async function longRunningDraft(url: string) {
+  const boot = createRpcClient({ url });
+  const { token } = await boot.createWorkspace();
+  boot[Symbol.dispose]();
+  const client = createRpcClient({ url, token });
+  await client.getSession().updateSettings({ runTimeoutMs: 30_000 });
+  const draft = await client.getSession().createDraft({ files: gadget(SLOW_SOURCE.replace("1500", "20_000")) });
+  return { client, token, draftId: draft.id };
+}
+
+/** Process ids of the runner processes under `root` (workerd serving a runner bundle). */
+function runnerPids(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const under = (pid: number): boolean => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === root) return true;
+    return false;
+  };
+  return [...parents.keys()].filter((pid) => {
+    if (!under(pid)) return false;
+    try {
+      return existsSync(join(readlinkSync(`/proc/${pid}/cwd`), "runner.js"));
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe("a Workshop of its own", () => {
   it("stores the record of a run in flight when the server gets SIGTERM", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "workshop-sigterm-"));
-    const cli = fileURLToPath(new URL("../packages/workshop-host/src/cli.ts", import.meta.url));
-    const start = () => {
-      const child = spawn(process.execPath, [cli, "--port", "0", "--data", dataDir, "--quiet"], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const url = new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          const found = /running at (http:\/\/\S+)/.exec(out);
-          if (found?.[1]) resolve(found[1]);
-        });
-        child.once("exit", (code) => reject(new Error(`the Workshop exited (${code}) before it started: ${out}`)));
-      });
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      return { child, url, exited };
-    };
     try {
-      const first = start();
-      const url = await first.url;
-      const boot = createRpcClient({ url });
-      const { token } = await boot.createWorkspace();
-      boot[Symbol.dispose]();
-      const client = createRpcClient({ url, token });
-      await client.getSession().updateSettings({ runTimeoutMs: 30_000 });
+      const first = startWorkshop(dataDir);
+      const { client, token, draftId } = await longRunningDraft(await first.url);
       // Would run for 20 s: only the shutdown can end it.
-      const draft = await client.getSession().createDraft({ files: gadget(SLOW_SOURCE.replace("1500", "20_000")) });
-      const runId = await startRun(client.getSession(), draft.id);
+      const runId = await startRun(client.getSession(), draftId);
 
       first.child.kill("SIGTERM");
       expect(await first.exited).toBe(0);
       client[Symbol.dispose]();
 
-      const second = start();
+      const second = startWorkshop(dataDir);
       try {
         using reopened = createRpcClient({ url: await second.url, token });
         const record = await recordOf(reopened.getSession(), runId);
@@ -154,6 +188,44 @@ describe("stopping the Workshop", () => {
         await second.exited;
       }
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("ends a run whose runner process dies with a clear outcome, keeps its record, and heals", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "workshop-runner-death-"));
+    const workshop = startWorkshop(dataDir, ["--runners", "1"]);
+    try {
+      const { client, draftId } = await longRunningDraft(await workshop.url);
+      using _client = client;
+      const session = client.getSession();
+      let runId = "";
+      let markLogged = () => {};
+      const logged = new Promise<void>((resolve) => {
+        markLogged = resolve;
+      });
+      const outcome = session.runDraft(draftId, null, (event) => {
+        runId = event.runId;
+        if (event.type === "log") markLogged();
+      });
+      await logged;
+      const pid = workshop.child.pid ?? 0;
+      const runners = runnerPids(pid);
+      expect(runners.length).toBeGreaterThan(0);
+      for (const runner of runners) process.kill(runner, "SIGKILL");
+
+      const ended: RunOutcome = await outcome;
+      expect(ended.status).toBe("error");
+      if (ended.status === "error") expect(ended.error?.message ?? ended.message).toMatch(/stopped unexpectedly/);
+      const record = await recordOf(session, runId);
+      expect(record?.outcome).toMatchObject({ status: "error", kind: ended.status === "error" ? ended.kind : "" });
+
+      // The pool replaces the runner: the next run succeeds.
+      const echo = await session.createDraft({ files: gadget("export default { run: () => 'back' };") });
+      expect(await session.runDraft(echo.id, null)).toMatchObject({ status: "ok", result: "back" });
+    } finally {
+      workshop.child.kill("SIGTERM");
+      await workshop.exited;
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

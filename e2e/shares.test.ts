@@ -61,7 +61,9 @@ describe("share links", () => {
         .openShare(`guess${i}`)
         .snapshot()
         .catch(() => undefined);
-    await expect(visitor.api.openShare("guess-more").snapshot()).rejects.toThrow(/Too many links that do not exist/);
+    await expect(visitor.api.openShare("guess-more").snapshot()).rejects.toThrow(
+      /Too many lookups of tokens or links that do not exist/,
+    );
   });
 
   it("shares a run as an immutable record with its events, and runs it again", async () => {

@@ -151,7 +151,7 @@ test.describe("the IDE", () => {
         }).length,
     );
     expect(unnamed).toBe(0);
-    await page.getByRole("button", { name: "Run" }).focus();
+    await page.getByRole("button", { name: "Run", exact: true }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("run-result")).toContainText("Echo: hello");
   });

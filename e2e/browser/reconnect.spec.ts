@@ -29,7 +29,7 @@ test("a lost connection is shown, a run in flight reports it was interrupted, an
 
     server = await startWorkshopServer({ dataDir, port });
     await expect(page.getByTestId("connection")).toHaveText("connected", { timeout: 20_000 });
-    await page.getByRole("button", { name: "Run" }).click();
+    await page.getByRole("button", { name: "Run", exact: true }).click();
     await expect(page.getByTestId("run-result")).toContainText("never seen");
   } finally {
     await server.stop();

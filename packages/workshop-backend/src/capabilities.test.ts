@@ -41,7 +41,26 @@ function handler(options: {
       if (op === "get") return kv.get(key) ?? null;
       return null;
     },
-    catalog: async (ref, payload) => ({ ref, payload }),
+    catalog: async (ref, payload) => ({
+      agent: ref,
+      version: 1,
+      outcome:
+        ref === "broken"
+          ? {
+              status: "error",
+              runId: "nested",
+              kind: "user",
+              message: "TypeError: no",
+              timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+            }
+          : {
+              status: "ok",
+              runId: "nested",
+              result: { ref, payload },
+              timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+            },
+      trace: { startedAt: 0, spans: [], droppedSpans: 0 },
+    }),
     fetch: (request) => (options.network ?? fakeNetwork({})).fetch(request),
     fetchPolicy: async () => options.policy ?? null,
   };
@@ -248,6 +267,52 @@ describe("fetch", () => {
     expect(traces).toHaveLength(1);
     expect(traces[0]?.summary).toContain("https://api.example.com/data?…");
     expect(JSON.stringify(traces)).not.toContain("s3cret");
+  });
+
+  it("gives each call's span its facts: host, path, status, bytes; kv sizes but never values", async () => {
+    const network = fakeNetwork({ "https://api.example.com/data?key=s3cret": ok("four") });
+    const { call, traces } = handler({ grants: { fetch: { hosts: ["api.example.com"] }, kv: true }, network });
+    await call(get("https://api.example.com/data?key=s3cret"));
+    await call({ capability: "kv", op: "put", key: "k", value: "hidden-value" });
+    await call({ capability: "kv", op: "get", key: "k" });
+    expect(traces.map((trace) => trace.attributes)).toEqual([
+      {
+        "http.request.method": "GET",
+        "server.address": "api.example.com",
+        "url.path": "/data",
+        "http.response.status_code": 200,
+        "http.response.body.size": 4,
+      },
+      { "kv.op": "put", "kv.key": "k", "kv.value_bytes": 12 },
+      { "kv.op": "get", "kv.key": "k", "kv.hit": true },
+    ]);
+    expect(JSON.stringify(traces)).not.toContain("hidden-value");
+    for (const trace of traces) expect(trace.end).toBeGreaterThanOrEqual(trace.start);
+  });
+});
+
+describe("catalog", () => {
+  it("returns the called agent's result and hands its trace to the call's span", async () => {
+    const { call, traces } = handler({ grants: { catalog: true } });
+    expect(await call({ capability: "catalog", ref: "helper", payload: 1 })).toEqual({
+      ok: true,
+      value: { ref: "helper", payload: 1 },
+    });
+    expect(traces[0]).toMatchObject({
+      capability: "catalog",
+      ok: true,
+      attributes: { "catalog.ref": "helper", "catalog.agent": "helper@1" },
+      nested: { spans: [], droppedSpans: 0 },
+    });
+  });
+
+  it("fails the call with the agent's outcome, keeping its trace", async () => {
+    const { call, traces } = handler({ grants: { catalog: true } });
+    expect(await call({ capability: "catalog", ref: "broken", payload: null })).toEqual({
+      ok: false,
+      error: "broken@1 failed (user): TypeError: no",
+    });
+    expect(traces[0]).toMatchObject({ ok: false, nested: { droppedSpans: 0 } });
   });
 });
 

@@ -4,7 +4,7 @@
  * capability), never as a token or URL the gadget could keep or leak.
  */
 
-import type { GadgetGrants, JsonValue } from "@gadgets/workshop-shared/api";
+import type { GadgetGrants, JsonValue, RunEvent, RunOutcome, RunTrace, TraceSpan } from "@gadgets/workshop-shared/api";
 import {
   KV_MAX_KEY_BYTES,
   KV_MAX_VALUE_BYTES,
@@ -21,13 +21,31 @@ export interface TraceInfo {
   summary: string;
   ok: boolean;
   ms: number;
+  /** Epoch ms when the call started and ended, for the run's trace. */
+  start: number;
+  end: number;
+  /** Facts for the trace span: never query strings, headers or kv values. */
+  attributes: TraceSpan["attributes"];
+  /** The trace of the agent a catalog call ran. */
+  nested?: RunTrace;
+}
+
+/** What a catalog call ran: the agent's outcome and trace, whether it succeeded or not. */
+export interface NestedRun {
+  agent: string;
+  version: number;
+  outcome: RunOutcome;
+  trace?: RunTrace;
 }
 
 /** What the handler needs from the workspace; scoped to one gadget by the caller. */
 export interface CapabilityServices {
   kv(op: "get" | "put" | "delete" | "list", key: string, value: string | undefined): Promise<unknown>;
-  /** Runs another published agent of the same workspace; rejects with a message for the gadget. */
-  catalog(ref: string, payload: JsonValue): Promise<JsonValue>;
+  /**
+   * Runs another published agent of the same workspace; rejects with a message for the gadget when it
+   * cannot start. Its console lines and calls reach `relay` as they happen.
+   */
+  catalog(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun>;
   fetch(request: Request, signal: AbortSignal): Promise<Response>;
   /** The workspace's cap on fetch hosts, applied on top of the manifest's grant (null: none); read when first needed. */
   fetchPolicy(): Promise<readonly string[] | null>;
@@ -86,12 +104,24 @@ function traceUrl(raw: string): string {
   }
 }
 
+/** The host and path of a URL for a span: no credentials, no query, no fragment. */
+function traceTarget(raw: string): TraceSpan["attributes"] {
+  try {
+    const url = new URL(raw);
+    return { "server.address": grantHostOf(url), "url.path": url.pathname.slice(0, 120) };
+  } catch {
+    return {};
+  }
+}
+
 const denied = (capability: string, fix: string) => `env.${capability} is not granted to this gadget. ${fix}`;
 
 export function createCapabilityHandler(options: {
   grants: GadgetGrants;
   services: CapabilityServices | undefined;
   trace(info: TraceInfo): void;
+  /** Console lines and calls of agents this run calls, already marked with where they came from. */
+  relay?(event: RunEvent): void;
   /** Aborted when the run ends: every call after it is refused, fetches in flight are cut. */
   signal: AbortSignal;
   now?: () => number;
@@ -101,25 +131,41 @@ export function createCapabilityHandler(options: {
   let fetches = 0;
   let policy: readonly string[] | null | undefined;
 
+  /** What a call's work adds to its span while it runs. */
+  interface SpanNotes {
+    attributes: TraceSpan["attributes"];
+    nested?: RunTrace;
+  }
+
   async function traced(
     capability: TraceInfo["capability"],
     summary: string,
-    work: () => Promise<unknown>,
+    attributes: TraceSpan["attributes"],
+    work: (notes: SpanNotes) => Promise<unknown>,
     outcome?: (value: unknown) => string,
   ): Promise<CapabilityReply> {
     const started = now();
-    try {
-      const value = await work();
+    const notes: SpanNotes = { attributes: { ...attributes } };
+    const done = (ok: boolean, text: string) => {
+      const end = now();
       trace({
         capability,
-        summary: outcome ? `${summary} → ${outcome(value)}` : summary,
-        ok: true,
-        ms: now() - started,
+        summary: text,
+        ok,
+        ms: end - started,
+        start: started,
+        end,
+        attributes: notes.attributes,
+        ...(notes.nested ? { nested: notes.nested } : {}),
       });
+    };
+    try {
+      const value = await work(notes);
+      done(true, outcome ? `${summary} → ${outcome(value)}` : summary);
       return { ok: true, value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      trace({ capability, summary: `${summary} — ${message}`, ok: false, ms: now() - started });
+      done(false, `${summary} — ${message}`);
       return { ok: false, error: message };
     }
   }
@@ -220,7 +266,8 @@ export function createCapabilityHandler(options: {
           const op = call.op;
           const summary = `kv.${op}(${JSON.stringify(String(call.key ?? call.prefix ?? "").slice(0, 80))})`;
           if (!grants.kv) return { ok: false, error: denied("kv", 'Add "kv": true to grants in gadget.json.') };
-          return traced("kv", summary, async () => {
+          const kvKey = String(call.key ?? call.prefix ?? "").slice(0, 80);
+          return traced("kv", summary, { "kv.op": String(op).slice(0, 16), "kv.key": kvKey }, async (notes) => {
             if (!services)
               throw new Error(
                 "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
@@ -234,7 +281,11 @@ export function createCapabilityHandler(options: {
             const value = op === "put" ? String(call.value ?? "") : undefined;
             if (value !== undefined && byteLength(value) > KV_MAX_VALUE_BYTES)
               throw new Error(`A kv value is at most ${KV_MAX_VALUE_BYTES} bytes; this one is ${byteLength(value)}.`);
-            return services.kv(op, key, value);
+            // Sizes, never values: a trace is shared with the run.
+            if (value !== undefined) notes.attributes["kv.value_bytes"] = byteLength(value);
+            const result = await services.kv(op, key, value);
+            if (op === "get") notes.attributes["kv.hit"] = result !== null && result !== undefined;
+            return result;
           });
         }
         case "fetch": {
@@ -243,11 +294,19 @@ export function createCapabilityHandler(options: {
               ok: false,
               error: denied("fetch", 'Add "fetch": { "hosts": ["api.example.com"] } to grants in gadget.json.'),
             };
-          const method = String(call.method || "GET").toUpperCase();
+          const method = String(call.method || "GET")
+            .toUpperCase()
+            .slice(0, 16);
           return traced(
             "fetch",
             `${method} ${traceUrl(String(call.url))}`,
-            () => doFetch(call),
+            { "http.request.method": method, ...traceTarget(String(call.url)) },
+            async (notes) => {
+              const response = (await doFetch(call)) as { status: number; body: Uint8Array };
+              notes.attributes["http.response.status_code"] = response.status;
+              notes.attributes["http.response.body.size"] = response.body.byteLength;
+              return response;
+            },
             (value) => {
               const response = value as { status: number; body: Uint8Array };
               return `${response.status}, ${response.body.byteLength} bytes`;
@@ -257,13 +316,25 @@ export function createCapabilityHandler(options: {
         case "catalog": {
           if (!grants.catalog)
             return { ok: false, error: denied("catalog", 'Add "catalog": true to grants in gadget.json.') };
-          return traced("catalog", `catalog.get(${JSON.stringify(String(call.ref).slice(0, 80))}).run()`, async () => {
-            if (!services)
+          const ref = String(call.ref).slice(0, 80);
+          return traced(
+            "catalog",
+            `catalog.get(${JSON.stringify(ref)}).run()`,
+            { "catalog.ref": ref },
+            async (notes) => {
+              if (!services)
+                throw new Error(
+                  "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
+                );
+              const nested = await services.catalog(String(call.ref), call.payload, (event) => options.relay?.(event));
+              notes.attributes["catalog.agent"] = `${nested.agent}@${nested.version}`;
+              if (nested.trace) notes.nested = nested.trace;
+              if (nested.outcome.status === "ok") return nested.outcome.result;
               throw new Error(
-                "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
+                `${nested.agent}@${nested.version} failed (${nested.outcome.kind}): ${nested.outcome.message}`,
               );
-            return services.catalog(String(call.ref), call.payload);
-          });
+            },
+          );
         }
         default:
           return { ok: false, error: "Unknown capability." };

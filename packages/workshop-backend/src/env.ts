@@ -1,3 +1,4 @@
+import type { Directory } from "./storage/directory.ts";
 import type { ShareStore } from "./storage/share-store.ts";
 import type { WorkspaceStore } from "./storage/workspace-store.ts";
 
@@ -6,6 +7,17 @@ export interface Env {
   LOADER: WorkerLoader;
   WORKSPACES: DurableObjectNamespace<WorkspaceStore>;
   SHARES: DurableObjectNamespace<ShareStore>;
+  /** The ids that exist (one object): unknown ids are refused before any store is touched. */
+  DIRECTORY: DurableObjectNamespace<Directory>;
+  /** "1" for data written before the directory existed: a directory miss then asks the store itself. */
+  LEGACY_LOOKUPS?: string;
+  /**
+   * Set by the local host: comma-separated host names (besides loopback ones) this Workshop answers
+   * to. When set, a request for any other Host is refused, so a DNS-rebound name reaches nothing.
+   */
+  ALLOWED_HOSTS?: string;
+  /** Locally: answers how much disk is free, so writes are refused before the disk fills. */
+  DISK_STATUS?: Fetcher;
   ASSETS?: Fetcher;
   /** Comma-separated extra origins allowed to open `/api` sessions from a browser. */
   ALLOWED_ORIGINS?: string;

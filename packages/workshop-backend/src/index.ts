@@ -8,9 +8,11 @@ import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
+import { clientKey } from "./client-key.ts";
 import type { Env } from "./env.ts";
 import { serveEmbed, serveSharePage } from "./share-pages.ts";
 import { Overseer } from "./overseer.ts";
+import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
 import { checkPoolReport } from "./pool-report.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
@@ -18,6 +20,7 @@ import { unfinishedRunCount } from "./rpc/run-launcher.ts";
 import { sameSecret } from "./same-secret.ts";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 
+export { Directory } from "./storage/directory.ts";
 export { ShareStore } from "./storage/share-store.ts";
 export { WorkspaceStore } from "./storage/workspace-store.ts";
 
@@ -57,6 +60,12 @@ function overseerFor(env: Env): Overseer {
 }
 
 const app = new Hono<{ Bindings: Env }>();
+
+app.use("*", async (c, next) => {
+  if (!isHostAllowed(c.req.header("Host"), c.env.ALLOWED_HOSTS, c.env.ALLOWED_ORIGINS))
+    return c.text(HOST_REFUSED_MESSAGE, 421);
+  await next();
+});
 
 app.get("/health", (c) => c.json({ ok: true }));
 
@@ -100,7 +109,9 @@ app.all("/api", (c) => {
       426,
     );
   }
-  const connection = new Connection(c.env, overseerFor(c.env), (work) => c.executionCtx.waitUntil(work));
+  const connection = new Connection(c.env, overseerFor(c.env), clientKey(c.req.raw), (work) =>
+    c.executionCtx.waitUntil(work),
+  );
   return newWorkersRpcResponse(c.req.raw, new WorkshopApiTarget(connection), {
     limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
   });

@@ -42,8 +42,9 @@ import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
-import { LruMap } from "./lru-map.ts";
-import { RunEventStream } from "./run-events.ts";
+import { LRUCache } from "lru-cache";
+import { type RunEventBody, RunEventStream } from "./run-events.ts";
+import { TraceRecorder } from "./trace-recorder.ts";
 
 export interface RunRequest {
   runId: string;
@@ -145,7 +146,7 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new LruMap<string, Prepared>(PREPARED_CACHE_SIZE);
+  readonly #prepared = new LRUCache<string, Prepared>({ max: PREPARED_CACHE_SIZE });
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;
@@ -157,6 +158,7 @@ export class Overseer {
     const startedAt = this.#now();
     const queueMs = request.receivedAt === undefined ? 0 : Math.max(0, startedAt - request.receivedAt);
     const events = new RunEventStream(request.runId, startedAt, request.listener, this.#now);
+    const tracer = new TraceRecorder(request.receivedAt ?? startedAt);
     let buildDoneAt = startedAt;
     let runDoneAt = startedAt;
     const timings = (): RunTimings => ({
@@ -198,6 +200,7 @@ export class Overseer {
         payload,
         timeout.value,
         events,
+        tracer,
         fail,
       );
       runDoneAt = this.#now();
@@ -205,6 +208,15 @@ export class Overseer {
     }
 
     await events.end(outcome);
+    const trace = tracer.finish({
+      name,
+      runId: request.runId,
+      queueMs: outcome.timings.queueMs,
+      buildMs: outcome.timings.buildMs,
+      runMs: outcome.timings.runMs,
+      ok: outcome.status === "ok",
+      attributes: { "gadget.outcome": outcome.status === "ok" ? "ok" : outcome.kind },
+    });
     const record: RunRecord = {
       runId: request.runId,
       source: request.source,
@@ -218,6 +230,7 @@ export class Overseer {
       events: events.stored,
       droppedEvents: events.dropped + events.notStored,
       outcome,
+      trace,
     };
     this.#logger.info("run", {
       runId: request.runId,
@@ -282,6 +295,7 @@ export class Overseer {
     payload: JsonValue,
     timeoutMs: number,
     events: RunEventStream,
+    tracer: TraceRecorder,
     fail: (kind: RunErrorKind, message: string, error?: RunErrorInfo) => RunOutcome,
   ): Promise<RunOutcome> {
     const controller = new AbortController();
@@ -303,8 +317,10 @@ export class Overseer {
       clearTimeout(timer);
       timer = setTimeout(timedOut, timeoutMs);
     };
+    // Caps first: past them an event costs a count, never sanitizing or stack mapping.
     const logEvent = (level: LogLevel, values: EncodedValue[]) => {
-      if (events.full) return events.skip();
+      if (events.closed) return;
+      if (!events.accepting) return events.refuse();
       const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
       events.emit({
         type: "log",
@@ -313,7 +329,8 @@ export class Overseer {
       });
     };
     const errorEvent = (raw: RawError, uncaught: boolean) => {
-      if (events.full) return events.skip();
+      if (events.closed) return;
+      if (!events.accepting) return events.refuse();
       events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
     };
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
@@ -330,7 +347,32 @@ export class Overseer {
         capabilities: createCapabilityHandler({
           grants,
           services: request.services,
-          trace: (info) => events.emit({ type: "trace", ...info }),
+          trace: (info) => {
+            events.emit({
+              type: "trace",
+              capability: info.capability,
+              summary: info.summary,
+              ok: info.ok,
+              ms: info.ms,
+            });
+            tracer.step(
+              {
+                kind: info.capability,
+                name: info.summary,
+                start: info.start,
+                end: info.end,
+                ok: info.ok,
+                attributes: info.attributes,
+              },
+              info.nested,
+            );
+          },
+          // A called agent's lines join this run's stream (and its caps), marked with where they came from.
+          relay: (event) => {
+            if (events.closed || (event.type !== "log" && event.type !== "error" && event.type !== "trace")) return;
+            const { runId: _runId, seq: _seq, t: _t, ...body } = event;
+            events.emit(body as RunEventBody);
+          },
           signal: capabilitiesEnd.signal,
           now: this.#now,
         }),
@@ -347,7 +389,7 @@ export class Overseer {
           events: (batch) => {
             if (!Array.isArray(batch)) return;
             for (const event of batch.slice(0, MAX_EVENTS_PER_RUN)) {
-              if (events.full) return events.skip();
+              if (!events.accepting) return events.refuse();
               if (event?.kind === "log" && Array.isArray(event.values)) logEvent(event.level, event.values);
               else if (event?.kind === "error") errorEvent(event.error, event.uncaught);
             }
@@ -373,7 +415,7 @@ export class Overseer {
         timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
       };
     if ("error" in result) {
-      const error = mapError(result.error, build);
+      const error = mapError(sanitizeRawError(result.error), build);
       const where = error.frames.find((frame) => frame.file !== "<runtime>");
       const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : "";
       if (result.kind === "user") events.emit({ type: "error", error, uncaught: true });

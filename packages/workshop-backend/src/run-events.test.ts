@@ -1,5 +1,9 @@
 import type { RunEvent, RunOutcome } from "@gadgets/workshop-shared/api";
-import { MAX_EVENTS_PER_RUN, MAX_STORED_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_EVENT_BYTES_PER_RUN,
+  MAX_EVENTS_PER_RUN,
+  MAX_STORED_EVENTS_PER_RUN,
+} from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
 
@@ -72,5 +76,29 @@ describe("RunEventStream", () => {
     );
     events.emit(log);
     await expect(events.end(outcome)).resolves.toBeUndefined();
+  });
+
+  it("delivers events up to exactly MAX_EVENT_BYTES_PER_RUN of text and drops the one past it", async () => {
+    const { events, received } = stream();
+    const text = (chars: number): RunEventBody => ({
+      type: "log",
+      level: "log",
+      values: [{ t: "string", v: "x".repeat(chars) }],
+    });
+    const overhead = JSON.stringify(text(0)).length;
+    const chunk = 100_000;
+    let sent = 0;
+    while (MAX_EVENT_BYTES_PER_RUN - sent >= chunk) {
+      events.emit(text(chunk - overhead));
+      sent += chunk;
+    }
+    events.emit(text(MAX_EVENT_BYTES_PER_RUN - sent - overhead));
+    expect(events.accepting).toBe(false);
+    events.emit(text(0));
+    events.refuse();
+    await events.end(outcome);
+    const logs = received.filter((event) => event.type === "log");
+    expect(logs).toHaveLength(Math.ceil(MAX_EVENT_BYTES_PER_RUN / chunk));
+    expect(received.find((event) => event.type === "dropped")).toMatchObject({ count: 2 });
   });
 });

@@ -51,14 +51,9 @@ export class RunEventStream {
     return this.#closed;
   }
 
-  /** No console or error event can be delivered any more: callers skip their per-event work. */
-  get full(): boolean {
-    return this.#closed || this.#count >= MAX_EVENTS_PER_RUN;
-  }
-
-  /** An event the caller did not even decode, because the stream was full: only counted. */
-  skip(): void {
-    if (!this.#closed) this.#dropped++;
+  /** Whether a console or error event could still be delivered: callers check before any work on it. */
+  get accepting(): boolean {
+    return !this.#closed && this.#count < MAX_EVENTS_PER_RUN && this.#bytes < MAX_EVENT_BYTES_PER_RUN;
   }
 
   /** Console and error events: capped by count and size. */
@@ -72,6 +67,11 @@ export class RunEventStream {
     this.#count++;
     this.#bytes += size;
     this.#push(body);
+  }
+
+  /** An event refused before any work was done on it: the stream is past its caps. */
+  refuse(): void {
+    if (!this.#closed) this.#dropped++;
   }
 
   /**

@@ -7,24 +7,26 @@
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
 import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
-import { RateLimiter } from "./rpc/rate-limiter.ts";
+import { clientKey } from "./client-key.ts";
+import { clientMisses } from "./rpc/client-limits.ts";
 import { readShare } from "./rpc/share-links.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
-/** Page loads of links that do not exist, per minute, across the server; past it, no more lookups. */
-const misses = new RateLimiter(600);
-
+// Misses are counted per client (see client-key.ts): one client's misses never refuse another's pages.
 const tooManyMisses = () =>
-  new Response("Too many requests for links that do not exist. Try again in a minute.", { status: 429 });
+  new Response("Too many requests for links that do not exist came from this client. Try again in a minute.", {
+    status: 429,
+  });
 
 export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
-  if (!misses.allows()) return tooManyMisses();
+  const client = clientKey(request);
+  if (!clientMisses.allows(client)) return tooManyMisses();
   const text = await readShare(env, kind, id);
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
   if (text === undefined) {
-    misses.take();
+    clientMisses.take(client);
     // The app shows its not-found page; the status tells crawlers the same.
     return new Response(page.body, { status: 404, headers: page.headers });
   }
@@ -46,10 +48,11 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
 export async function serveEmbed(env: Env, request: Request, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
-  if (!misses.allows()) return tooManyMisses();
+  const client = clientKey(request);
+  if (!clientMisses.allows(client)) return tooManyMisses();
   const exists = (await readShare(env, "snapshot", id)) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
-  misses.take();
+  clientMisses.take(client);
   return new Response(page.body, { status: 404, headers: page.headers });
 }

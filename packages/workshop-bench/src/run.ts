@@ -4,6 +4,7 @@
  * in the same run. Not part of the tests: machines are noisy, ratios are what to compare.
  */
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,16 @@ import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
 import { measureIde } from "./ide-bench.ts";
 import { type Summary, summarize, timeEach } from "./stats.ts";
+
+// `--soak`: instead of the figures, the e2e suite's kill -9 trials, 30 of them (it runs 3).
+if (process.argv.includes("--soak")) {
+  const trials = spawnSync(
+    process.execPath,
+    [join(REPO_ROOT, "node_modules/vitest/vitest.mjs"), "run", "--project", "e2e", "e2e/kill-trials.test.ts"],
+    { cwd: REPO_ROOT, stdio: "inherit", env: { ...process.env, KILL_TRIALS: process.env.KILL_TRIALS ?? "30" } },
+  );
+  process.exit(trials.status ?? 1);
+}
 
 const quick = process.argv.includes("--quick");
 const soak = process.argv.includes("--soak");

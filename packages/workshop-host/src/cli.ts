@@ -2,7 +2,8 @@
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
  * Options: --port N (default 8787), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
- * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine).
+ * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
+ * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy).
  */
 
 import { resolve } from "node:path";
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     runners: { type: "string" },
     quiet: { type: "boolean", default: false },
     "allow-local-fetch": { type: "boolean", default: false },
+    "allow-host": { type: "string", multiple: true, default: [] },
   },
 });
 
@@ -38,6 +40,7 @@ const server = await startWorkshopServer({
   dataDir: resolve(values.data),
   echo: !values.quiet,
   allowLocalFetch: values["allow-local-fetch"],
+  allowedHosts: values["allow-host"],
   ...(runners === undefined ? {} : { pool: { size: runners } }),
 });
 console.log(`\nGadget Workshop is running at ${server.url}`);

@@ -15,7 +15,7 @@ import type {
   ExecuteResult,
   IsolateEventSink,
 } from "@gadgets/workshop-backend/executor";
-import { CodeCache } from "@gadgets/workshop-backend/code-cache";
+import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { RunEventRelay } from "./event-relay.ts";
@@ -121,7 +121,7 @@ export class RunnerPool {
   readonly #watchdog: RunnerWatchdog;
   readonly #active = new Map<string, ActiveRun>();
   readonly #waiters = new Map<string, { workspace: string; waiter: Waiter }>();
-  readonly #code = new CodeCache(CODE_CACHE_BYTES);
+  readonly #code = createCodeCache(CODE_CACHE_BYTES);
   readonly #counters = { timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0, leftoverKills: 0 };
   #sampler: ReturnType<typeof setTimeout> | undefined;
   #lastIdleSample = 0;
@@ -197,7 +197,7 @@ export class RunnerPool {
     capabilities: CapabilityHandler | null,
   ): Promise<ExecuteReply> {
     if (this.#stopped) return SHUTTING_DOWN;
-    if (job.gadget.modules) this.#code.remember(job.gadget.hash, job.gadget.modules);
+    if (job.gadget.modules) this.#code.set(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
     const workspace = job.workspaceId;
     const refusal = this.#scheduler.admit(workspace);

@@ -11,8 +11,7 @@ import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { text } from "./capnp.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
-
-const COMPATIBILITY_DATE = "2026-11-01";
+import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
 /** What the pool needs of a runner process (the unit tests give it fakes of this shape). */
 export interface RunnerHandle {

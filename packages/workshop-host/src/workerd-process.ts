@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { OutputTail } from "./output-tail.ts";
+import { OWNER_FILE, removeStaleTempFolders, TEMP_PREFIX } from "./stale-temp.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -51,10 +52,18 @@ const START_TIMEOUT_MS = 30_000;
 /** Longest line read from a workerd process; event lines are far shorter (a console call is capped). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
+let staleRemoved = false;
+
 export async function startWorkerd(options: WorkerdProcessOptions): Promise<WorkerdProcess> {
-  const dir = mkdtempSync(join(tmpdir(), "workshop-workerd-"));
-  for (const [name, content] of Object.entries(options.files)) writeFileSync(join(dir, name), content);
-  writeFileSync(join(dir, "config.capnp"), options.config);
+  if (!staleRemoved) {
+    staleRemoved = true;
+    removeStaleTempFolders();
+  }
+  // mkdtemp makes the folder owner-only; the files are owner-only too (the config holds secrets).
+  const dir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid), { mode: 0o600 });
+  for (const [name, content] of Object.entries(options.files)) writeFileSync(join(dir, name), content, { mode: 0o600 });
+  writeFileSync(join(dir, "config.capnp"), options.config, { mode: 0o600 });
 
   const args = ["serve", "--experimental", join(dir, "config.capnp"), "--control-fd=3"];
   const [command, argv] = hasSetpriv()

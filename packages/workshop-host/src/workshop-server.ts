@@ -5,26 +5,31 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MIN_FREE_DISK_BYTES } from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
+import { serveDiskStatus } from "./disk-status.ts";
 import { freePort } from "./free-port.ts";
+import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
 import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
 import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
+import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Must match wrangler.toml, so local and deployed Workers behave alike. */
-const COMPATIBILITY_DATE = "2026-11-01";
 /** Durable Object ids derive from this key: changing it orphans stored workspaces. */
 const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
 const SHARES_UNIQUE_KEY = "gadget-workshop-ShareStore";
+const DIRECTORY_UNIQUE_KEY = "gadget-workshop-Directory";
+/** Written into the data folder once every stored id is known to the directory (see legacyLookups). */
+const DIRECTORY_MARKER = ".directory-complete";
 
 export interface WorkshopServerOptions {
   /** Port on 127.0.0.1; a free one when left out. */
@@ -37,6 +42,13 @@ export interface WorkshopServerOptions {
   echo?: boolean;
   /** Let granted gadget fetches reach this machine's own addresses (for local services and tests). */
   allowLocalFetch?: boolean;
+  /**
+   * Host names (besides localhost and loopback addresses) this Workshop answers to, say when a proxy
+   * serves it under a name. Requests for any other Host are refused, so DNS rebinding reaches nothing.
+   */
+  allowedHosts?: string[];
+  /** Free disk below which new writes are refused (default MIN_FREE_DISK_BYTES). */
+  minFreeDiskBytes?: number;
   /**
    * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
    * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
@@ -62,19 +74,36 @@ const require = createRequire(import.meta.url);
 const backendEntry = () => require.resolve("@gadgets/workshop-backend");
 const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
 
+/**
+ * Whether lookups must fall back to asking each store: true for a data folder written before the
+ * directory of ids existed. A fresh folder is marked complete, and then never needs the fallback.
+ */
+function legacyLookups(dataDir: string): boolean {
+  if (existsSync(join(dataDir, DIRECTORY_MARKER))) return false;
+  const hasData = (readdirSync(dataDir, { recursive: true }) as string[]).some((name) => name.endsWith(".sqlite"));
+  if (hasData) return true;
+  writeFileSync(join(dataDir, DIRECTORY_MARKER), "Every stored id is listed in the directory.\n");
+  return false;
+}
+
 function mainConfig(
   port: number,
   dataDir: string,
   assetsDir: string,
   vars: Record<string, string>,
   allowLocalFetch: boolean,
+  diskStatusPort: number,
 ): string {
   const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
+  // This machine's own interface addresses may count as "public" (a LAN or cloud address): denied too.
+  const gadgetDeny = list(allowLocalFetch ? [] : ownInterfaceCidrs().map(text));
   const bindings = [
     `(name = "GADGET_FETCH", service = "gadget-internet")`,
+    `(name = "DISK_STATUS", service = "disk-status")`,
     `(name = "LOADER", workerLoader = (id = "gadgets"))`,
     `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
     `(name = "SHARES", durableObjectNamespace = "ShareStore")`,
+    `(name = "DIRECTORY", durableObjectNamespace = "Directory")`,
     `(name = "ASSETS", service = "assets")`,
     ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
   ];
@@ -89,7 +118,8 @@ const config :Workerd.Config = (
     (name = "loopback", network = (allow = ["local"])),
     # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this
     # machine reaches nothing here (unless the host was started to allow it).
-    (name = "gadget-internet", network = (allow = ${gadgetNetwork})),
+    (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny})),
+    (name = "disk-status", external = (address = ${text(`127.0.0.1:${diskStatusPort}`)}, http = ())),
   ],
   sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
 );
@@ -101,6 +131,7 @@ const mainWorker :Workerd.Worker = (
   durableObjectNamespaces = [
     (className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true),
     (className = "ShareStore", uniqueKey = ${text(SHARES_UNIQUE_KEY)}, enableSql = true),
+    (className = "Directory", uniqueKey = ${text(DIRECTORY_UNIQUE_KEY)}, enableSql = true),
   ],
   durableObjectStorage = (localDisk = "workspaces"),
   globalOutbound = "loopback",
@@ -130,7 +161,11 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     output.push(line);
     if (options.echo) console.log(line);
   };
-  const vars = { ...options.vars };
+  const vars: Record<string, string> = {
+    ALLOWED_HOSTS: ["localhost", ...(options.allowedHosts ?? [])].join(","),
+    ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
+    ...options.vars,
+  };
   let pool: RunnerPool | undefined;
   let poolServer: Awaited<ReturnType<typeof servePool>> | undefined;
   // Where the pool tells a workspace why it stopped work that workspace left running (set once the Worker is up).
@@ -146,14 +181,16 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     vars.RUNNER_POOL_URL = poolServer.url;
     vars.RUNNER_POOL_SECRET = secret;
   }
+  const diskStatus = await serveDiskStatus(dataDir, options.minFreeDiskBytes ?? MIN_FREE_DISK_BYTES);
   const stopPool = async () => {
     await poolServer?.close();
     await pool?.stop();
+    await diskStatus.close();
   };
   let main: WorkerdProcess;
   try {
     main = await startWorkerd({
-      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false),
+      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false, diskStatus.port),
       files: { "index.js": await bundleWorker(backendEntry()) },
       sockets: ["http"],
       onOutput,

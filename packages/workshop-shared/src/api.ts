@@ -85,6 +85,8 @@ export interface AgentVersion {
   description: string;
   publishedAt: number;
   grants: GadgetGrants;
+  /** The test cases this version passed when it was published (absent for versions published before tests existed). */
+  tests?: TestStatus;
 }
 
 export interface AgentSummary {
@@ -99,6 +101,8 @@ export interface AgentSummary {
   grants: GadgetGrants;
   /** The latest version's README.md (or AGENTS.md), cut at 64 KB; empty when it has none. */
   docs: string;
+  /** The latest version's test results when it was published. */
+  tests?: TestStatus;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,8 +155,25 @@ export type RunOutcome =
 /** Streamed to the caller while a run goes on. `t` is milliseconds since the run started. */
 export type RunEvent =
   | { type: "status"; runId: string; seq: number; t: number; status: "queued" | "building" | "running" }
-  | { type: "log"; runId: string; seq: number; t: number; level: LogLevel; values: EncodedValue[] }
-  | { type: "error"; runId: string; seq: number; t: number; error: RunErrorInfo; uncaught: boolean }
+  | {
+      type: "log";
+      runId: string;
+      seq: number;
+      t: number;
+      level: LogLevel;
+      values: EncodedValue[];
+      /** Set when the line came from an agent this run called through the catalog. */
+      from?: EventSource;
+    }
+  | {
+      type: "error";
+      runId: string;
+      seq: number;
+      t: number;
+      error: RunErrorInfo;
+      uncaught: boolean;
+      from?: EventSource;
+    }
   | { type: "dropped"; runId: string; seq: number; t: number; count: number }
   /** A capability call the overseer performed (or refused) for the gadget, with its time. */
   | {
@@ -164,8 +185,15 @@ export type RunEvent =
       summary: string;
       ok: boolean;
       ms: number;
+      from?: EventSource;
     }
   | { type: "end"; runId: string; seq: number; t: number; outcome: RunOutcome };
+
+/** The nested run (an agent called through the catalog) an event came from. */
+export interface EventSource {
+  runId: string;
+  agent: string;
+}
 
 /** A callback the caller passes to receive run events as they happen. */
 export type RunEventListener = (event: RunEvent) => void | Promise<void>;
@@ -200,6 +228,129 @@ export interface RunRecord extends RunSummary {
   /** Events beyond the stored cap were counted, not kept. */
   droppedEvents: number;
   outcome: RunOutcome;
+  /** Where the run's time went (absent in records made before traces existed). */
+  trace?: RunTrace;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traces: where a run's time went
+
+export type SpanKind = "run" | "queue" | "build" | "execute" | "kv" | "fetch" | "catalog";
+
+/** One timed step of a run. Times are milliseconds from the trace's `startedAt`. */
+export interface TraceSpan {
+  /** Unique within its trace. */
+  spanId: string;
+  /** The enclosing span; absent only for the root `run` span. */
+  parentId?: string;
+  kind: SpanKind;
+  /** What a reader sees: `run echo`, `kv.get("k")`, `GET 127.0.0.1:8080/path`, `catalog helper@2`. */
+  name: string;
+  startMs: number;
+  durationMs: number;
+  ok: boolean;
+  /** Facts about the step (host, status, bytes, op…); never query strings, headers or kv values. */
+  attributes: Record<string, string | number | boolean>;
+  /** On a nested agent's `run` span: that run's own record. */
+  runId?: string;
+}
+
+export interface RunTrace {
+  /** When the run was received (epoch ms); the `queue` span starts here. */
+  startedAt: number;
+  /** Parents before children, in start order within each parent. */
+  spans: TraceSpan[];
+  /** Spans left out because the trace reached its caps (count, size). */
+  droppedSpans: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test cases (`gadget.tests.json`)
+
+/** The test file's name inside a gadget. */
+export const TESTS_PATH = "gadget.tests.json";
+
+export interface TestExpectations {
+  /** `ok` (the default) or the error kind the run must end with. */
+  outcome?: "ok" | RunErrorKind;
+  /** The result, exactly (deep equality). */
+  equals?: JsonValue;
+  /** A JSON subset of the result: objects need only the listed keys; arrays match item by item. */
+  contains?: JsonValue;
+  /** A regular expression the result (a string) must match, evaluated in linear time; a supported subset. */
+  matches?: string;
+  /** No `console.error` lines (default false). */
+  noErrorLogs?: boolean;
+  /** The run's total time must not exceed this. */
+  maxMs?: number;
+}
+
+export interface TestCase {
+  name: string;
+  input: JsonValue;
+  expect: TestExpectations;
+}
+
+/** One expectation that did not hold: the structured diff of expected and actual. */
+export interface TestFailure {
+  check: "outcome" | "equals" | "contains" | "matches" | "noErrorLogs" | "maxMs";
+  /** Where in the result, as a JSON path (`$`, `$.items[2].name`). */
+  path: string;
+  expected: JsonValue;
+  /** `null` also stands for "missing" (then `missing` is true). */
+  actual: JsonValue;
+  missing?: boolean;
+  message: string;
+}
+
+export interface TestCaseResult {
+  index: number;
+  name: string;
+  status: "passed" | "failed";
+  /** The case's run: an ordinary run record. */
+  runId: string;
+  /** The case's outcome; a result past MAX_TEST_RESULT_BYTES is replaced by a note (see `resultTruncated`). */
+  outcome: RunOutcome;
+  /** The result was too large to carry here: the run record (`runId`) has it whole. */
+  resultTruncated?: boolean;
+  failures: TestFailure[];
+  errorLogs: number;
+  /** From the case's start to its outcome, as the Workshop measured it. */
+  durationMs: number;
+}
+
+export type TestRunSummary =
+  | {
+      status: "passed" | "failed" | "none";
+      draftId: string;
+      version: number;
+      total: number;
+      passed: number;
+      failed: number;
+      durationMs: number;
+      results: TestCaseResult[];
+    }
+  /** The test file does not parse or breaks a rule; nothing ran. */
+  | { status: "invalid"; draftId: string; version: number; message: string };
+
+/** A compact record of a test run, kept with a draft version, an agent version or a share. */
+export interface TestStatus {
+  status: "passed" | "failed" | "none" | "invalid";
+  version: number;
+  at: number;
+  total: number;
+  passed: number;
+  failed: number;
+  cases: { name: string; status: "passed" | "failed"; runId: string }[];
+  /** Published although its tests failed, because the publisher asked to. */
+  overridden?: boolean;
+}
+
+export type TestResultListener = (result: TestCaseResult) => void | Promise<void>;
+
+export interface PublishOptions {
+  /** Publish even when the tests fail (or the test file is invalid); the version records it. */
+  overrideTests?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,6 +364,8 @@ export interface ShareSnapshot {
   files: GadgetFile[];
   payload: JsonValue;
   createdAt: number;
+  /** The draft's last test results, when they were for the shared version. */
+  tests?: TestStatus;
 }
 
 /** A run as it was shared: the snapshot it ran, its full event stream, outcome and timings. */
@@ -227,6 +380,7 @@ export interface SharedRunRecord {
   outcome: RunOutcome;
   startedAt: number;
   createdAt: number;
+  trace?: RunTrace;
 }
 
 /** A share opened by its link; no workspace needed. Runs are anonymous, rate-limited, with strict limits. */
@@ -294,7 +448,19 @@ export interface Session {
   /** Stops a run of this session; resolves true when a run was stopped. */
   cancelRun(runId: string): Promise<boolean>;
 
-  publishDraft(draftId: string): Promise<AgentVersion>;
+  /**
+   * Runs every case of the draft's saved version's `gadget.tests.json`, a few at a time, streaming one
+   * result per case; each case's run is an ordinary run record.
+   */
+  runTests(draftId: string, onResult?: TestResultListener): Promise<TestRunSummary>;
+  /** The draft's last test results (for its current version or an older one), if any. */
+  lastTestStatus(draftId: string): Promise<TestStatus | null>;
+
+  /**
+   * Runs the draft's tests, then publishes its saved version; refuses when they fail, unless
+   * `overrideTests` is set. The version records its test results.
+   */
+  publishDraft(draftId: string, options?: PublishOptions): Promise<AgentVersion>;
   listAgents(): Promise<AgentSummary[]>;
   /** `agentId` runs the latest version, `agentId@3` a fixed one. Usable pipelined. */
   getAgent(agentRef: string): Agent;
@@ -310,6 +476,15 @@ export interface Session {
   forkShare(shareId: string): Promise<Draft>;
 
   listErrors(): Promise<ErrorGroup[]>;
+  /** What this workspace stores against its byte quota. */
+  usage(): Promise<WorkspaceUsage>;
+}
+
+/** Bytes a workspace stores, by kind, against its quota (WORKSPACE_QUOTA_BYTES). */
+export interface WorkspaceUsage {
+  quotaBytes: number;
+  usedBytes: number;
+  bytes: { drafts: number; versions: number; records: number; kv: number; shares: number };
 }
 
 /** The object a Cap'n Web session at `/api` starts with. */

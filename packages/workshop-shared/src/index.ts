@@ -1,7 +1,11 @@
 export type * from "./api.ts";
-export { MANIFEST_PATH } from "./api.ts";
+export { MANIFEST_PATH, TESTS_PATH } from "./api.ts";
 export * from "./client.ts";
 export * from "./embed.ts";
+export * from "./errors.ts";
 export * from "./console-values.ts";
+export * from "./gadget-tests.ts";
 export * from "./limits.ts";
+export * from "./linear-regex.ts";
+export * from "./otlp.ts";
 export * from "./validate.ts";

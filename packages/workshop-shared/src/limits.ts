@@ -113,7 +113,11 @@ export const RUNNER_RECYCLE_AFTER_RUNS = 5000;
 
 /** Anonymous runs of shared gadgets per connection per minute: enough to try a link, not to farm it. */
 export const ANONYMOUS_RUNS_PER_MINUTE = 20;
-/** Anonymous runs per minute across the whole server (per Worker isolate). */
+/**
+ * Anonymous runs per minute across the whole server (per Worker isolate), so a flood from many
+ * connections cannot take the machine; it counts only runs past each connection's guaranteed first
+ * few (ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE), so it sheds the heaviest connections first.
+ */
 export const ANONYMOUS_RUNS_PER_MINUTE_GLOBAL = 300;
 /** Wall-clock limit of an anonymous run; not configurable. */
 export const ANONYMOUS_RUN_TIMEOUT_MS = 2000;
@@ -145,3 +149,99 @@ export const MAX_FETCHES_PER_RUN = 50;
  * per request, and a whole call chain runs inside one.
  */
 export const MAX_CATALOG_DEPTH = 3;
+
+/** Cases in one `gadget.tests.json`: a suite a person reads in one screen, run on every publish. */
+export const MAX_TEST_CASES = 50;
+/** A test case's name. */
+export const MAX_TEST_NAME_LENGTH = 100;
+/** A `matches` pattern, in characters. */
+export const MAX_TEST_PATTERN_LENGTH = 200;
+/** States a compiled `matches` pattern may have (repeats like `{100}` copy states); bounds match time. */
+export const MAX_PATTERN_STATES = 2000;
+/**
+ * Characters of a result a `matches` pattern is run on. Matching is linear (states × characters),
+ * so this with MAX_PATTERN_STATES bounds one check to a few million steps.
+ */
+export const MAX_MATCH_SUBJECT_CHARS = 16_384;
+/**
+ * Work one `matches` check may do: the pattern's states times the result's characters (plus one).
+ * Measured at 40–190 ns a step, this bounds a check to under ≈ 100 ms of the server's time.
+ */
+export const MAX_MATCH_STEPS = 500_000;
+/** Differences listed per failing case; past it the case says there are more. */
+export const MAX_TEST_FAILURES_PER_CASE = 20;
+/**
+ * Cases of one test run in flight at once. A session has MAX_CONCURRENT_RUNS_PER_SESSION run slots;
+ * this leaves the others for catalog calls the cases make and for the person's own runs.
+ */
+export const TEST_CONCURRENCY = 2;
+/**
+ * A case's result as JSON, carried in its streamed test result; a larger one is replaced by a note
+ * (the case's run record keeps it whole). Keeps 50 results far below capnweb's 32 MiB message cap.
+ */
+export const MAX_TEST_RESULT_BYTES = 64 * 1024;
+/** Test runs (runTests or a publish) in flight per session: one suite at a time per client. */
+export const MAX_TEST_RUNS_PER_SESSION = 1;
+
+/** Spans kept in one run's trace, nested agents' spans included; past it they are counted as dropped. */
+export const MAX_SPANS_PER_RUN = 200;
+/** A trace's size as JSON: small beside the record's events, whatever the gadget does. */
+export const MAX_TRACE_BYTES = 128 * 1024;
+/** Characters of one span attribute or name. */
+export const MAX_SPAN_TEXT = 200;
+
+/**
+ * Folder entries the `gadgets` command line looks at while collecting a gadget's files (ignored folders
+ * such as node_modules are not entered): a gadget has at most MAX_FILES files, so a folder this full is
+ * the wrong folder, and stopping early beats walking a home directory.
+ */
+export const CLI_MAX_SCANNED_ENTRIES = 2000;
+/** How long the command line waits for a Workshop to answer its first call before saying it is unreachable. */
+export const CLI_CONNECT_TIMEOUT_MS = 10_000;
+/** `gadgets dev` waits this long after the last file change before re-running, so one save is one run. */
+export const CLI_WATCH_SETTLE_MS = 150;
+
+// ----- Abuse limits. "Client" means the address a request came from: CF-Connecting-IP on Cloudflare; locally
+// (where every client is 127.0.0.1) the address and port workerd reports, i.e. one TCP connection.
+
+/** Lookups of unknown workspace tokens per connection; past it the connection gets no more lookups. */
+export const MAX_FAILED_SESSIONS_PER_CONNECTION = 20;
+/** Misses (unknown tokens, share or record ids, page loads of unknown links) per client per minute. */
+export const MISSES_PER_CLIENT_PER_MINUTE = 120;
+/** Anonymous runs per client per minute, whatever the number of connections it opens. */
+export const ANONYMOUS_RUNS_PER_CLIENT_PER_MINUTE = 60;
+/**
+ * Anonymous runs of a connection that the server-wide budget never refuses: a visitor trying a link
+ * always gets its first runs, and a flood is shed from the connections that already ran the most.
+ */
+export const ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE = 5;
+/** Workspaces one connection may create: enough for tests and tabs, not for a flood. */
+export const MAX_WORKSPACES_PER_CONNECTION = 20;
+/** Workspaces created per client per hour (a workspace costs a storage object for good). */
+export const WORKSPACES_PER_CLIENT_PER_HOUR = 200;
+
+/** Live sessions (getSession results not yet disposed) per connection: a tab needs one or two. */
+export const MAX_LIVE_SESSIONS_PER_CONNECTION = 32;
+/** Live agent stubs (getAgent results not yet disposed) per connection; each holds server memory. */
+export const MAX_LIVE_AGENTS_PER_CONNECTION = 1000;
+/** Live sessions of one workspace across all connections (per Worker isolate). */
+export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
+/** Live agent stubs of one workspace across all connections (per Worker isolate). */
+export const MAX_LIVE_AGENTS_PER_WORKSPACE = 4000;
+
+/** Catalog calls one run may make, summed over its whole call tree: each starts an isolate. */
+export const MAX_CATALOG_CALLS_PER_RUN = 16;
+/** Catalog calls in flight at once below one run; more are refused, not queued. */
+export const MAX_CONCURRENT_CATALOG_CALLS_PER_RUN = 2;
+/** Runs in flight per workspace across all its connections (nested catalog runs included). */
+export const MAX_CONCURRENT_RUNS_PER_WORKSPACE = 16;
+
+/**
+ * Everything one workspace stores: drafts, published versions, run records, kv, error groups and the
+ * shares it made. 64 drafts of the largest gadget, or far more of the usual few-KB ones.
+ */
+export const WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
+/** Run records of a workspace, in bytes: the oldest are pruned past this (records are history, not data). */
+export const MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
+/** Free disk below which the local Workshop refuses new writes (reads keep working). */
+export const MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { GadgetFile, GadgetManifest } from "@gadgets/workshop-shared/api";
 import { describe, expect, it } from "vitest";
-import { HARNESS_MODULE } from "../isolate/harness.ts";
+import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness.ts";
 import { buildGadget, contentHash, mapPosition, moduleNameFor } from "./gadget-build.ts";
 import { mapError } from "./stack-map.ts";
 
@@ -135,5 +135,25 @@ describe("stack mapping", () => {
     const build = await built(files("const x: number = 1;\nexport default { async run() { return x; } };"));
     expect(mapPosition(build, moduleNameFor("index.ts"), 2, 1)).toMatchObject({ path: "index.ts", line: 2 });
     expect(mapPosition(build, "unknown.js", 1, 1)).toBeUndefined();
+  });
+
+  it("scans gadget-made import-like text in one pass (the old pattern was quadratic on it)", async () => {
+    // 250 KB of lines that start like a statement but never reach a quote: each was scanned to the end.
+    const filler = "export\n".repeat(35_000);
+    const build = await built(
+      files('import { a } from "./a";\nexport default { async run() { return a; } };', {
+        path: "a.js",
+        content: `${filler}export const a = 1;`,
+      }),
+    );
+    expect(build.gadget.modules["index.js"]).toContain('from "./a.js"');
+  });
+
+  it("refuses a file that would load as the harness's console module", async () => {
+    const result = await buildGadget(
+      files("export default {};", { path: HARNESS_CONSOLE_MODULE, content: "" }),
+      manifest,
+    );
+    expect(result.ok).toBe(false);
   });
 });

@@ -10,8 +10,8 @@ import type { GadgetFile, GadgetManifest, RunErrorInfo } from "@gadgets/workshop
 import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
-import { HARNESS_MODULE, harnessSource } from "../isolate/harness.ts";
-import { LruMap } from "../lru-map.ts";
+import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE, harnessConsoleSource, harnessSource } from "../isolate/harness.ts";
+import { LRUCache } from "lru-cache";
 
 export interface GadgetBuild {
   gadget: BuiltGadget;
@@ -22,10 +22,10 @@ export interface GadgetBuild {
 export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error: RunErrorInfo };
 
 /** Bumped whenever the harness or the module layout changes, so old cached isolates are not reused. */
-const BUILD_FORMAT = "1";
+const BUILD_FORMAT = "2";
 /** Builds kept in memory; a build is a few hundred KB at most. */
 const BUILD_CACHE_SIZE = 128;
-const buildCache = new LruMap<string, GadgetBuild>(BUILD_CACHE_SIZE);
+const buildCache = new LRUCache<string, GadgetBuild>({ max: BUILD_CACHE_SIZE });
 
 /** The isolate module name of a gadget file: `.ts` becomes `.js`, other paths stay. */
 export function moduleNameFor(path: string): string {
@@ -89,12 +89,14 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
 /**
  * Import specifiers: `import … from "x"` / `export … from "x"` / `import "x"` at the start of a
  * statement line (a clause may span lines), and `import("x")` with a literal. Anchoring to statement
- * starts keeps text like `log("from 'Bob'")` from being taken for an import. This check is for clear
+ * starts keeps text like `log("from 'Bob'")` from being taken for an import. A clause never runs into
+ * the next import or export line, so each part of the text is scanned once: gadget code is parsed on
+ * the Worker's thread, and a backtracking scan over it would be quadratic. This check is for clear
  * build errors, not the sandbox: at run time an isolate can load nothing but its own modules and the
  * runtime's harmless built-ins.
  */
 const IMPORT_PATTERN =
-  /(^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
+  /(^[ \t]*(?:import|export)\b(?:[^;"'`\n]|\n(?![ \t]*(?:import|export)\b))*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
 
 /** Builds (or fetches from cache) the modules for a validated gadget. */
 export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
@@ -108,12 +110,13 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
   for (const file of codeFiles) {
     const name = moduleNameFor(file.path);
     const other = taken.get(name);
-    if (other !== undefined || name === HARNESS_MODULE) {
+    const reserved = name === HARNESS_MODULE || name === HARNESS_CONSOLE_MODULE ? name : undefined;
+    if (other !== undefined || reserved !== undefined) {
       return {
         ok: false,
         error: buildError(
           "BuildError",
-          `"${file.path}" and "${other ?? HARNESS_MODULE}" would both load as module "${name}"; rename one of them.`,
+          `"${file.path}" and "${other ?? reserved}" would both load as module "${name}"; rename one of them.`,
           file.path,
           1,
           1,
@@ -151,13 +154,14 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
     let badImport: RunErrorInfo | undefined;
     code = code.replace(IMPORT_PATTERN, (whole, lead: string, quote: string, specifier: string, offset: number) => {
       if (badImport) return whole;
-      const line = code.slice(0, offset).split("\n").length;
+      // Counted only for the one error reported: counting for every import would be quadratic.
+      const lineOf = () => code.slice(0, offset).split("\n").length;
       if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
         badImport = buildError(
           "BuildError",
           `Cannot import "${specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`,
           file.path,
-          line,
+          lineOf(),
           1,
         );
         return whole;
@@ -168,7 +172,7 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
           "BuildError",
           `Cannot find "${specifier}" imported by ${file.path}: no such file in this gadget.`,
           file.path,
-          line,
+          lineOf(),
           1,
         );
         return whole;
@@ -180,6 +184,7 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
     sources.set(moduleName, { path: file.path, map });
   }
 
+  modules[HARNESS_CONSOLE_MODULE] = harnessConsoleSource();
   modules[HARNESS_MODULE] = harnessSource(moduleNameFor(manifest.entry));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
   buildCache.set(hash, build);

@@ -7,9 +7,38 @@ import type { RunErrorInfo, StackFrame } from "@gadgets/workshop-shared/api";
 import type { RawError } from "../executors/executor.ts";
 import { type GadgetBuild, mapPosition } from "./gadget-build.ts";
 
-const FRAME_WITH_FN = /^\s*at (.*?) \((.*):(\d+):(\d+)\)$/;
-const FRAME_BARE = /^\s*at (.*):(\d+):(\d+)$/;
 const MAX_FRAMES = 50;
+/** Longer lines are no frame V8 writes for a gadget's code: they are skipped unread. */
+const MAX_FRAME_LINE_CHARS = 2000;
+
+const isDigits = (text: string) => text.length > 0 && text.length <= 15 && /^[0-9]+$/.test(text);
+
+/**
+ * One V8 frame line, `at fn (location:line:column)` or `at location:line:column`. Parsed with index
+ * scans, never a backtracking regex: stacks are gadget-controlled text, parsed on the Worker's thread.
+ */
+export function parseFrameLine(
+  raw: string,
+): { fn: string; location: string; line: number; column: number } | undefined {
+  if (raw.length > MAX_FRAME_LINE_CHARS) return undefined;
+  const text = raw.trimStart();
+  if (!text.startsWith("at ")) return undefined;
+  let rest = text.slice(3);
+  let fn = "";
+  if (rest.endsWith(")")) {
+    const open = rest.indexOf(" (");
+    if (open === -1) return undefined;
+    fn = rest.slice(0, open);
+    rest = rest.slice(open + 2, -1);
+  }
+  const columnAt = rest.lastIndexOf(":");
+  const lineAt = columnAt > 0 ? rest.lastIndexOf(":", columnAt - 1) : -1;
+  if (lineAt === -1) return undefined;
+  const lineText = rest.slice(lineAt + 1, columnAt);
+  const columnText = rest.slice(columnAt + 1);
+  if (!isDigits(lineText) || !isDigits(columnText)) return undefined;
+  return { fn, location: rest.slice(0, lineAt), line: Number(lineText), column: Number(columnText) };
+}
 
 /** The gadget module a stack location refers to, whatever prefix the runtime puts in front of it. */
 function moduleOf(build: GadgetBuild, location: string): string | undefined {
@@ -26,18 +55,13 @@ export function parseFrames(stack: string, build: GadgetBuild | undefined): Stac
   const frames: StackFrame[] = [];
   for (const line of stack.split("\n")) {
     if (frames.length >= MAX_FRAMES) break;
-    const withFn = FRAME_WITH_FN.exec(line);
-    const bare = withFn ? undefined : FRAME_BARE.exec(line);
-    const fn = withFn ? (withFn[1] ?? "") : "";
-    const location = withFn ? withFn[2] : bare?.[1];
-    const lineText = withFn ? withFn[3] : bare?.[2];
-    const columnText = withFn ? withFn[4] : bare?.[3];
-    if (location === undefined || lineText === undefined || columnText === undefined) continue;
+    const frame = parseFrameLine(line);
+    if (!frame) continue;
+    const { fn, location } = frame;
     const moduleName = build ? moduleOf(build, location) : undefined;
-    const mapped =
-      build && moduleName ? mapPosition(build, moduleName, Number(lineText), Number(columnText)) : undefined;
+    const mapped = build && moduleName ? mapPosition(build, moduleName, frame.line, frame.column) : undefined;
     if (mapped) frames.push({ fn, file: mapped.path, line: mapped.line, column: mapped.column });
-    else frames.push({ fn, file: "<runtime>", line: Number(lineText), column: Number(columnText) });
+    else frames.push({ fn, file: "<runtime>", line: frame.line, column: frame.column });
   }
   return frames;
 }

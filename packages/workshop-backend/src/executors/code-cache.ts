@@ -3,36 +3,16 @@
  * first. Code received from another process is kept here, so each gadget crosses the wire once per
  * runner (and once per pool session) instead of once per run.
  */
-export class CodeCache {
-  readonly #entries = new Map<string, { modules: Record<string, string>; bytes: number }>();
-  #bytes = 0;
-  readonly #maxBytes: number;
 
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
-  }
+import { LRUCache } from "lru-cache";
 
-  has(hash: string): boolean {
-    return this.#entries.has(hash);
-  }
+export type CodeCache = LRUCache<string, Record<string, string>>;
 
-  get(hash: string): Record<string, string> | undefined {
-    const entry = this.#entries.get(hash);
-    if (!entry) return undefined;
-    this.#entries.delete(hash);
-    this.#entries.set(hash, entry);
-    return entry.modules;
-  }
+/** Bytes a gadget's modules hold in memory: JavaScript strings are UTF-16. */
+export function moduleBytes(modules: Record<string, string>): number {
+  return Object.values(modules).reduce((sum, source) => sum + source.length * 2, 0);
+}
 
-  remember(hash: string, modules: Record<string, string>): void {
-    if (this.get(hash)) return;
-    const bytes = Object.values(modules).reduce((sum, source) => sum + source.length * 2, 0);
-    this.#entries.set(hash, { modules, bytes });
-    this.#bytes += bytes;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes || oldest === hash) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes;
-    }
-  }
+export function createCodeCache(maxBytes: number): CodeCache {
+  return new LRUCache({ maxSize: maxBytes, sizeCalculation: (modules) => Math.max(1, moduleBytes(modules)) });
 }

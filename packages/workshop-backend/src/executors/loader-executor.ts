@@ -8,12 +8,10 @@
 import type { GadgetGrants, JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
 import { abortResult } from "./abort-result.ts";
-import { CodeCache } from "./code-cache.ts";
+import { COMPATIBILITY_DATE } from "../compatibility.ts";
+import { createCodeCache } from "./code-cache.ts";
 import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
-
-/** The compatibility date gadget isolates run with; capnweb stubs across RPC need ≥ 2026-01-20. */
-export const GADGET_COMPATIBILITY_DATE = "2026-11-01";
 
 type HarnessReply = (
   | { status: "ok"; json: string }
@@ -29,7 +27,7 @@ function untilAborted(signal: AbortSignal): Promise<ExecuteResult> {
 }
 
 /** Code received from another process (the runner's supervisor), by content hash. */
-const codeCache = new CodeCache(64 * 1024 * 1024);
+const codeCache = createCodeCache(64 * 1024 * 1024);
 
 interface HarnessEntrypoint {
   run(
@@ -78,11 +76,11 @@ export class LoaderExecutor implements Executor {
   async executeJob(request: ExecuteRequest): Promise<ExecuteReply> {
     const { gadget, limits, signal } = request;
     if (signal.aborted) return abortResult(signal);
-    if (gadget.modules) codeCache.remember(gadget.hash, gadget.modules);
+    if (gadget.modules) codeCache.set(gadget.hash, gadget.modules);
     const modules = gadget.modules ?? codeCache.get(gadget.hash);
     if (!modules) return { status: "missing-code" };
     const worker = this.#loader.get(request.isolateKey, () => ({
-      compatibilityDate: GADGET_COMPATIBILITY_DATE,
+      compatibilityDate: COMPATIBILITY_DATE,
       compatibilityFlags: ["nodejs_als"],
       mainModule: gadget.mainModule,
       modules,

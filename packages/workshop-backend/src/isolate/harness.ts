@@ -1,14 +1,16 @@
 /**
- * The harness module that runs inside every gadget isolate. It is generated as source text: the
- * isolate can only load modules as strings. It imports the gadget's entry, shims the console so every
- * call streams to the overseer while the run goes on, catches uncaught errors and rejections, and
- * returns the result (or the error) as data — nothing is thrown across the isolate boundary.
+ * The harness modules that run inside every gadget isolate. They are generated as source text: the
+ * isolate can only load modules as strings. The console module shims the console so every call
+ * streams to the overseer while the run goes on, and catches uncaught errors and rejections; the
+ * harness imports it before the gadget's entry, and returns the result (or the error) as data —
+ * nothing is thrown across the isolate boundary.
  */
 
 import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
 import {
   CONSOLE_CAPS,
   DROPPED_TALLY_EVERY,
+  MAX_EVENT_BYTES_PER_RUN,
   MAX_EVENTS_PER_RUN,
   MAX_RESULT_BYTES,
 } from "@gadgets/workshop-shared/limits";
@@ -22,35 +24,50 @@ export const HARNESS_ENTRYPOINT = "GadgetHarness";
  */
 export const EVENT_LINE_MARKER = "\u001eGWEV1 ";
 
-/** Source of the harness for a gadget whose entry module is `entryModule`. */
-export function harnessSource(entryModule: string): string {
+/**
+ * The console module: evaluated before any module of the gadget (the harness imports it first), so the
+ * channel it binds — the process's own console.log, JSON.stringify, the run context — is the real one,
+ * whatever the gadget later does to globals. Its state is private; the harness claims its one API.
+ */
+export const HARNESS_CONSOLE_MODULE = "__workshop_console.js";
+
+export function harnessConsoleSource(): string {
   return `
-import { WorkerEntrypoint } from "cloudflare:workers";
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as entry from ${JSON.stringify(`./${entryModule}`)};
 
 const CAPS = ${JSON.stringify(CONSOLE_CAPS)};
-const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
 // Past this, console calls are only counted: a flood costs neither encoding nor transport.
 const MAX_EVENTS = ${MAX_EVENTS_PER_RUN};
+// And past this much event text: the overseer would drop the rest, so it is not even sent.
+const MAX_EVENT_BYTES = ${MAX_EVENT_BYTES_PER_RUN};
 const DROPPED_TALLY_EVERY = ${DROPPED_TALLY_EVERY};
 const encodeConsoleValues = ${encodeConsoleValues.toString()};
+const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
+
+// Taken before the gadget's code runs, and only ever called through these bindings.
+const nativeLog = console.log.bind(console);
+const apply = Reflect.apply;
+const stringify = JSON.stringify;
+const storeOf = AsyncLocalStorage.prototype.getStore;
+const runWithin = AsyncLocalStorage.prototype.run;
 
 // Warm isolates serve concurrent runs of the same code: each run's sink travels in async context.
 const runContext = new AsyncLocalStorage();
-const activeRuns = new Set();
-const nativeLog = console.log.bind(console);
-const MARKER = ${JSON.stringify(EVENT_LINE_MARKER)};
+// Runs in flight by id; a plain object, so no prototype method the gadget could replace is called.
+const activeRuns = Object.create(null);
+let activeCount = 0;
 
 // A run has either an RPC sink, or (in the local runner pool) writes event lines to stdout.
 function emit(run, kind, data) {
   run.emitted++;
   if (run.sink) {
     const call = kind === "log" ? run.sink.log(data[0], data[1]) : run.sink.error(data[0], data[1]);
-    run.pending.push(Promise.resolve(call).catch(() => {}));
+    run.pending[run.pending.length] = Promise.resolve(call).catch(() => {});
   } else {
     run.lines++;
-    nativeLog(MARKER + JSON.stringify([run.id, kind, data]));
+    const line = stringify([run.id, kind, data]);
+    run.bytes += line.length;
+    nativeLog(MARKER + line);
   }
 }
 
@@ -58,8 +75,8 @@ function emit(run, kind, data) {
 function countDropped(run) {
   run.dropped++;
   if (run.dropped !== 1 && run.dropped % DROPPED_TALLY_EVERY !== 0) return;
-  if (run.sink) run.pending.push(Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {}));
-  else nativeLog(MARKER + JSON.stringify([run.id, "dropped", [run.dropped]]));
+  if (run.sink) run.pending[run.pending.length] = Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {});
+  else nativeLog(MARKER + stringify([run.id, "dropped", [run.dropped]]));
 }
 
 function describe(thrown) {
@@ -68,7 +85,7 @@ function describe(thrown) {
       return { name: String(thrown.name).slice(0, 200), message: String(thrown.message).slice(0, 10000), stack: String(thrown.stack ?? "").slice(0, 20000) };
     }
     const [encoded] = encodeConsoleValues([thrown], CAPS);
-    return { name: "Thrown", message: "a non-Error value was thrown: " + JSON.stringify(encoded).slice(0, 1000), stack: "" };
+    return { name: "Thrown", message: "a non-Error value was thrown: " + stringify(encoded).slice(0, 1000), stack: "" };
   } catch {
     return { name: "Thrown", message: "an unprintable value was thrown", stack: "" };
   }
@@ -77,15 +94,17 @@ function describe(thrown) {
 // Output without an async context (say, an unhandled rejection) belongs to the one active run; with
 // several runs in flight it cannot be attributed, and is dropped rather than shown to the wrong run.
 function currentRuns() {
-  const run = runContext.getStore();
+  const run = apply(storeOf, runContext, []);
   if (run) return [run];
-  return activeRuns.size === 1 ? [...activeRuns] : [];
+  if (activeCount !== 1) return [];
+  for (const id in activeRuns) return [activeRuns[id]];
+  return [];
 }
 
 for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => {
     for (const run of currentRuns()) {
-      if (run.emitted >= MAX_EVENTS) {
+      if (run.emitted >= MAX_EVENTS || run.bytes >= MAX_EVENT_BYTES) {
         countDropped(run);
         continue;
       }
@@ -127,6 +146,44 @@ addEventListener("unhandledrejection", (event) => {
   reportUncaught(event.reason);
 });
 addEventListener("error", (event) => reportUncaught(event.error ?? event.message));
+
+let claimed = false;
+/** The harness's handle on the channel, given out once: a gadget that takes it first fails its runs. */
+export function claim() {
+  if (claimed) return undefined;
+  claimed = true;
+  return Object.freeze({
+    describe,
+    begin(run) {
+      activeRuns[run.id] = run;
+      activeCount++;
+    },
+    end(run) {
+      delete activeRuns[run.id];
+      activeCount--;
+    },
+    within(run, work) {
+      return apply(runWithin, runContext, [run, work]);
+    },
+    finish(run) {
+      if (run.lines > 0) nativeLog(MARKER + stringify([run.id, "done", run.lines]));
+    },
+  });
+}
+`;
+}
+
+/** Source of the harness for a gadget whose entry module is `entryModule`. */
+export function harnessSource(entryModule: string): string {
+  return `
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { claim } from ${JSON.stringify(`./${HARNESS_CONSOLE_MODULE}`)};
+import * as entry from ${JSON.stringify(`./${entryModule}`)};
+
+const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
+// Claimed while this module evaluates, right after the gadget's modules: before any of its async code.
+const channel = claim();
+const describe = channel ? channel.describe : () => ({ name: "Error", message: "", stack: "" });
 
 // env holds exactly the granted capabilities; each call goes out to the overseer, which decides.
 function buildEnv(grants, capabilities) {
@@ -180,11 +237,14 @@ function toResult(value) {
 
 export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
   async run(payload, sink, runId, grants, capabilities) {
+    if (!channel) {
+      return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The gadget imported the Workshop's own console module, which it may not use. Import only the gadget's own files.", stack: "" }, eventLines: 0, droppedEvents: 0 };
+    }
     const env = buildEnv(grants, capabilities);
-    const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, dropped: 0 };
-    activeRuns.add(run);
+    const run = { sink, id: runId, pending: [], lines: 0, emitted: 0, bytes: 0, dropped: 0 };
+    channel.begin(run);
     try {
-      const reply = await runContext.run(run, async () => {
+      const reply = await channel.within(run, async () => {
         const gadget = entry.default;
         if (!gadget || typeof gadget.run !== "function") {
           return { status: "error", kind: "invalid", error: { name: "InvalidGadget", message: "The entry module has no default export with a run() method. Write: export default { async run(payload, env) { … } }", stack: "" } };
@@ -197,10 +257,10 @@ export class ${HARNESS_ENTRYPOINT} extends WorkerEntrypoint {
       });
       return { ...reply, eventLines: run.lines, droppedEvents: run.dropped };
     } finally {
-      activeRuns.delete(run);
+      channel.end(run);
       // Log calls still in flight would be lost once run() returns and the sink is released.
       await Promise.all(run.pending);
-      if (run.lines > 0) nativeLog(MARKER + JSON.stringify([runId, "done", run.lines]));
+      channel.finish(run);
     }
   }
 }

@@ -11,14 +11,15 @@ import type {
 } from "@gadgets/workshop-shared/api";
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
-import { LruMap } from "../lru-map.ts";
+import { LRUCache } from "lru-cache";
 import { launchRun, resolveAgentRef, type RunContext, splitAgentRef } from "./run-launcher.ts";
+import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 
 /**
  * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
  * The latest version is always looked up: a publish must be visible to the very next call.
  */
-const pinnedVersions = new LruMap<string, ResolvedAgent & { meta: AgentVersion }>(256);
+const pinnedVersions = new LRUCache<string, ResolvedAgent & { meta: AgentVersion }>({ max: 256 });
 
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;
@@ -28,7 +29,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     private readonly ref: unknown,
   ) {
     super();
-    context.connection.stats.agents++;
+    // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
   }
 
   async #resolve(): Promise<ResolvedAgent & { meta: AgentVersion }> {
@@ -44,11 +45,10 @@ export class AgentTarget extends RpcTarget implements Agent {
     try {
       resolved = (await resolveAgentRef(this.context.store, ref)) as ResolvedAgent & { meta: AgentVersion };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        message.startsWith("No published agent")
-          ? `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`
-          : message,
+      if (errorCode(error) !== "AGENT_NOT_FOUND") throw error;
+      throw codedError(
+        "AGENT_NOT_FOUND",
+        `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
       );
     }
     if (pinned) pinnedVersions.set(key, resolved);
@@ -88,6 +88,6 @@ export class AgentTarget extends RpcTarget implements Agent {
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.context.connection.stats.agents--;
+    this.context.connection.release("agents", this.context.workspaceId);
   }
 }

@@ -8,6 +8,7 @@ import type { ConnectionStats } from "@gadgets/workshop-shared/api";
 import {
   ANONYMOUS_RUNS_PER_MINUTE,
   MAX_CONCURRENT_RUNS_PER_SESSION,
+  MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   SHARES_PER_MINUTE,
 } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
@@ -15,8 +16,12 @@ import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { PoolExecutor } from "../executors/pool-executor.ts";
 import { randomId } from "../storage/ids.ts";
+import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
+
+/** Runs in flight per workspace, over all connections of this Worker isolate. */
+const runsByWorkspace = new Map<string, number>();
 
 export class Connection {
   /** Random, so anonymous isolates of different connections never share a key. */
@@ -30,12 +35,20 @@ export class Connection {
   readonly shares = new RateLimiter(SHARES_PER_MINUTE);
   /** Lookups of share or record ids that did not exist. */
   shareMisses = 0;
+  /** Lookups of workspace tokens that did not exist. */
+  failedSessions = 0;
+  /** Sessions and agent stubs this connection holds, capped per connection and per workspace. */
+  readonly #live = new LiveObjects(this.stats);
+  /** The workspace each run in flight is charged to. */
+  readonly #runWorkspaces = new Map<string, string>();
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
 
   constructor(
     readonly env: Env,
     readonly overseer: Overseer,
+    /** Who the connection comes from (see client-key.ts): the key of the per-client limits. */
+    readonly client: string,
     /**
      * Keeps work going after the client has gone (the request's `ctx.waitUntil`): a run cancelled by a
      * disconnect still ends, and its record is still written.
@@ -53,11 +66,30 @@ export class Connection {
     for (const controller of this.runs.values())
       controller.abort({ kind: "cancelled", message: "The client disconnected." });
     this.executor[Symbol.dispose]?.();
+    this.#live.close();
   }
 
-  /** Takes a run slot, or returns undefined when the connection is at its limit. */
-  acquireRunSlot(runId: string): AbortController | undefined {
+  /** Counts a new session or agent stub of `workspaceId`; throws past the caps (see live-objects.ts). */
+  reserve(kind: LiveKind, workspaceId: string): void {
+    this.#live.reserve(kind, workspaceId);
+  }
+
+  release(kind: LiveKind, workspaceId: string): void {
+    this.#live.release(kind, workspaceId);
+  }
+
+  /**
+   * Takes a run slot, or returns undefined when the connection (or the workspace the run is charged
+   * to, across all its connections) is at its limit.
+   */
+  acquireRunSlot(runId: string, workspaceId?: string): AbortController | undefined {
     if (this.runs.size >= MAX_CONCURRENT_RUNS_PER_SESSION) return undefined;
+    if (workspaceId !== undefined) {
+      const running = runsByWorkspace.get(workspaceId) ?? 0;
+      if (running >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
+      runsByWorkspace.set(workspaceId, running + 1);
+      this.#runWorkspaces.set(runId, workspaceId);
+    }
     const controller = new AbortController();
     this.runs.set(runId, controller);
     this.stats.runs = this.runs.size;
@@ -67,9 +99,17 @@ export class Connection {
   releaseRunSlot(runId: string): void {
     this.runs.delete(runId);
     this.stats.runs = this.runs.size;
+    const workspaceId = this.#runWorkspaces.get(runId);
+    if (workspaceId === undefined) return;
+    this.#runWorkspaces.delete(runId);
+    const running = (runsByWorkspace.get(workspaceId) ?? 1) - 1;
+    if (running > 0) runsByWorkspace.set(workspaceId, running);
+    else runsByWorkspace.delete(workspaceId);
   }
 
-  busyMessage(): string {
+  busyMessage(workspaceId?: string): string {
+    if (this.runs.size < MAX_CONCURRENT_RUNS_PER_SESSION && workspaceId !== undefined)
+      return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
     return `This session already has ${MAX_CONCURRENT_RUNS_PER_SESSION} runs in flight, the limit. Wait for one to finish, or open another session.`;
   }
 }

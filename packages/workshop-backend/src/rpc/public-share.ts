@@ -16,10 +16,13 @@ import type {
 } from "@gadgets/workshop-shared/api";
 import {
   ANONYMOUS_RUN_TIMEOUT_MS,
+  ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE,
+  ANONYMOUS_RUNS_PER_CLIENT_PER_MINUTE,
   ANONYMOUS_RUNS_PER_MINUTE,
   ANONYMOUS_RUNS_PER_MINUTE_GLOBAL,
 } from "@gadgets/workshop-shared/limits";
 import { randomId } from "../storage/ids.ts";
+import { clientAnonymousRuns } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 
@@ -32,6 +35,25 @@ const anonymousWorkspace = (connection: Connection) => `anonymous-${connection.i
 export const NOT_FOUND_MESSAGE = "This link does not exist. Check that it was copied whole.";
 
 const globalRuns = new RateLimiter(ANONYMOUS_RUNS_PER_MINUTE_GLOBAL);
+
+/**
+ * Why an anonymous run is refused, or undefined when it may go (and is then counted). The server-wide
+ * budget sheds the heaviest connections first: a connection's first few runs a minute never count
+ * against it, so a flood from other connections cannot refuse a visitor trying a link.
+ */
+function anonymousRunRefusal(connection: Connection): string | undefined {
+  const fork = "Wait a moment, or fork it into your workspace to run it freely.";
+  if (!connection.anonymousRuns.allows())
+    return `Shared gadgets can run ${ANONYMOUS_RUNS_PER_MINUTE} times a minute from one page. ${fork}`;
+  if (!clientAnonymousRuns.allows(connection.client))
+    return `Shared gadgets can run ${ANONYMOUS_RUNS_PER_CLIENT_PER_MINUTE} times a minute from one client. ${fork}`;
+  const guaranteed = connection.anonymousRuns.count() < ANONYMOUS_RUNS_GUARANTEED_PER_MINUTE;
+  if (!guaranteed && !globalRuns.take())
+    return `Shared gadgets are running more than ${ANONYMOUS_RUNS_PER_MINUTE_GLOBAL} times a minute on this server. ${fork}`;
+  connection.anonymousRuns.take();
+  clientAnonymousRuns.take(connection.client);
+  return undefined;
+}
 
 async function runAnonymously(
   connection: Connection,
@@ -51,11 +73,8 @@ async function runAnonymously(
   });
   if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function")
     throw new TypeError("onEvent must be a function (or left out).");
-  if (!connection.anonymousRuns.take() || !globalRuns.take()) {
-    return refuse(
-      `Shared gadgets can run ${ANONYMOUS_RUNS_PER_MINUTE} times a minute from one page. Wait a moment, or fork it into your workspace to run it freely.`,
-    );
-  }
+  const refused = anonymousRunRefusal(connection);
+  if (refused) return refuse(refused);
   const controller = connection.acquireRunSlot(runId);
   if (!controller) return refuse(connection.busyMessage());
   try {

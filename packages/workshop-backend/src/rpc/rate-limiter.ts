@@ -1,22 +1,32 @@
-/** Counts events per key in a sliding one-minute window; `take()` says whether one more is allowed. */
+/** Counts events per key in a sliding window (a minute unless told); `take()` says whether one more is allowed. */
 export class RateLimiter {
   readonly #events = new Map<string, number[]>();
+  readonly #windowMs: number;
+  readonly #now: () => number;
 
   constructor(
-    private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly limit: number,
+    options: { windowMs?: number; now?: () => number } = {},
+  ) {
+    this.#windowMs = options.windowMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Events of `key` inside the window. */
+  count(key = ""): number {
+    const now = this.#now();
+    return (this.#events.get(key) ?? []).filter((at) => now - at < this.#windowMs).length;
+  }
 
   /** Whether `take()` would allow one more now, without counting it. */
   allows(key = ""): boolean {
-    const now = this.now();
-    return (this.#events.get(key) ?? []).filter((at) => now - at < 60_000).length < this.perMinute;
+    return this.count(key) < this.limit;
   }
 
   take(key = ""): boolean {
-    const now = this.now();
-    const recent = (this.#events.get(key) ?? []).filter((at) => now - at < 60_000);
-    if (recent.length >= this.perMinute) {
+    const now = this.#now();
+    const recent = (this.#events.get(key) ?? []).filter((at) => now - at < this.#windowMs);
+    if (recent.length >= this.limit) {
       this.#events.set(key, recent);
       return false;
     }
@@ -24,7 +34,8 @@ export class RateLimiter {
     this.#events.set(key, recent);
     // Bounded memory: keys whose windows emptied are dropped now and then.
     if (this.#events.size > 10_000) {
-      for (const [k, times] of this.#events) if (times.every((at) => now - at >= 60_000)) this.#events.delete(k);
+      for (const [k, times] of this.#events)
+        if (times.every((at) => now - at >= this.#windowMs)) this.#events.delete(k);
     }
     return true;
   }

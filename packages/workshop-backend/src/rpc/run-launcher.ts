@@ -3,14 +3,30 @@
  * after the outcome is known (never before the isolate starts), and frees the slot.
  */
 
-import type { GadgetFile, RunEventListener, RunOutcome, RunSummary } from "@gadgets/workshop-shared/api";
-import { MAX_CATALOG_DEPTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
-import { checkId } from "@gadgets/workshop-shared/validate";
-import type { CapabilityServices } from "../capabilities.ts";
+import type {
+  GadgetFile,
+  JsonValue,
+  RunEvent,
+  RunEventListener,
+  RunOutcome,
+  RunRecord,
+  RunSummary,
+  RunTrace,
+} from "@gadgets/workshop-shared/api";
+import {
+  MAX_CATALOG_CALLS_PER_RUN,
+  MAX_CATALOG_DEPTH,
+  MAX_CONCURRENT_CATALOG_CALLS_PER_RUN,
+  MAX_NAME_LENGTH,
+} from "@gadgets/workshop-shared/limits";
+import { checkId, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
+import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 export interface LaunchRequest {
   source: RunSummary["source"];
@@ -28,6 +44,10 @@ export interface LaunchRequest {
   depth?: number;
   /** A nested run ends when the run that called it ends (cancel, timeout or done). */
   parentSignal?: AbortSignal;
+  /** Catalog calls made so far by the whole call tree of the run a person or backend started. */
+  catalogCalls?: { made: number };
+  /** Hears of the run's record once the run is over (before it is stored). */
+  onRecord?(record: RunRecord): void;
 }
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
@@ -57,7 +77,7 @@ export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, 
   const { base, version } = splitAgentRef(ref);
   const byId = checkId(base, "agent id").ok ? await store.resolveAgent(base, version) : undefined;
   const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
-  if (!found) throw new Error(`No published agent "${ref}" in this workspace.`);
+  if (!found) throw codedError("AGENT_NOT_FOUND", `No published agent "${ref}" in this workspace.`);
   return found as ResolvedAgent;
 }
 
@@ -68,9 +88,15 @@ const FETCH_TIMEOUT_MS = 15_000;
 function servicesFor(context: RunContext, request: LaunchRequest, runSignal: AbortSignal): CapabilityServices {
   const depth = request.depth ?? 0;
   const chain = request.chain ?? [request.scope];
+  // Shared by the whole tree: nesting cannot multiply the budget.
+  const calls = request.catalogCalls ?? { made: 0 };
+  let inFlight = 0;
   const outbound = context.connection.env.GADGET_FETCH;
   return {
-    kv: (op, key, value) => context.store.kv(request.scope, op, key, value),
+    kv: async (op, key, value) => {
+      if (op === "put") await checkDiskForWrite(context.connection.env);
+      return context.store.kv(request.scope, op, key, value);
+    },
     fetch: (request, callSignal) => {
       const signal = AbortSignal.any([runSignal, callSignal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
       // Locally, gadget fetches leave through their own network service (public addresses only).
@@ -78,31 +104,65 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     },
     // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
     fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
-    async catalog(ref, payload) {
+    async catalog(ref, payload, relay) {
       if (depth >= MAX_CATALOG_DEPTH)
         throw new Error(
           `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
         );
-      const agent = await resolveAgentRef(context.store, ref);
-      if (chain.includes(agent.draftId))
-        throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
-      const outcome = await launchRun(context, {
-        source: { kind: "agent", agentId: agent.agentId, version: agent.version },
-        files: agent.files,
-        payload,
-        listener: undefined,
-        timeoutMs: context.timeoutMs,
-        receivedAt: Date.now(),
-        codeKey: `agent:${agent.agentId}@${agent.version}`,
-        scope: agent.draftId,
-        chain: [...chain, agent.draftId],
-        depth: depth + 1,
-        parentSignal: runSignal,
-      });
-      if (outcome.status === "ok") return outcome.result;
-      throw new Error(`${agent.name}@${agent.version} failed (${outcome.kind}): ${outcome.message}`);
+      if (calls.made >= MAX_CATALOG_CALLS_PER_RUN)
+        throw new Error(
+          `A run may make ${MAX_CATALOG_CALLS_PER_RUN} catalog calls in all (its nested calls included); "${ref}" would be call ${calls.made + 1}.`,
+        );
+      if (inFlight >= MAX_CONCURRENT_CATALOG_CALLS_PER_RUN)
+        throw new Error(
+          `A run may have ${MAX_CONCURRENT_CATALOG_CALLS_PER_RUN} catalog calls in flight at once. Await one before starting another.`,
+        );
+      calls.made++;
+      inFlight++;
+      try {
+        return await callAgent(ref, payload, relay);
+      } finally {
+        inFlight--;
+      }
     },
   };
+
+  async function callAgent(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun> {
+    const agent = await resolveAgentRef(context.store, ref);
+    if (chain.includes(agent.draftId))
+      throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
+    let trace: RunTrace | undefined;
+    const outcome = await launchRun(context, {
+      source: { kind: "agent", agentId: agent.agentId, version: agent.version },
+      files: agent.files,
+      payload,
+      // Its console reaches the caller's, marked with the agent (the deepest agent, when they nest).
+      listener: (event) => {
+        if (event.type === "log" || event.type === "error" || event.type === "trace")
+          relay({ ...event, from: event.from ?? { runId: event.runId, agent: agent.name } });
+      },
+      onRecord: (record) => {
+        trace = record.trace;
+      },
+      timeoutMs: context.timeoutMs,
+      receivedAt: Date.now(),
+      codeKey: `agent:${agent.agentId}@${agent.version}`,
+      scope: agent.draftId,
+      chain: [...chain, agent.draftId],
+      depth: depth + 1,
+      parentSignal: runSignal,
+      catalogCalls: calls,
+    });
+    return { agent: agent.name, version: agent.version, outcome, trace };
+  }
+}
+
+/** What is wrong with a call's own arguments (payload, timeout), checked before a run or a record exists. */
+function badArguments(request: LaunchRequest): string | undefined {
+  const payload = checkPayload(request.payload);
+  if (!payload.ok) return payload.error;
+  const timeout = request.timeoutMs === undefined ? undefined : checkTimeoutMs(request.timeoutMs, "timeoutMs");
+  return timeout && !timeout.ok ? timeout.error : undefined;
 }
 
 /**
@@ -134,14 +194,27 @@ async function runAndRecord(
 ): Promise<{ outcome: RunOutcome; stored: Promise<void> }> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
-  const controller = connection.acquireRunSlot(runId);
+  // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
+  const bad = badArguments(request);
+  if (bad !== undefined) {
+    const totalMs = Date.now() - request.receivedAt;
+    const outcome: RunOutcome = {
+      status: "error",
+      runId,
+      kind: "invalid",
+      message: bad,
+      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
+    };
+    return { outcome, stored: Promise.resolve() };
+  }
+  const controller = connection.acquireRunSlot(runId, workspaceId);
   if (!controller) {
     const now = Date.now();
     const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "busy",
-      message: connection.busyMessage(),
+      message: connection.busyMessage(workspaceId),
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
     };
     return { outcome, stored: Promise.resolve() };
@@ -166,6 +239,7 @@ async function runAndRecord(
       services: servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
     });
+    request.onRecord?.(record);
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     return { outcome, stored: records.add(record) };
   } finally {

@@ -28,7 +28,11 @@ export class RunRecordWriter {
   /** Settles when the batch now being gathered has been written. */
   #nextBatch = batchSignal();
 
-  constructor(private readonly store: DurableObjectStub<WorkspaceStore>) {}
+  constructor(
+    private readonly store: DurableObjectStub<WorkspaceStore>,
+    /** Rejects when nothing may be written now (the disk guard); the batch is then dropped and logged. */
+    private readonly beforeWrite: () => Promise<void> = async () => {},
+  ) {}
 
   /** Queues a record; the promise settles once it is stored (or its write failed and was logged). */
   add(record: RunRecord): Promise<void> {
@@ -49,16 +53,18 @@ export class RunRecordWriter {
     this.#nextBatch = batchSignal();
     if (batch.length > 0) {
       this.#writing = this.#writing.then(() =>
-        this.store.recordRuns(batch).catch((error: unknown) => {
-          console.error(
-            JSON.stringify({
-              level: "error",
-              msg: "storing run records failed",
-              count: batch.length,
-              reason: String(error),
-            }),
-          );
-        }),
+        this.beforeWrite()
+          .then(() => this.store.recordRuns(batch))
+          .catch((error: unknown) => {
+            console.error(
+              JSON.stringify({
+                level: "error",
+                msg: "storing run records failed",
+                count: batch.length,
+                reason: String(error),
+              }),
+            );
+          }),
       );
     }
     this.#writing.then(done.resolve);

@@ -10,6 +10,7 @@ import type {
   ErrorGroup,
   GadgetFile,
   JsonValue,
+  PublishOptions,
   RunEventListener,
   RunOptions,
   RunOutcome,
@@ -19,10 +20,15 @@ import type {
   SaveOutcome,
   Session,
   ShareSnapshot,
+  TestResultListener,
+  TestRunSummary,
+  TestStatus,
   WorkspaceSettings,
+  WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
-import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT } from "@gadgets/workshop-shared/limits";
+import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
+  byteLength,
   checkFiles,
   checkHost,
   checkId,
@@ -34,9 +40,11 @@ import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
+import { runTestSuite, testStatusOf } from "./test-runner.ts";
 
 function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!checked.ok) throw new TypeError(checked.error);
@@ -64,6 +72,7 @@ function checkListener(value: unknown): RunEventListener | undefined {
 export class SessionTarget extends RpcTarget implements Session {
   #disposed = false;
   readonly #records: RunRecordWriter;
+  #testRuns = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -72,8 +81,7 @@ export class SessionTarget extends RpcTarget implements Session {
     private settings: WorkspaceSettings,
   ) {
     super();
-    this.#records = new RunRecordWriter(store);
-    connection.stats.sessions++;
+    this.#records = new RunRecordWriter(store, () => checkDiskForWrite(connection.env));
   }
 
   async workspace(): Promise<{ workspaceId: string }> {
@@ -110,6 +118,7 @@ export class SessionTarget extends RpcTarget implements Session {
     }
     const timeout =
       changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
+    await checkDiskForWrite(this.connection.env);
     this.settings = await this.store.updateSettings({
       ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
       ...(hosts === undefined ? {} : { fetchHosts: hosts }),
@@ -121,18 +130,23 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.listDrafts();
   }
 
-  createDraft(input: CreateDraftInput): Promise<Draft> {
-    return this.store.createDraft(must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files)));
+  async createDraft(input: CreateDraftInput): Promise<Draft> {
+    const files = must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files));
+    await checkDiskForWrite(this.connection.env);
+    return this.store.createDraft(files);
   }
 
   openDraft(draftId: string): Promise<Draft> {
     return this.store.getDraft(must(checkId(draftId, "draft id")));
   }
 
-  saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
+  async saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
     const id = must(checkId(draftId, "draft id"));
     const raw = (input ?? {}) as Partial<SaveDraftInput>;
-    return this.store.saveDraft(id, checkVersion(raw.baseVersion), must(checkFiles(raw.files)));
+    const baseVersion = checkVersion(raw.baseVersion);
+    const files = must(checkFiles(raw.files));
+    await checkDiskForWrite(this.connection.env);
+    return this.store.saveDraft(id, baseVersion, files);
   }
 
   deleteDraft(draftId: string): Promise<void> {
@@ -168,8 +182,63 @@ export class SessionTarget extends RpcTarget implements Session {
     return true;
   }
 
-  publishDraft(draftId: string): Promise<AgentVersion> {
-    return this.store.publishDraft(must(checkId(draftId, "draft id")));
+  /** Runs the saved version's tests and keeps the result as the draft's last test status. */
+  async #test(draftId: string, onResult: TestResultListener | undefined): Promise<TestRunSummary> {
+    if (this.#testRuns >= MAX_TEST_RUNS_PER_SESSION)
+      throw new Error(
+        `This session is already running ${MAX_TEST_RUNS_PER_SESSION} test suite, the limit. Wait for it to finish.`,
+      );
+    this.#testRuns++;
+    try {
+      const draft = await this.store.getDraft(draftId);
+      const summary = await runTestSuite(this.#context(), draft, onResult);
+      // A draft deleted while its tests ran has no status to keep; the caller still gets the summary.
+      await this.store.recordTestStatus(draft.id, testStatusOf(summary, Date.now())).catch(() => undefined);
+      return summary;
+    } finally {
+      this.#testRuns--;
+    }
+  }
+
+  runTests(draftId: string, onResult?: TestResultListener): Promise<TestRunSummary> {
+    const id = must(checkId(draftId, "draft id"));
+    if (onResult !== undefined && onResult !== null && typeof onResult !== "function")
+      throw new TypeError("onResult must be a function (or left out).");
+    return this.#test(id, onResult ?? undefined);
+  }
+
+  lastTestStatus(draftId: string): Promise<TestStatus | null> {
+    return this.store.testStatus(must(checkId(draftId, "draft id")));
+  }
+
+  async publishDraft(draftId: string, options?: PublishOptions): Promise<AgentVersion> {
+    const id = must(checkId(draftId, "draft id"));
+    if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options)))
+      throw new TypeError("publishDraft options must be an object like { overrideTests: true } (or left out).");
+    const override = (options as PublishOptions | undefined)?.overrideTests;
+    if (override !== undefined && typeof override !== "boolean")
+      throw new TypeError("overrideTests must be true or false.");
+    const summary = await this.#test(id, undefined);
+    const status = testStatusOf(summary, Date.now());
+    const failing = summary.status === "failed" || summary.status === "invalid";
+    if (failing && !override) {
+      const why =
+        summary.status === "invalid"
+          ? `its test file is invalid: ${summary.message}`
+          : `${summary.failed} of ${summary.total} test cases failed (${summary.results
+              .filter((result) => result.status === "failed")
+              .map((result) => JSON.stringify(result.name))
+              .slice(0, 5)
+              .join(", ")})`;
+      throw new Error(
+        `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
+      );
+    }
+    await checkDiskForWrite(this.connection.env);
+    return this.store.publishDraft(id, {
+      version: summary.version,
+      tests: failing ? { ...status, overridden: true } : status,
+    });
   }
 
   listAgents(): Promise<AgentSummary[]> {
@@ -177,6 +246,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   getAgent(agentRef: string): AgentTarget {
+    this.connection.reserve("agents", this.workspaceId);
     return new AgentTarget(this.#context(), agentRef);
   }
 
@@ -207,14 +277,17 @@ export class SessionTarget extends RpcTarget implements Session {
     const checkedPayload = must(checkPayload(payload));
     this.#countShare();
     const draft = await this.store.getDraft(id);
+    const tests = await this.store.testStatus(id);
     const shareId = randomId();
-    await storeShare(this.connection.env, "snapshot", shareId, {
+    await this.#storeShare("snapshot", shareId, {
       shareId,
       name: draft.name,
       description: descriptionOf(draft.files),
       files: draft.files,
       payload: checkedPayload,
       createdAt: Date.now(),
+      // The last results only when they are for the version being shared.
+      ...(tests && tests.version === draft.version ? { tests } : {}),
     });
     return { shareId };
   }
@@ -223,7 +296,7 @@ export class SessionTarget extends RpcTarget implements Session {
     this.#countShare();
     const record = await this.getRun(runId);
     const recordId = randomId();
-    await storeShare(this.connection.env, "record", recordId, {
+    await this.#storeShare("record", recordId, {
       recordId,
       name: record.name,
       description: descriptionOf(record.files),
@@ -234,12 +307,21 @@ export class SessionTarget extends RpcTarget implements Session {
       outcome: record.outcome,
       startedAt: record.startedAt,
       createdAt: Date.now(),
+      ...(record.trace ? { trace: record.trace } : {}),
     });
     return { recordId };
   }
 
+  /** Charges the share to this workspace's quota, then stores it. */
+  async #storeShare(kind: "snapshot" | "record", id: string, value: Parameters<typeof storeShare>[3]): Promise<void> {
+    await checkDiskForWrite(this.connection.env);
+    await this.store.chargeShare(kind, id, byteLength(JSON.stringify(value)));
+    await storeShare(this.connection.env, kind, id, value, this.workspaceId);
+  }
+
   async forkShare(shareId: string): Promise<Draft> {
     const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
+    await checkDiskForWrite(this.connection.env);
     return this.store.createDraft(snapshot.files);
   }
 
@@ -247,10 +329,14 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.listErrors();
   }
 
+  usage(): Promise<WorkspaceUsage> {
+    return this.store.usage();
+  }
+
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
     void this.#records.flush();
-    this.connection.stats.sessions--;
+    this.connection.release("sessions", this.workspaceId);
   }
 }

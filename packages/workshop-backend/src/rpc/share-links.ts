@@ -5,26 +5,35 @@ import { MAX_SHARE_MISSES_PER_CONNECTION } from "@gadgets/workshop-shared/limits
 import { checkId } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import type { ShareKind } from "../storage/share-store.ts";
+import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { isRegistered, register } from "./registry.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
-/** Lookups of links that do not exist, per minute, across all connections; past it, no lookups. */
-const unknownLinks = new RateLimiter(600);
-
+/** Stores the share and adds it to the directory, owned by `workspaceId`. */
 export async function storeShare(
   env: Env,
   kind: ShareKind,
   id: string,
   value: ShareSnapshot | SharedRunRecord,
+  workspaceId: string,
 ): Promise<void> {
   await env.SHARES.get(env.SHARES.idFromName(id)).put(kind, JSON.stringify(value));
+  await register(env, kind, id, workspaceId);
 }
 
-/** The stored text of a share of that kind; undefined for unknown and malformed ids alike (no lookup for the latter). */
+/**
+ * The stored text of a share of that kind; undefined for unknown and malformed ids alike. Neither
+ * touches a share's storage: malformed ids are refused here, unknown ones by the directory.
+ */
 export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise<string | undefined> {
   const checked = checkId(id, "link");
-  return checked.ok ? env.SHARES.get(env.SHARES.idFromName(checked.value)).get(kind) : undefined;
+  if (!checked.ok) return undefined;
+  const store = env.SHARES.get(env.SHARES.idFromName(checked.value));
+  if (!(await isRegistered(env, kind, checked.value, async () => (await store.get(kind)) !== undefined)))
+    return undefined;
+  return store.get(kind);
 }
 
 /** The share of that kind, or a not-found error that is the same for malformed and unknown ids. */
@@ -33,14 +42,14 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   kind: ShareKind,
   id: unknown,
 ): Promise<T> {
-  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !unknownLinks.allows()) {
-    throw new Error("Too many links that do not exist were opened from this page. Reload it to try again.");
-  }
+  // Only this connection's and this client's own misses count: another client's never refuse it.
+  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientMisses.allows(connection.client))
+    throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
   const text = await readShare(connection.env, kind, id);
   if (text === undefined) {
     connection.shareMisses++;
-    unknownLinks.take();
-    throw new Error(NOT_FOUND_MESSAGE);
+    clientMisses.take(connection.client);
+    throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
   }
   return JSON.parse(text) as T;
 }

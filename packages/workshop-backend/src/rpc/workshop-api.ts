@@ -8,25 +8,24 @@ import type {
   WorkshopApi,
   WorkspaceCredentials,
 } from "@gadgets/workshop-shared/api";
-import { MAX_TOKEN_LENGTH } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_FAILED_SESSIONS_PER_CONNECTION,
+  MAX_TOKEN_LENGTH,
+  MAX_WORKSPACES_PER_CONNECTION,
+  WORKSPACES_PER_CLIENT_PER_HOUR,
+} from "@gadgets/workshop-shared/limits";
 import { isWellFormedToken, newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
+import { clientMisses, clientWorkspaces, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
+import { checkDiskForWrite } from "./disk-guard.ts";
 import { PublicRecordTarget, PublicShareTarget } from "./public-share.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { isRegistered, register } from "./registry.ts";
 import { SessionTarget } from "./session-target.ts";
 import { loadShare } from "./share-links.ts";
-
-/** Workspaces one connection may create: enough for tests and tabs, not for a flood. */
-const MAX_WORKSPACES_PER_CONNECTION = 20;
-
-/** Unknown tokens tried per connection before it is refused further attempts. */
-const MAX_FAILED_SESSIONS_PER_CONNECTION = 20;
-/** Unknown tokens tried per minute across the server; past it, no lookups (each costs a storage object). */
-const unknownTokens = new RateLimiter(600);
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   #created = 0;
-  #failedSessions = 0;
 
   constructor(private readonly connection: Connection) {
     super();
@@ -38,10 +37,16 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
         `This connection already created ${MAX_WORKSPACES_PER_CONNECTION} workspaces, the limit. Reuse a token you have.`,
       );
     }
+    if (!clientWorkspaces.take(this.connection.client))
+      throw new Error(
+        `This client created ${WORKSPACES_PER_CLIENT_PER_HOUR} workspaces in the last hour, the limit. Reuse a token you have, or wait.`,
+      );
+    await checkDiskForWrite(this.connection.env);
     const token = newWorkspaceToken();
     const workspaceId = await workspaceIdFor(token);
     const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
     await store.initialize(workspaceId);
+    await register(this.connection.env, "workspace", workspaceId, "");
     return { workspaceId, token };
   }
 
@@ -49,23 +54,32 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     const invalid =
       "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
     if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token))
-      throw new TypeError(invalid);
-    if (this.#failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !unknownTokens.allows()) {
-      throw new Error(
-        "Too many attempts with tokens that belong to no workspace. Wait a minute, then check WORKSHOP_TOKEN.",
-      );
-    }
+      throw codedError("INVALID_TOKEN", invalid, TypeError);
+    const { connection } = this;
+    // Only this connection's and this client's own misses count here: another client's never do.
+    if (connection.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientMisses.allows(connection.client))
+      throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
     const workspaceId = await workspaceIdFor(token);
-    const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
-    const opened = await store.openSession();
-    if (!opened.exists) {
-      this.#failedSessions++;
-      unknownTokens.take();
-      throw new Error(
+    const store = connection.env.WORKSPACES.get(connection.env.WORKSPACES.idFromName(workspaceId));
+    const unknown = () => {
+      connection.failedSessions++;
+      clientMisses.take(connection.client);
+      return codedError(
+        "UNKNOWN_TOKEN",
         "Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().",
       );
+    };
+    // The directory answers first: an unknown token never touches (nor creates) a workspace's storage.
+    if (!(await isRegistered(connection.env, "workspace", workspaceId, () => store.exists()))) throw unknown();
+    connection.reserve("sessions", workspaceId);
+    try {
+      const opened = await store.openSession();
+      if (!opened.exists) throw unknown();
+      return new SessionTarget(connection, workspaceId, store, opened.settings);
+    } catch (error) {
+      connection.release("sessions", workspaceId);
+      throw error;
     }
-    return new SessionTarget(this.connection, workspaceId, store, opened.settings);
   }
 
   async openShare(shareId: string): Promise<PublicShareTarget> {

@@ -19,7 +19,9 @@ import {
   type RunRecord,
   type RunSummary,
   type SaveOutcome,
+  type TestStatus,
   type WorkspaceSettings,
+  type WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
 import {
   DEFAULT_RUN_TIMEOUT_MS,
@@ -29,11 +31,15 @@ import {
   MAX_DRAFTS_PER_WORKSPACE,
   MAX_ERROR_GROUPS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
+  MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
   MAX_RUN_RECORDS_PER_WORKSPACE,
+  WORKSPACE_QUOTA_BYTES,
 } from "@gadgets/workshop-shared/limits";
-import { checkManifest } from "@gadgets/workshop-shared/validate";
+import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { randomId } from "./ids.ts";
+import { quotaRefusal, USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
+import { TestStatusTable } from "./test-status-table.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,6 +59,9 @@ CREATE TABLE IF NOT EXISTS kv (scope TEXT NOT NULL, key TEXT NOT NULL, value TEX
 CREATE TABLE IF NOT EXISTS errors (
   fingerprint TEXT PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, count INTEGER NOT NULL,
   first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS usage (category TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS run_sizes (run_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS shares (id TEXT PRIMARY KEY, kind TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
 `;
 
 /** An agent's docs as listed in the catalog. */
@@ -78,6 +87,8 @@ function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["ev
 
 /** Records beyond the cap are deleted once this many have piled up. */
 const RUN_PRUNE_STEP = 50;
+/** Oldest records deleted at a time when a new one needs bytes. */
+const RECORD_ROOM_STEP = 10;
 
 /** What the runner needs to execute a published agent version. */
 export interface ResolvedAgent {
@@ -110,10 +121,13 @@ export class WorkspaceStore extends DurableObject<Env> {
   #runRows: number | undefined;
 
   #schemaReady = false;
+  #exists = false;
+  readonly #tests: TestStatusTable;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#tests = new TestStatusTable(this.#sql);
   }
 
   /**
@@ -121,15 +135,87 @@ export class WorkspaceStore extends DurableObject<Env> {
    * only when a workspace is, and reads check for it first.
    */
   #hasSchema(): boolean {
-    this.#schemaReady ||=
+    this.#exists ||=
+      this.#schemaReady ||
       this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-    return this.#schemaReady;
+    return this.#exists;
   }
 
+  /** Creates the schema, or brings an older one up to date (every statement is IF NOT EXISTS). */
   #ensureSchema(): void {
-    if (this.#hasSchema()) return;
+    if (this.#schemaReady) return;
     this.#sql.exec(SCHEMA);
+    if (this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM usage").one().n === 0) this.#recountUsage();
     this.#schemaReady = true;
+  }
+
+  // ----- quota: bytes stored per category, kept up to date by every write
+
+  /** Counts usage from the data itself: once, for a workspace stored before usage was tracked. */
+  #recountUsage(): void {
+    const sum = (query: string, ...bindings: number[]) => this.#sql.exec<{ n: number }>(query, ...bindings).one().n;
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO run_sizes (run_id, bytes) SELECT run_id, SUM(length(CAST(value AS BLOB))) FROM run_parts GROUP BY run_id",
+    );
+    const counted: Record<UsageCategory, number> = {
+      drafts: sum("SELECT COALESCE(SUM(length(CAST(files AS BLOB))), 0) AS n FROM drafts"),
+      versions: sum(
+        "SELECT COALESCE(SUM(length(CAST(files AS BLOB)) + length(CAST(grants AS BLOB))), 0) AS n FROM agent_versions",
+      ),
+      records: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes"),
+      kv: sum(
+        "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS n FROM kv",
+        KV_ENTRY_OVERHEAD_BYTES,
+      ),
+      shares: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM shares"),
+    };
+    for (const category of USAGE_CATEGORIES)
+      this.#sql.exec("INSERT OR REPLACE INTO usage (category, bytes) VALUES (?, ?)", category, counted[category]);
+  }
+
+  #usageBytes(): Record<UsageCategory, number> {
+    const bytes: Record<UsageCategory, number> = { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0 };
+    for (const row of this.#sql.exec<{ category: UsageCategory; bytes: number }>("SELECT * FROM usage").toArray())
+      bytes[row.category] = row.bytes;
+    return bytes;
+  }
+
+  #usedBytes(): number {
+    return this.#sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM usage").one().n;
+  }
+
+  #grow(category: UsageCategory, delta: number): void {
+    if (delta !== 0) this.#sql.exec("UPDATE usage SET bytes = MAX(0, bytes + ?) WHERE category = ?", delta, category);
+  }
+
+  /** Throws the quota's message when growing by `growth` bytes would pass it. */
+  #ensureRoom(growth: number): void {
+    const refusal = quotaRefusal(this.#usedBytes(), growth);
+    if (refusal) throw new Error(refusal);
+  }
+
+  usage(): WorkspaceUsage {
+    this.#ensureSchema();
+    const bytes = this.#usageBytes();
+    return {
+      quotaBytes: WORKSPACE_QUOTA_BYTES,
+      usedBytes: USAGE_CATEGORIES.reduce((total, category) => total + bytes[category], 0),
+      bytes,
+    };
+  }
+
+  /** Charges a share or record made from this workspace (stored elsewhere) to its quota. */
+  chargeShare(kind: "snapshot" | "record", id: string, bytes: number): void {
+    this.#ensureSchema();
+    this.#ensureRoom(bytes);
+    this.#sql.exec(
+      "INSERT INTO shares (id, kind, bytes, created_at) VALUES (?, ?, ?, ?)",
+      id,
+      kind,
+      bytes,
+      this.#now(),
+    );
+    this.#grow("shares", bytes);
   }
 
   #now(): number {
@@ -210,6 +296,8 @@ export class WorkspaceStore extends DurableObject<Env> {
       created_at: now,
       updated_at: now,
     };
+    const bytes = byteLength(row.files);
+    this.#ensureRoom(bytes);
     this.#sql.exec(
       "INSERT INTO drafts (id, name, version, files, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
       row.id,
@@ -219,6 +307,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       row.created_at,
       row.updated_at,
     );
+    this.#grow("drafts", bytes);
     return { ...summary(row), files };
   }
 
@@ -253,6 +342,8 @@ export class WorkspaceStore extends DurableObject<Env> {
       files: JSON.stringify(files),
       updated_at: this.#now(),
     };
+    const growth = byteLength(next.files) - byteLength(row.files);
+    this.#ensureRoom(growth);
     this.#sql.exec(
       "UPDATE drafts SET name = ?, version = ?, files = ?, updated_at = ? WHERE id = ? AND version = ?",
       next.name,
@@ -262,27 +353,56 @@ export class WorkspaceStore extends DurableObject<Env> {
       draftId,
       baseVersion,
     );
+    this.#grow("drafts", growth);
     return { status: "saved", draft: summary(next) };
   }
 
   deleteDraft(draftId: string): void {
-    this.#draftRow(draftId);
+    const row = this.#draftRow(draftId);
     this.#sql.exec("DELETE FROM drafts WHERE id = ?", draftId);
+    this.#grow("drafts", -byteLength(row.files));
+    this.#tests.deleteForDraft(draftId);
     // Its kv goes with it, unless a published agent of it still uses that data.
-    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0)
+    if (this.#sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length === 0) {
+      this.#grow("kv", -this.#kvBytes(draftId, undefined));
       this.#sql.exec("DELETE FROM kv WHERE scope = ?", draftId);
+    }
+  }
+
+  /** Bytes of a gadget's kv (keys, values, per-entry overhead), leaving out `exceptKey`. */
+  #kvBytes(scope: string, exceptKey: string | undefined): number {
+    return this.#sql
+      .exec<{ used: number }>(
+        "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS used FROM kv WHERE scope = ? AND key IS NOT ?",
+        KV_ENTRY_OVERHEAD_BYTES,
+        scope,
+        exceptKey ?? null,
+      )
+      .one().used;
   }
 
   // ----- agents
 
-  publishDraft(draftId: string): AgentVersion {
+  /**
+   * Publishes the draft's saved version. With `tested`, only that version (the one whose tests ran),
+   * and the new agent version records the results.
+   */
+  publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion {
     this.#ensureSchema();
     const draft = this.getDraft(draftId);
+    if (tested && tested.version !== draft.version)
+      throw new Error(
+        `Draft "${draft.name}" was saved again (version ${draft.version}) while the tests of version ${tested.version} ran; nothing was published. Publish again to test and publish the new version.`,
+      );
     const manifest = checkManifest(draft.files);
     if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
     const now = this.#now();
     const description = manifest.value.description ?? "";
     const grants: GadgetGrants = manifest.value.grants ?? {};
+    const filesText = JSON.stringify(draft.files);
+    const grantsText = JSON.stringify(grants);
+    const bytes = byteLength(filesText) + byteLength(grantsText);
+    this.#ensureRoom(bytes);
     let agent = this.#sql
       .exec<{ id: string; latest_version: number }>("SELECT id, latest_version FROM agents WHERE draft_id = ?", draftId)
       .toArray()[0];
@@ -304,10 +424,11 @@ export class WorkspaceStore extends DurableObject<Env> {
       version,
       manifest.value.name,
       description,
-      JSON.stringify(draft.files),
-      JSON.stringify(grants),
+      filesText,
+      grantsText,
       now,
     );
+    this.#grow("versions", bytes);
     this.#sql.exec(
       "UPDATE agents SET name = ?, description = ?, latest_version = ?, updated_at = ? WHERE id = ?",
       manifest.value.name,
@@ -316,7 +437,28 @@ export class WorkspaceStore extends DurableObject<Env> {
       now,
       agent.id,
     );
-    return { agentId: agent.id, name: manifest.value.name, version, description, publishedAt: now, grants };
+    if (tested) this.#tests.saveForAgent(agent.id, version, tested.tests);
+    return {
+      agentId: agent.id,
+      name: manifest.value.name,
+      version,
+      description,
+      publishedAt: now,
+      grants,
+      ...(tested ? { tests: tested.tests } : {}),
+    };
+  }
+
+  // ----- test results
+
+  recordTestStatus(draftId: string, status: TestStatus): void {
+    this.#draftRow(draftId);
+    this.#tests.saveForDraft(draftId, status);
+  }
+
+  testStatus(draftId: string): TestStatus | null {
+    this.#draftRow(draftId);
+    return this.#tests.forDraft(draftId);
   }
 
   listAgents(): AgentSummary[] {
@@ -338,6 +480,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       .map((row) => {
         const files = JSON.parse(row.files) as GadgetFile[];
         const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
+        const tests = this.#tests.forAgent(row.id, row.latest_version);
         return {
           agentId: row.id,
           name: row.name,
@@ -347,6 +490,7 @@ export class WorkspaceStore extends DurableObject<Env> {
           updatedAt: row.updated_at,
           grants: JSON.parse(row.grants) as GadgetGrants,
           docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+          ...(tests ? { tests } : {}),
         };
       });
   }
@@ -382,6 +526,7 @@ export class WorkspaceStore extends DurableObject<Env> {
     const draftId = this.#sql
       .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
       .one().draft_id;
+    const tests = this.#tests.forAgent(row.agent_id, row.version);
     return {
       agentId: row.agent_id,
       draftId,
@@ -395,6 +540,7 @@ export class WorkspaceStore extends DurableObject<Env> {
         description: row.description,
         publishedAt: row.published_at,
         grants: JSON.parse(row.grants) as GadgetGrants,
+        ...(tests ? { tests } : {}),
       },
     };
   }
@@ -427,43 +573,68 @@ export class WorkspaceStore extends DurableObject<Env> {
     this.#runRows ??= this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
     this.#runRows += stored;
     // Pruning in steps keeps the COUNT and DELETE off most writes.
-    if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP) {
-      const excess = this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE;
-      this.#sql.exec(
-        "DELETE FROM run_parts WHERE run_id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
-        excess,
-      );
-      this.#sql.exec(
-        "DELETE FROM run_summaries WHERE id IN (SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?)",
-        excess,
-      );
-      this.#runRows = MAX_RUN_RECORDS_PER_WORKSPACE;
+    if (this.#runRows > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP)
+      this.#deleteOldestRuns(this.#runRows - MAX_RUN_RECORDS_PER_WORKSPACE);
+  }
+
+  /** Deletes the `count` oldest run records, and their bytes from the usage. */
+  #deleteOldestRuns(count: number): void {
+    const oldest = "SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?";
+    const freed = this.#sql
+      .exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`, count)
+      .one().n;
+    this.#sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, count);
+    this.#sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, count);
+    this.#sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, count);
+    this.#grow("records", -freed);
+    this.#runRows = undefined;
+  }
+
+  /**
+   * Makes room for a record of `bytes`: records stay within their own share of the quota, and the
+   * workspace within its quota, by pruning the oldest records. False when even that cannot make room.
+   */
+  #makeRoomForRecord(bytes: number): boolean {
+    for (;;) {
+      const usage = this.#usageBytes();
+      const total = USAGE_CATEGORIES.reduce((sum, category) => sum + usage[category], 0);
+      if (usage.records + bytes <= MAX_RUN_RECORD_BYTES_PER_WORKSPACE && total + bytes <= WORKSPACE_QUOTA_BYTES)
+        return true;
+      if (this.#sql.exec("SELECT 1 FROM run_summaries LIMIT 1").toArray().length === 0) return false;
+      this.#deleteOldestRuns(RECORD_ROOM_STEP);
     }
   }
 
   #recordRun(record: RunRecord): void {
-    const { payload, files, events, droppedEvents, outcome, ...runSummary } = record;
+    const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
     const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
-    const parts: Record<string, unknown> = {
+    const summaryText = JSON.stringify(runSummary);
+    const parts = Object.entries({
       payload,
       files,
       events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
       outcome,
-    };
+      ...(trace ? { trace } : {}),
+    }).map(([part, value]) => [part, JSON.stringify(value)] as const);
+    const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
+    if (!this.#makeRoomForRecord(bytes))
+      throw new Error(`the workspace's storage quota has no room for a ${bytes}-byte run record`);
     this.#sql.exec(
       "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
       record.runId,
-      JSON.stringify(runSummary),
+      summaryText,
       record.startedAt,
     );
-    for (const [part, value] of Object.entries(parts)) {
+    for (const [part, text] of parts) {
       this.#sql.exec(
         "INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)",
         record.runId,
         part,
-        JSON.stringify(value),
+        text,
       );
     }
+    this.#sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, bytes);
+    this.#grow("records", bytes);
   }
 
   listRuns(limit: number): RunSummary[] {
@@ -503,6 +674,7 @@ export class WorkspaceStore extends DurableObject<Env> {
       events: events.events,
       droppedEvents: events.droppedEvents,
       outcome: parts.get("outcome") as RunRecord["outcome"],
+      ...(parts.has("trace") ? { trace: parts.get("trace") as RunRecord["trace"] } : {}),
     };
   }
 
@@ -517,9 +689,10 @@ export class WorkspaceStore extends DurableObject<Env> {
             ?.value ?? null
         );
       case "delete": {
-        const existed = this.#sql.exec("SELECT 1 FROM kv WHERE scope = ? AND key = ?", scope, key).toArray().length > 0;
+        const old = this.#kvEntryBytes(scope, key);
         this.#sql.exec("DELETE FROM kv WHERE scope = ? AND key = ?", scope, key);
-        return existed;
+        this.#grow("kv", -old);
+        return old > 0;
       }
       case "list":
         // SQLite measures the prefix itself, so the comparison counts characters the same way on both sides.
@@ -553,10 +726,27 @@ export class WorkspaceStore extends DurableObject<Env> {
             `kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`,
           );
         }
+        const growth = adding - this.#kvEntryBytes(scope, key);
+        this.#ensureRoom(growth);
         this.#sql.exec("INSERT OR REPLACE INTO kv (scope, key, value) VALUES (?, ?, ?)", scope, key, text);
+        this.#grow("kv", growth);
         return true;
       }
     }
+  }
+
+  /** What one kv entry costs (0 when there is none). */
+  #kvEntryBytes(scope: string, key: string): number {
+    return (
+      this.#sql
+        .exec<{ n: number }>(
+          "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ? AS n FROM kv WHERE scope = ? AND key = ?",
+          KV_ENTRY_OVERHEAD_BYTES,
+          scope,
+          key,
+        )
+        .toArray()[0]?.n ?? 0
+    );
   }
 
   // ----- errors

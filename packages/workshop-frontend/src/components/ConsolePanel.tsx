@@ -15,6 +15,21 @@ const LEVEL_STYLE: Record<string, string> = {
 
 const time = (t: number) => `+${(t / 1000).toFixed(3)}s`;
 
+/** A line written by an agent this run called through the catalog. */
+function From({ entry }: { entry: ConsoleEntry }) {
+  const from = entry.kind === "log" || entry.kind === "error" || entry.kind === "trace" ? entry.from : undefined;
+  if (!from) return null;
+  return (
+    <span
+      className="shrink-0 rounded bg-fuchsia-100 px-1 text-fuchsia-900 dark:bg-fuchsia-950 dark:text-fuchsia-200"
+      data-testid="console-from"
+      title={`Written by the agent ${from.agent} (run ${from.runId})`}
+    >
+      {from.agent}
+    </span>
+  );
+}
+
 function Frames({ frames, onOpen }: { frames: StackFrame[]; onOpen(frame: StackFrame): void }) {
   const own = frames.filter((frame) => frame.file !== "<runtime>");
   return (
@@ -61,6 +76,7 @@ function Entry({
           data-testid="console-line"
         >
           <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+          <From entry={entry} />
           <span className="flex flex-wrap gap-x-2">
             {entry.values.map((value, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: values of one line never reorder
@@ -73,6 +89,7 @@ function Entry({
       return (
         <div className={`px-1 ${LEVEL_STYLE.error}`} data-testid="console-error">
           <span className="text-zinc-400 tabular-nums">{time(entry.t)} </span>
+          <From entry={entry} />
           <span className="font-semibold">
             {entry.error.name}: {entry.error.message}
           </span>
@@ -86,6 +103,7 @@ function Entry({
           data-testid="console-trace"
         >
           <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+          <From entry={entry} />
           <span>
             ⇄ {entry.capability}: {entry.summary} <span className="text-zinc-500">({entry.ms} ms)</span>
           </span>
@@ -126,6 +144,7 @@ export function ConsolePanel({
   const entries = useSyncExternalStore(store.subscribe, () => store.visible());
   const dropped = useSyncExternalStore(store.subscribe, () => store.droppedByCap);
   const filter = useSyncExternalStore(store.subscribe, () => store.filter);
+  const scoped = useSyncExternalStore(store.subscribe, () => store.scoped);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const virtualizer = useVirtualizer({
@@ -182,6 +201,14 @@ export function ConsolePanel({
           Clear
         </button>
       </div>
+      {scoped && (
+        <div className="flex gap-2 px-2 text-xs text-sky-800 dark:text-sky-300" data-testid="console-scoped">
+          Showing the lines of one trace span.
+          <button type="button" className="underline" onClick={() => store.setScope(undefined)}>
+            Show all
+          </button>
+        </div>
+      )}
       {dropped > 0 && (
         <div className="px-2 text-xs italic text-zinc-500">
           {dropped} older lines dropped (the console keeps the latest {entries.length})

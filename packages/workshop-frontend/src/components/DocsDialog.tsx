@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import contract from "../../AGENTS.md?raw";
 import { useConnectionState, useWorkshop } from "../hooks/workshop-context.tsx";
 import { Markdown } from "./Markdown.tsx";
+import { TestBadge } from "./TestBadge.tsx";
 
 /** Help (the gadget contract and its capabilities) or the catalog of published agents with their docs. */
 export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClose(): void }) {
@@ -51,7 +52,8 @@ export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClos
                   {agent.name}{" "}
                   <span className="text-xs font-normal text-zinc-500">
                     v{agent.latestVersion} · {agent.agentId}
-                  </span>
+                  </span>{" "}
+                  <TestBadge tests={agent.tests} />
                 </p>
                 {agent.description && <p className="text-sm text-zinc-600 dark:text-zinc-300">{agent.description}</p>}
                 <p className="text-xs text-zinc-500">

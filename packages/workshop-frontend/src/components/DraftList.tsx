@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useDraftMutations, useDrafts } from "../hooks/use-drafts.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { TEMPLATES } from "../drafts/templates.ts";
+import { StorageUsage } from "./StorageUsage.tsx";
 
 /** The workspace's drafts; new ones start from a template. */
 export function DraftList({
@@ -102,6 +103,7 @@ export function DraftList({
           {error}
         </p>
       )}
+      <StorageUsage />
     </nav>
   );
 }

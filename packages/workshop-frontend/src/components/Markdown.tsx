@@ -1,83 +1,36 @@
 import type { ReactNode } from "react";
-
-/** Inline `code` and **bold**, as React text: nothing in the text becomes markup. */
-function inline(text: string): ReactNode[] {
-  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/g).map((part, i) => {
-    if (part.startsWith("`") && part.endsWith("`") && part.length > 1)
-      return (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts of one line never reorder
-        <code key={i} className="rounded bg-zinc-100 px-0.5 dark:bg-zinc-800">
-          {part.slice(1, -1)}
-        </code>
-      );
-    if (part.startsWith("**") && part.endsWith("**") && part.length > 3)
-      // biome-ignore lint/suspicious/noArrayIndexKey: parts of one line never reorder
-      return <strong key={i}>{part.slice(2, -2)}</strong>;
-    return part;
-  });
-}
+import ReactMarkdown, { type Components } from "react-markdown";
 
 /**
- * A small Markdown view for docs (headings, lists, tables as text, code blocks, paragraphs). Agents'
- * docs are user-written: everything is rendered as text, no HTML passes through.
+ * Docs as Markdown (the gadget contract, agents' READMEs). Agents' docs are user-written: raw HTML in
+ * them is shown as text (react-markdown never turns it into markup), images are left out (they would
+ * load from wherever the author points), and links open in a new tab without a referrer.
  */
-export function Markdown({ source }: { source: string }) {
-  const blocks: ReactNode[] = [];
-  const lines = source.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    if (line.startsWith("```")) {
-      const code: string[] = [];
-      for (i++; i < lines.length && !(lines[i] ?? "").startsWith("```"); i++) code.push(lines[i] ?? "");
-      blocks.push(
-        <pre key={blocks.length} className="overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
-          {code.join("\n")}
-        </pre>,
-      );
-      continue;
-    }
-    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
-    if (heading) {
-      const size = ["text-lg", "text-base", "text-sm", "text-sm"][(heading[1]?.length ?? 1) - 1];
-      blocks.push(
-        <p key={blocks.length} className={`mt-3 font-semibold ${size}`}>
-          {inline(heading[2] ?? "")}
-        </p>,
-      );
-      continue;
-    }
-    if (/^\s*[-*] /.test(line)) {
-      const items: string[] = [];
-      // Anchored alternatives without overlapping whitespace runs: no quadratic backtracking.
-      for (; i < lines.length && /^(?:\s*[-*] | {2}\s*\S)/.test(lines[i] ?? ""); i++) {
-        const item = lines[i] ?? "";
-        if (/^\s*[-*] /.test(item)) items.push(item.replace(/^\s*[-*] /, ""));
-        else items[items.length - 1] += ` ${item.trim()}`;
-      }
-      i--;
-      blocks.push(
-        <ul key={blocks.length} className="ml-4 list-disc">
-          {items.map((item, n) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-            <li key={n}>{inline(item)}</li>
-          ))}
-        </ul>,
-      );
-      continue;
-    }
-    if (line.trim() === "") continue;
-    const paragraph = [line];
-    for (
-      ;
-      i + 1 < lines.length && (lines[i + 1] ?? "").trim() !== "" && !/^(#|```|\s*[-*] )/.test(lines[i + 1] ?? "");
-      i++
-    )
-      paragraph.push(lines[i + 1] ?? "");
-    blocks.push(
-      <p key={blocks.length} className={paragraph[0]?.startsWith("|") ? "whitespace-pre font-mono text-xs" : "mt-1"}>
-        {paragraph[0]?.startsWith("|") ? paragraph.join("\n") : inline(paragraph.join(" "))}
-      </p>,
-    );
-  }
-  return <div className="space-y-1 text-sm">{blocks}</div>;
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer" className="text-sky-700 underline dark:text-sky-400">
+      {children}
+    </a>
+  ),
+  h1: ({ children }) => <p className="mt-3 text-lg font-semibold">{children}</p>,
+  h2: ({ children }) => <p className="mt-3 text-base font-semibold">{children}</p>,
+  h3: ({ children }) => <p className="mt-3 text-sm font-semibold">{children}</p>,
+  h4: ({ children }) => <p className="mt-3 text-sm font-semibold">{children}</p>,
+  p: ({ children }) => <p className="mt-2">{children}</p>,
+  ul: ({ children }) => <ul className="mt-2 ml-4 list-disc">{children}</ul>,
+  ol: ({ children }) => <ol className="mt-2 ml-4 list-decimal">{children}</ol>,
+  pre: ({ children }) => (
+    <pre className="mt-2 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{children}</pre>
+  ),
+  code: ({ children }) => <code className="rounded bg-zinc-100 px-0.5 dark:bg-zinc-800">{children}</code>,
+};
+
+export function Markdown({ source }: { source: string }): ReactNode {
+  return (
+    <div className="text-sm">
+      <ReactMarkdown components={components} disallowedElements={["img"]} unwrapDisallowed>
+        {source}
+      </ReactMarkdown>
+    </div>
+  );
 }

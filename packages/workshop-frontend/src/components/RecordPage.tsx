@@ -8,6 +8,7 @@ import { ConsolePanel } from "./ConsolePanel.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
+import { TraceWaterfall } from "./TraceWaterfall.tsx";
 
 function fill(store: ConsoleStore, record: { events: readonly RunEvent[]; name: string }, runId: string) {
   store.clear();
@@ -179,8 +180,20 @@ export function RecordPage({ recordId }: { recordId: string }) {
             </section>
           )}
           <div className={`grid min-h-0 flex-1 gap-1 ${rerun ? "grid-cols-2" : "grid-cols-1"}`}>
-            <div className="min-h-0 border border-zinc-200 dark:border-zinc-800" data-testid="recorded-console">
-              <ConsolePanel dark={dark} onOpenFrame={() => {}} store={recorded} title="Recorded" />
+            <div
+              className="flex min-h-0 flex-col border border-zinc-200 dark:border-zinc-800"
+              data-testid="recorded-console"
+            >
+              {record.trace && (
+                <TraceWaterfall
+                  trace={record.trace}
+                  run={{ runId: record.outcome.runId, name: record.name }}
+                  store={recorded}
+                />
+              )}
+              <div className="min-h-0 flex-1">
+                <ConsolePanel dark={dark} onOpenFrame={() => {}} store={recorded} title="Recorded" />
+              </div>
             </div>
             {rerun && (
               <div className="min-h-0 border border-zinc-200 dark:border-zinc-800" data-testid="rerun-console">

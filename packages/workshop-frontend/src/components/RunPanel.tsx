@@ -41,6 +41,8 @@ export function RunPanel(props: {
   onCancel(): void;
   /** Offered once a run is done: makes its record shareable. */
   onShareRun?(runId: string): void;
+  /** Offered once a run is done: its input and result become a new test case. */
+  onSaveAsTest?(runId: string): void;
   dark: boolean;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
@@ -132,6 +134,15 @@ export function RunPanel(props: {
                 onClick={() => props.onShareRun?.(state.outcome.runId)}
               >
                 Share run
+              </button>
+            )}
+            {props.onSaveAsTest && (
+              <button
+                type="button"
+                className="mr-2 rounded border border-zinc-300 px-1 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+                onClick={() => props.onSaveAsTest?.(state.outcome.runId)}
+              >
+                Save as test case
               </button>
             )}
             queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run{" "}

@@ -9,6 +9,7 @@ import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
+import { SharedTests } from "./SharedTests.tsx";
 
 export const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
 
@@ -123,6 +124,7 @@ export function SharePage({ shareId }: { shareId: string }) {
           />
         </div>
         <div className="flex min-w-0 flex-[2] flex-col">
+          <SharedTests files={snapshot.files} status={snapshot.tests} />
           <div className="h-2/5 min-h-0 border-b border-zinc-200 dark:border-zinc-800">
             <RunPanel
               draftId={`share-${shareId}`}

@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
-import { checkManifest, MANIFEST_PATH, type StackFrame } from "@gadgets/workshop-shared";
+import {
+  appendTestCase,
+  caseFromRun,
+  checkManifest,
+  MANIFEST_PATH,
+  type StackFrame,
+  TESTS_PATH,
+} from "@gadgets/workshop-shared";
 import { formatSource } from "../editor/format.ts";
 import { gadgetEnvTypes } from "../editor/gadget-types.ts";
 import { useDraft, useDraftMutations } from "../hooks/use-drafts.ts";
@@ -21,6 +28,8 @@ import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { FileTabs } from "./FileTabs.tsx";
+import { RunTracePanel } from "./RunTracePanel.tsx";
+import { TestsPanel } from "./TestsPanel.tsx";
 
 const resizer = "w-1 bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
 const resizerRow = "h-1 bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
@@ -133,6 +142,25 @@ export function Workbench() {
     setReveal({ path: frame.file, line: frame.line, column: frame.column });
   }, []);
 
+  /** A finished run's input and outcome become a new case in the test file, opened for editing. */
+  const saveAsTest = useCallback(
+    async (runId: string) => {
+      if (!editor) return;
+      try {
+        const record = await (await connection.ready()).getRun(runId);
+        const next = appendTestCase(editor.files, caseFromRun("case", record.payload, record.outcome));
+        if (!next.ok) return setNotice(next.error);
+        if (editor.file(TESTS_PATH)) editor.update(TESTS_PATH, next.value);
+        else editor.addFile(TESTS_PATH, next.value);
+        setActivePath(TESTS_PATH);
+        setNotice(`Added a test case to ${TESTS_PATH}; edit its name and expectations there.`);
+      } catch (error) {
+        setNotice(error instanceof Error ? error.message : String(error));
+      }
+    },
+    [editor, connection],
+  );
+
   const envTypes = useMemo(() => gadgetEnvTypes(manifest.ok ? (manifest.value.grants ?? {}) : {}), [manifest]);
   const dark = theme === "dark";
 
@@ -167,11 +195,23 @@ export function Workbench() {
               className="rounded px-2 py-0.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800"
               onClick={async () => {
                 await editor.saveNow();
+                const published = (version: { name: string; version: number; agentId: string }, note = "") =>
+                  setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}${note}`);
                 try {
-                  const version = await publish.mutateAsync(editor.draftId);
-                  setNotice(`Published ${version.name} v${version.version} — agent id ${version.agentId}`);
+                  published(await publish.mutateAsync({ draftId: editor.draftId }));
                 } catch (error) {
-                  setNotice(error instanceof Error ? error.message : String(error));
+                  const message = error instanceof Error ? error.message : String(error);
+                  // Failing tests: the person may publish anyway, and the version says so.
+                  if (!/was not published/.test(message) || !window.confirm(`${message}\n\nPublish anyway?`))
+                    return setNotice(message);
+                  try {
+                    published(
+                      await publish.mutateAsync({ draftId: editor.draftId, overrideTests: true }),
+                      " (tests overridden)",
+                    );
+                  } catch (again) {
+                    setNotice(again instanceof Error ? again.message : String(again));
+                  }
                 }
               }}
             >
@@ -275,7 +315,7 @@ export function Workbench() {
         <Separator className={resizer} />
         <Panel defaultSize="35" minSize="20">
           <Group orientation="vertical">
-            <Panel defaultSize="40" minSize="15">
+            <Panel defaultSize="30" minSize="15">
               {editor ? (
                 <RunPanel
                   draftId={editor.draftId}
@@ -287,12 +327,26 @@ export function Workbench() {
                   onShareRun={(runId) =>
                     void share(async () => `/r/${(await (await connection.ready()).shareRun(runId)).recordId}`)
                   }
+                  onSaveAsTest={(runId) => void saveAsTest(runId)}
                   dark={dark}
                 />
               ) : null}
             </Panel>
+            {editor && (
+              <>
+                <Separator className={resizerRow} />
+                <Panel defaultSize="12" minSize="6">
+                  <TestsPanel editor={editor} files={files} onOpenFile={setActivePath} />
+                </Panel>
+                <Separator className={resizerRow} />
+                {/* Its own panel, so a trace arriving after the run never moves the console under the pointer. */}
+                <Panel defaultSize="14" minSize="6" className="overflow-auto">
+                  <RunTracePanel runId={runState.status === "done" ? runState.outcome.runId : undefined} />
+                </Panel>
+              </>
+            )}
             <Separator className={resizerRow} />
-            <Panel defaultSize="60" minSize="15">
+            <Panel defaultSize="44" minSize="15">
               <ConsolePanel dark={dark} onOpenFrame={openFrame} />
             </Panel>
           </Group>

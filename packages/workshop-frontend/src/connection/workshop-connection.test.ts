@@ -26,7 +26,8 @@ function fakeClients() {
       createWorkspace: async () => ({ workspaceId: "w1", token: "gw_new" }),
       getSession: () => ({
         workspace: async () => {
-          if (options.token === rejected) throw new Error("Unknown workspace token: no workspace belongs to it.");
+          // The server's code is what counts; its wording may change.
+          if (options.token === rejected) throw Object.assign(new Error("(any wording)"), { code: "UNKNOWN_TOKEN" });
           if (failing > 0) {
             failing--;
             throw new Error("connect ECONNREFUSED");
@@ -105,6 +106,18 @@ describe("WorkshopConnection", () => {
     expect(connection.state).toMatchObject({ status: "lost", reason: "connect ECONNREFUSED" });
     await vi.advanceTimersByTimeAsync(2000);
     expect(connection.state.status).toBe("connected");
+  });
+
+  it("connects again when started after a close, as StrictMode does in development", async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(TOKEN_KEY, "gw_kept");
+    const clients = fakeClients();
+    const connection = new WorkshopConnection(storage, { createClient: clients.factory });
+    connection.start();
+    connection.close();
+    connection.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(connection.state).toEqual({ status: "connected", workspaceId: "w1" });
   });
 
   it("tells runs in flight that the connection broke, then reconnects", async () => {

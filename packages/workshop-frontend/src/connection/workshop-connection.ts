@@ -5,7 +5,14 @@
  */
 
 import type { RpcStub } from "capnweb";
-import { createRpcClient, type RpcClientOptions, type Session, type WorkshopClient } from "@gadgets/workshop-shared";
+import {
+  createRpcClient,
+  errorCode,
+  type RpcClientOptions,
+  type Session,
+  type WorkshopClient,
+} from "@gadgets/workshop-shared";
+import { Subscribable } from "../subscribable.ts";
 
 export type ConnectionState =
   | { status: "connecting"; attempt: number }
@@ -23,9 +30,8 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 type ClientFactory = (options: RpcClientOptions) => WorkshopClient;
 
-export class WorkshopConnection {
+export class WorkshopConnection extends Subscribable {
   #state: ConnectionState = { status: "connecting", attempt: 0 };
-  readonly #listeners = new Set<() => void>();
   readonly #brokenListeners = new Set<(reason: string) => void>();
   #client: WorkshopClient | undefined;
   #session: RpcStub<Session> | undefined;
@@ -37,27 +43,18 @@ export class WorkshopConnection {
   constructor(
     private readonly storage: TokenStorage,
     private readonly options: { url?: string; createClient?: ClientFactory } = {},
-  ) {}
+  ) {
+    super();
+  }
 
   get state(): ConnectionState {
     return this.#state;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
   /** Called when a connected session breaks: runs in flight on it were interrupted. */
   onBroken(listener: (reason: string) => void): () => void {
     this.#brokenListeners.add(listener);
     return () => this.#brokenListeners.delete(listener);
-  }
-
-  /** The session stub; throws when not connected (callers show the connection state instead). */
-  session(): RpcStub<Session> {
-    if (!this.#session || this.#state.status !== "connected") throw new Error("Not connected to the Workshop yet.");
-    return this.#session;
   }
 
   /** Resolves once connected (or at once when already connected). */
@@ -73,14 +70,19 @@ export class WorkshopConnection {
     });
   }
 
-  /** Connects (once; later calls do nothing while connected or connecting). */
+  /**
+   * Connects (once; later calls do nothing while connected or connecting). A closed connection may be
+   * started again, as React's StrictMode does to every effect in development (start, close, start).
+   */
   start(): void {
     if (this.#started) return;
     this.#started = true;
+    this.#closed = false;
     void this.#connect(0);
   }
 
   close(): void {
+    this.#started = false;
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#client?.[Symbol.dispose]();
@@ -88,7 +90,7 @@ export class WorkshopConnection {
 
   #set(state: ConnectionState): void {
     this.#state = state;
-    for (const listener of this.#listeners) listener();
+    this.notify();
   }
 
   async #connect(attempt: number): Promise<void> {
@@ -124,7 +126,8 @@ export class WorkshopConnection {
       client?.[Symbol.dispose]();
       if (generation !== this.#generation) return;
       // The server no longer knows this token (its data was removed): start a new workspace.
-      if (error instanceof Error && /(Unknown|Invalid) workspace token/.test(error.message)) {
+      const code = errorCode(error);
+      if (code === "UNKNOWN_TOKEN" || code === "INVALID_TOKEN") {
         this.storage.setItem(TOKEN_KEY, "");
         void this.#connect(attempt);
         return;

@@ -3,13 +3,14 @@
  * smooth — past the cap the oldest lines are dropped and counted. Framework-free; React subscribes.
  */
 
-import type { LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import type { EventSource, LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import { Subscribable } from "../subscribable.ts";
 
 export type ConsoleEntry =
   | { kind: "run-start"; id: number; runId: string; name: string; at: number }
-  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number }
-  | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number }
+  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number; from?: EventSource }
+  | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number; from?: EventSource }
   | { kind: "dropped"; id: number; runId: string; count: number; t: number }
   | {
       kind: "trace";
@@ -20,6 +21,7 @@ export type ConsoleEntry =
       ok: boolean;
       ms: number;
       t: number;
+      from?: EventSource;
     }
   | { kind: "end"; id: number; runId: string; outcome: RunOutcome; t: number };
 
@@ -38,19 +40,14 @@ export const ALL_LEVELS: LevelFilter = {
   trace: true,
 };
 
-export class ConsoleStore {
+export class ConsoleStore extends Subscribable {
   #entries: ConsoleEntry[] = [];
   #droppedByCap = 0;
   #nextId = 1;
   #filter: LevelFilter = { ...ALL_LEVELS };
   #visible: ConsoleEntry[] | undefined;
-  readonly #listeners = new Set<() => void>();
+  #scope: ((entry: ConsoleEntry) => boolean) | undefined;
   #notifyScheduled = false;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   /** Lines dropped because the panel was full. */
   get droppedByCap(): number {
@@ -66,9 +63,20 @@ export class ConsoleStore {
     this.#changed(true);
   }
 
+  get scoped(): boolean {
+    return this.#scope !== undefined;
+  }
+
+  /** Narrows the panel to the entries of one part of a run (a trace span); undefined shows all again. */
+  setScope(scope: ((entry: ConsoleEntry) => boolean) | undefined): void {
+    this.#scope = scope;
+    this.#changed(true);
+  }
+
   /** Entries that pass the filter (cached until the next change). */
   visible(): ConsoleEntry[] {
     this.#visible ??= this.#entries.filter((entry) => {
+      if (this.#scope && !this.#scope(entry)) return false;
       if (entry.kind === "log") return this.#filter[entry.level];
       if (entry.kind === "error") return this.#filter["error-events"];
       if (entry.kind === "trace") return this.#filter.trace;
@@ -89,10 +97,25 @@ export class ConsoleStore {
     const id = this.#nextId++;
     switch (event.type) {
       case "log":
-        this.#push({ kind: "log", id, runId: event.runId, level: event.level, values: event.values, t: event.t });
+        this.#push({
+          kind: "log",
+          id,
+          runId: event.runId,
+          level: event.level,
+          values: event.values,
+          t: event.t,
+          ...(event.from ? { from: event.from } : {}),
+        });
         break;
       case "error":
-        this.#push({ kind: "error", id, runId: event.runId, error: event.error, t: event.t });
+        this.#push({
+          kind: "error",
+          id,
+          runId: event.runId,
+          error: event.error,
+          t: event.t,
+          ...(event.from ? { from: event.from } : {}),
+        });
         break;
       case "dropped":
         this.#push({ kind: "dropped", id, runId: event.runId, count: event.count, t: event.t });
@@ -110,6 +133,7 @@ export class ConsoleStore {
           ok: event.ok,
           ms: event.ms,
           t: event.t,
+          ...(event.from ? { from: event.from } : {}),
         });
         break;
       case "status":
@@ -119,6 +143,7 @@ export class ConsoleStore {
 
   clear(): void {
     this.#entries = [];
+    this.#scope = undefined;
     this.#droppedByCap = 0;
     this.#changed(true);
   }
@@ -137,14 +162,14 @@ export class ConsoleStore {
   #changed(now: boolean): void {
     this.#visible = undefined;
     if (now) {
-      for (const listener of this.#listeners) listener();
+      this.notify();
       return;
     }
     if (this.#notifyScheduled) return;
     this.#notifyScheduled = true;
     const notify = () => {
       this.#notifyScheduled = false;
-      for (const listener of this.#listeners) listener();
+      this.notify();
     };
     if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && !document.hidden)
       requestAnimationFrame(notify);

@@ -46,4 +46,14 @@ describe("decodeValue", () => {
   it("does not turn a hostile class name into code", () => {
     expect(decodeValue({ t: "object", ctor: "a(){}; alert(1); class b", entries: [], size: 0 })).toEqual({});
   });
+
+  it("shows keys named like Object.prototype members as data, never as a prototype", () => {
+    const decoded = roundTrip(JSON.parse('{"__proto__":{"polluted":true},"constructor":"x","a":1}')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(decoded)).toEqual(["__proto__", "constructor", "a"]);
+    expect(Object.getOwnPropertyDescriptor(decoded, "__proto__")?.value).toEqual({ polluted: true });
+    expect((decoded as { polluted?: boolean }).polluted).toBeUndefined();
+  });
 });

@@ -69,7 +69,14 @@ export function decodeValue(value: EncodedValue): unknown {
       return value.items;
     case "object": {
       const object = namedObject(value.ctor);
-      for (const [key, entry] of value.entries) object[key] = decodeValue(entry);
+      // Defined, not assigned: a logged key named "__proto__" is data, never the object's prototype.
+      for (const [key, entry] of value.entries)
+        Object.defineProperty(object, key, {
+          value: decodeValue(entry),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       if (value.size > value.entries.length)
         object["…"] = new Placeholder(`${value.size - value.entries.length} more keys`);
       return object;

@@ -13,6 +13,7 @@ import {
   type SaveOutcome,
 } from "@gadgets/workshop-shared";
 import type { TokenStorage } from "../connection/workshop-connection.ts";
+import { Subscribable } from "../subscribable.ts";
 
 export type SaveState =
   | { status: "saved"; version: number }
@@ -30,7 +31,7 @@ export const AUTOSAVE_DELAY_MS = 700;
 
 const unsavedKey = (draftId: string) => `workshop.unsaved.${draftId}`;
 
-export class DraftEditor {
+export class DraftEditor extends Subscribable {
   readonly draftId: string;
   #files: GadgetFile[];
   #version: number;
@@ -38,24 +39,19 @@ export class DraftEditor {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
   #editsDuringSave = false;
-  readonly #listeners = new Set<() => void>();
 
   constructor(
     draft: Draft,
     private readonly save: SaveFunction,
     private readonly storage?: TokenStorage & { removeItem(key: string): void },
   ) {
+    super();
     this.draftId = draft.id;
     this.#files = draft.files;
     this.#version = draft.version;
     this.#state = { status: "saved", version: draft.version };
     this.#restoreUnsaved(draft);
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   get files(): GadgetFile[] {
     return this.#files;
@@ -218,6 +214,6 @@ export class DraftEditor {
   }
 
   #emit(): void {
-    for (const listener of this.#listeners) listener();
+    this.notify();
   }
 }

@@ -17,6 +17,7 @@ import {
   type ShareSnapshot,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { Subscribable } from "../subscribable.ts";
 
 export interface EmbedLine {
   id: number;
@@ -37,9 +38,8 @@ export interface EmbedState {
 /** Lines the embed's console keeps (it is a small window). */
 const MAX_LINES = 1000;
 
-export class EmbedController {
+export class EmbedController extends Subscribable {
   #state: EmbedState = { files: [], lines: [], running: false };
-  readonly #listeners = new Set<() => void>();
   readonly #hostListeners = new Set<RunEventListener>();
   #nextLine = 1;
 
@@ -50,6 +50,7 @@ export class EmbedController {
     private readonly client: WorkshopClient,
     readonly shareId: string,
   ) {
+    super();
     this.#share = client.api.openShare(shareId);
   }
 
@@ -61,11 +62,6 @@ export class EmbedController {
   get state(): EmbedState {
     return this.#state;
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
 
   #loaded: Promise<void> | undefined;
 
@@ -130,7 +126,7 @@ export class EmbedController {
 
   #set(patch: Partial<EmbedState>): void {
     this.#state = { ...this.#state, ...patch };
-    for (const listener of this.#listeners) listener();
+    this.notify();
   }
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Draft, DraftSummary, GadgetFile } from "@gadgets/workshop-shared";
+import { usageKey } from "./use-usage.ts";
 import { useConnectionState, useWorkshop } from "./workshop-context.tsx";
 
 export const draftsKey = ["drafts"] as const;
@@ -33,7 +34,10 @@ export function useDraft(draftId: string | undefined) {
 export function useDraftMutations() {
   const { connection } = useWorkshop();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: draftsKey });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: usageKey });
+    return queryClient.invalidateQueries({ queryKey: draftsKey });
+  };
   return {
     create: useMutation({
       mutationFn: async (files: GadgetFile[]) => (await connection.ready()).createDraft({ files }),
@@ -44,7 +48,8 @@ export function useDraftMutations() {
       onSuccess: refresh,
     }),
     publish: useMutation({
-      mutationFn: async (draftId: string) => (await connection.ready()).publishDraft(draftId),
+      mutationFn: async ({ draftId, overrideTests }: { draftId: string; overrideTests?: boolean }) =>
+        (await connection.ready()).publishDraft(draftId, overrideTests ? { overrideTests } : undefined),
       onSuccess: () => queryClient.invalidateQueries({ queryKey: ["agents"] }),
     }),
   };

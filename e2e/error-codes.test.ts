@@ -1,0 +1,29 @@
+/** Errors thrown over RPC carry a stable `code` that clients branch on, whatever their wording. */
+
+import { createRpcClient, type ErrorCode, errorCode } from "@gadgets/workshop-shared";
+import { describe, expect, it } from "vitest";
+import { connectNewWorkspace, workshopUrl } from "./helpers.ts";
+
+async function codeOf(call: () => Promise<unknown>): Promise<ErrorCode | undefined> {
+  try {
+    await call();
+  } catch (error) {
+    return errorCode(error);
+  }
+  throw new Error("the call did not fail");
+}
+
+describe("error codes across the wire", () => {
+  it("names a malformed token, an unknown token, a missing agent and a missing link", async () => {
+    using malformed = createRpcClient({ url: workshopUrl(), token: "not-a-token" });
+    expect(await codeOf(() => malformed.getSession().listDrafts())).toBe("INVALID_TOKEN");
+
+    using unknown = createRpcClient({ url: workshopUrl(), token: `gw_${"B".repeat(43)}` });
+    expect(await codeOf(() => unknown.getSession().listDrafts())).toBe("UNKNOWN_TOKEN");
+
+    const { client } = await connectNewWorkspace();
+    using _client = client;
+    expect(await codeOf(() => client.getAgent("no-such-agent").run(null))).toBe("AGENT_NOT_FOUND");
+    expect(await codeOf(() => client.api.openShare("A".repeat(22)).snapshot())).toBe("NOT_FOUND");
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Refuses new writes while the disk is nearly full, so it never fills: reads keep working. Locally the
+ * host answers how much is free (DISK_STATUS); on Cloudflare there is no such binding and no guard.
+ */
+
+import type { Env } from "../env.ts";
+
+/** How long one answer is trusted: writes come in bursts, the disk fills slowly. */
+const CHECK_EVERY_MS = 1000;
+
+export interface DiskStatus {
+  freeBytes: number;
+  minFreeBytes: number;
+}
+
+let last: { at: number; status: DiskStatus } | undefined;
+
+async function status(env: Env): Promise<DiskStatus | undefined> {
+  const now = Date.now();
+  if (last && now - last.at < CHECK_EVERY_MS) return last.status;
+  const service = env.DISK_STATUS;
+  if (!service) return undefined;
+  let answer: DiskStatus;
+  try {
+    answer = (await (await service.fetch("http://disk-status/")).json()) as DiskStatus;
+  } catch {
+    // No answer is not a full disk: the writes themselves still fail cleanly if it is.
+    answer = { freeBytes: Number.MAX_SAFE_INTEGER, minFreeBytes: 0 };
+  }
+  last = { at: now, status: answer };
+  return answer;
+}
+
+/** Why writes are refused at this much free disk, or undefined when they may go on. */
+export function diskRefusal({ freeBytes, minFreeBytes }: DiskStatus): string | undefined {
+  if (freeBytes >= minFreeBytes) return undefined;
+  const mb = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
+  return `The Workshop's disk is nearly full (${mb(freeBytes)} free; new writes stop below ${mb(minFreeBytes)}). Nothing was saved; reading still works. Free disk space on the server, then try again.`;
+}
+
+/** Throws a clear error when the disk is below its free-space floor. */
+export async function checkDiskForWrite(env: Env): Promise<void> {
+  const known = await status(env);
+  const refusal = known && diskRefusal(known);
+  if (refusal) throw new Error(refusal);
+}

@@ -1,0 +1,39 @@
+/**
+ * Whether an id exists, asked of the directory before any Durable Object of that id is touched. Known
+ * ids are remembered per Worker isolate (ids are never deleted, so a remembered yes stays true).
+ */
+
+import { LRUCache } from "lru-cache";
+import type { Env } from "../env.ts";
+import type { DirectoryKind } from "../storage/directory.ts";
+
+const known = new LRUCache<string, true>({ max: 10_000 });
+
+const directory = (env: Env) => env.DIRECTORY.get(env.DIRECTORY.idFromName("directory"));
+
+/**
+ * Whether `id` of `kind` exists. `legacy` asks the object itself; it is only used for data written
+ * before the directory existed (LEGACY_LOOKUPS set), and a yes from it is added to the directory.
+ */
+export async function isRegistered(
+  env: Env,
+  kind: DirectoryKind,
+  id: string,
+  legacy: () => Promise<boolean>,
+): Promise<boolean> {
+  const key = `${kind}:${id}`;
+  if (known.get(key)) return true;
+  const found = await directory(env).has(kind, id);
+  if (found) {
+    known.set(key, true);
+    return true;
+  }
+  if (env.LEGACY_LOOKUPS !== "1" || !(await legacy())) return false;
+  await register(env, kind, id, "");
+  return true;
+}
+
+export async function register(env: Env, kind: DirectoryKind, id: string, owner: string): Promise<void> {
+  await directory(env).add(kind, id, owner);
+  known.set(`${kind}:${id}`, true);
+}

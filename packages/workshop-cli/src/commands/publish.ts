@@ -1,0 +1,40 @@
+/** `gadgets publish [dir]`: uploads the folder and publishes it as the next version of its agent. */
+
+import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
+import { openSession } from "../connection.ts";
+import { syncDraft } from "../draft-sync.ts";
+import { EXIT, type ExitCode } from "../exit-codes.ts";
+import { readGadgetFolder } from "../gadget-folder.ts";
+
+async function run(context: CommandContext): Promise<ExitCode> {
+  const { streams, flags } = context;
+  const folder = readGadgetFolder(context.positionals[0] ?? ".");
+  const open = await openSession(context.target());
+  try {
+    let published: { agentId: string; name: string; version: number };
+    try {
+      const draft = await syncDraft(open.session, folder);
+      published = await open.session.publishDraft(draft.draftId);
+    } catch (error) {
+      throw open.failure(error, EXIT.invalid);
+    }
+    const { agentId, name, version } = published;
+    if (flags.json) {
+      streams.stdout.write(`${JSON.stringify({ name, version, agentId })}\n`);
+    } else {
+      streams.stdout.write(`${name}@${version}\nagent id: ${agentId}\n`);
+      streams.stderr.write(`Call it: gadgets call ${name} --input '…'  (or ${agentId}@${version} for this version)\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    open[Symbol.dispose]();
+  }
+}
+
+export const publish: Command = {
+  usage: "publish [dir] [--json]",
+  summary: "publish the folder as the next version of its agent; prints name@N and the agent id",
+  options: { ...JSON_OPTION },
+  maxPositionals: 1,
+  run,
+};

@@ -1,0 +1,112 @@
+/**
+ * Console values for a terminal: the encoded tree a run streams (see console-values.ts in the shared
+ * package) turned back into values Node's `util.inspect` prints the way `console.log` would — Maps as
+ * Maps, class names kept — with cut-off parts shown as short labels. Logged errors print as their
+ * stack, which the caller points at local files.
+ */
+
+import { inspect } from "node:util";
+import type { EncodedValue } from "@gadgets/workshop-shared";
+
+/** A stand-in for what could not be sent; inspect prints its label as is. */
+class Label {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+  [inspect.custom](_depth: number, options: { stylize(text: string, style: string): string }): string {
+    return options.stylize(this.text, "special");
+  }
+}
+
+function instanceOf(ctor: string): Record<string, unknown> {
+  if (ctor === "Object" || !/^[A-Za-z_$][\w$]*$/.test(ctor)) return {};
+  // A class of the same name makes inspect print `Point { x: 1 }`, as the gadget would have seen it.
+  const Named = { [ctor]: class {} }[ctor] as new () => Record<string, unknown>;
+  return new Named();
+}
+
+/** Turns an encoded value back into one `util.inspect` can print. */
+export function toInspectable(value: EncodedValue, stackOf: (stack: string) => string): unknown {
+  const back = (inner: EncodedValue) => toInspectable(inner, stackOf);
+  switch (value.t) {
+    case "undefined":
+      return undefined;
+    case "null":
+      return null;
+    case "boolean":
+      return value.v;
+    case "number":
+      return typeof value.v === "number" ? value.v : value.v === "-0" ? -0 : Number(value.v);
+    case "bigint":
+      return /^-?\d+$/.test(value.v) ? BigInt(value.v) : new Label(`${value.v}n`);
+    case "string":
+      return value.length === undefined ? value.v : `${value.v}… (${value.length - value.v.length} more characters)`;
+    case "symbol":
+      return new Label(value.v);
+    case "function":
+      return new Label(`[Function: ${value.name || "(anonymous)"}]`);
+    case "date":
+      return value.v === "Invalid Date" ? new Date(Number.NaN) : new Date(value.v);
+    case "regexp":
+      return new Label(value.v);
+    case "error":
+      return new Label(stackOf(value.stack || `${value.name}: ${value.message}`));
+    case "array": {
+      const items = value.items.map(back);
+      if (value.length > items.length) items.push(new Label(`… ${value.length - items.length} more items`));
+      return items;
+    }
+    case "typedarray":
+      return new Label(
+        `${value.ctor}(${value.length}) [ ${value.items.join(", ")}${value.length > value.items.length ? ", …" : ""} ]`,
+      );
+    case "object": {
+      const object = instanceOf(value.ctor);
+      for (const [key, entry] of value.entries) {
+        Object.defineProperty(object, key, {
+          value: back(entry),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      if (value.size > value.entries.length) object["…"] = new Label(`${value.size - value.entries.length} more keys`);
+      return object;
+    }
+    case "map":
+      return new Map(value.entries.map(([key, entry]) => [back(key), back(entry)]));
+    case "set":
+      return new Set(value.items.map(back));
+    case "promise":
+      return new Label("Promise { … }");
+    case "circular":
+      return new Label("[Circular]");
+    case "truncated":
+      return new Label(`[${value.ctor}]`);
+    case "unreadable":
+      return new Label(`[unreadable: ${value.reason}]`);
+  }
+}
+
+/** One console call as a line of text: strings as they are, other values as `console.log` would show them. */
+export function formatConsoleValues(
+  values: readonly EncodedValue[],
+  colors: boolean,
+  stackOf: (stack: string) => string,
+): string {
+  return values
+    .map((value) =>
+      value.t === "string"
+        ? String(toInspectable(value, stackOf))
+        : // The encoder already capped sizes; inspect's own caps would cut twice.
+          inspect(toInspectable(value, stackOf), {
+            colors,
+            depth: null,
+            breakLength: 100,
+            maxArrayLength: null,
+            maxStringLength: null,
+          }),
+    )
+    .join(" ");
+}

@@ -1,0 +1,128 @@
+/**
+ * `gadgets`: the Workshop from a terminal. A third client of the same contract as the IDE and backends
+ * (`createRpcClient`): log in, scaffold a gadget, run it with its console streaming, watch it, publish,
+ * call and share it. Each way a command can end has its own exit code (exit-codes.ts).
+ */
+
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { CliError } from "./cli-error.ts";
+import type { Command, CommandContext } from "./command.ts";
+import { agents } from "./commands/agents.ts";
+import { call } from "./commands/call.ts";
+import { dev } from "./commands/dev.ts";
+import { init } from "./commands/init.ts";
+import { login } from "./commands/login.ts";
+import { publish } from "./commands/publish.ts";
+import { runCommand } from "./commands/run.ts";
+import { share } from "./commands/share.ts";
+import { whoami } from "./commands/whoami.ts";
+import { type ConnectionFlags, resolveTarget } from "./connection.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { OutputStreams } from "./run-printer.ts";
+import { colorsWanted, painter } from "./terminal-style.ts";
+
+const COMMANDS: Record<string, Command> = {
+  login,
+  whoami,
+  init,
+  run: runCommand,
+  dev,
+  publish,
+  agents,
+  call,
+  share,
+};
+
+const GLOBAL_OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  color: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function usage(): string {
+  const lines = Object.values(COMMANDS).map((command) => `  gadgets ${command.usage}\n      ${command.summary}`);
+  return `gadgets: run, watch, publish, call and share Gadget Workshop gadgets from a terminal.
+
+Usage:
+${lines.join("\n")}
+
+Every command takes --url URL (else WORKSHOP_URL, else the last login, else http://127.0.0.1:8787),
+--token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login), --color / --no-color.
+
+Exit codes: 0 ok, 1 the gadget threw, 2 bad command line, 3 invalid gadget or payload, 4 timeout,
+5 cpu, 6 memory, 7 cancelled, 8 busy, 10 Workshop unreachable, 11 token refused or missing,
+12 not found, 70 internal error.
+`;
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/** Runs one command line; resolves with the exit code. */
+export async function main(argv: string[], streams: OutputStreams, interrupted: AbortSignal): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    streams.stdout.write(usage());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    streams.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const paint = painter(colorsWanted(process.stderr, undefined));
+  try {
+    if (!command) throw new CliError(EXIT.usage, `Unknown command "${name}". Run gadgets --help for the commands.`);
+    let parsed: ReturnType<typeof parseArgs>;
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...GLOBAL_OPTIONS, ...command.options },
+        allowPositionals: true,
+        allowNegative: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new CliError(EXIT.usage, `${(error as Error).message}\nUsage: gadgets ${command.usage}`);
+    }
+    const flags = parsed.values as CommandContext["flags"];
+    if (flags.help) {
+      streams.stdout.write(`Usage: gadgets ${command.usage}\n${command.summary}\n`);
+      return EXIT.ok;
+    }
+    if (parsed.positionals.length > command.maxPositionals) {
+      throw new CliError(
+        EXIT.usage,
+        `Too many arguments: ${parsed.positionals.join(" ")}\nUsage: gadgets ${command.usage}`,
+      );
+    }
+    const connection: ConnectionFlags = {
+      ...(typeof flags.url === "string" ? { url: flags.url } : {}),
+      ...(typeof flags.token === "string" ? { token: flags.token } : {}),
+    };
+    const colored = painter(colorsWanted(process.stderr, typeof flags.color === "boolean" ? flags.color : undefined));
+    return await command.run({
+      positionals: parsed.positionals,
+      flags,
+      streams,
+      paint: colored,
+      target: () => resolveTarget(connection),
+      interrupted,
+    });
+  } catch (error) {
+    if (error instanceof CliError) {
+      streams.stderr.write(`${paint.paint("red", `error: ${error.message}`)}\n`);
+      return error.exitCode;
+    }
+    streams.stderr.write(
+      `${paint.paint("red", `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)}\n`,
+    );
+    return EXIT.internal;
+  }
+}

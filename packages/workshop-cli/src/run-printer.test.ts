@@ -1,0 +1,101 @@
+import { join } from "node:path";
+import type { RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import { describe, expect, it } from "vitest";
+import { RunPrinter } from "./run-printer.ts";
+import { painter } from "./terminal-style.ts";
+
+const timings = { queueMs: 0, buildMs: 1, runMs: 2, totalMs: 3 };
+const ERROR: RunErrorInfo = {
+  name: "RangeError",
+  message: "too big",
+  stack: "RangeError: too big\n    at check (lib/check.ts:2:20)\n    at Object.run (index.ts:5:12)",
+  frames: [
+    { fn: "check", file: "lib/check.ts", line: 2, column: 20 },
+    { fn: "Object.run", file: "index.ts", line: 5, column: 12 },
+    { fn: "", file: "<runtime>", line: 292, column: 40 },
+  ],
+};
+
+function printerFor(json: boolean, colors = false) {
+  const out = { stdout: "", stderr: "" };
+  const printer = new RunPrinter({
+    streams: { stdout: { write: (text) => (out.stdout += text) }, stderr: { write: (text) => (out.stderr += text) } },
+    json,
+    paint: painter(colors),
+    local: {
+      root: join(process.cwd(), "my-gadget"),
+      files: [
+        { path: "index.ts", content: "" },
+        {
+          path: "lib/check.ts",
+          content: "export function check(n: number) {\n  if (n > 1) throw new RangeError('too big');\n}\n",
+        },
+      ],
+    },
+  });
+  return { printer, out };
+}
+
+describe("RunPrinter", () => {
+  it("points stacks and messages at the local files, with the failing line under a caret", () => {
+    const { printer, out } = printerFor(false);
+    printer.onEvent({ type: "error", runId: "r", seq: 0, t: 4, error: ERROR, uncaught: true });
+    printer.finish({
+      status: "error",
+      runId: "r",
+      kind: "user",
+      message: "RangeError: too big (at lib/check.ts:2:20)",
+      error: ERROR,
+      timings,
+    });
+    expect(out.stderr).toContain("at check (my-gadget/lib/check.ts:2:20)");
+    expect(out.stderr).toContain("at Object.run (my-gadget/index.ts:5:12)");
+    expect(out.stderr).toContain("  2 |   if (n > 1) throw new RangeError('too big');\n                         ^");
+    expect(out.stderr).toContain("✗ user: RangeError: too big (at my-gadget/lib/check.ts:2:20)");
+    // The uncaught error is shown once, not again with the outcome.
+    expect(out.stderr.match(/at check \(/g)).toHaveLength(1);
+    expect(out.stdout).toBe("");
+  });
+
+  it("colours the level of each console line only when colours are on", () => {
+    const event: RunEvent = {
+      type: "log",
+      runId: "r",
+      seq: 0,
+      t: 1,
+      level: "warn",
+      values: [{ t: "string", v: "careful" }],
+    };
+    const plain = printerFor(false);
+    plain.printer.onEvent(event);
+    expect(plain.out.stderr).toMatch(/^\s+1ms warn {2}careful\n$/);
+    const colored = printerFor(false, true);
+    colored.printer.onEvent(event);
+    expect(colored.out.stderr).toContain("\u001b[33mwarn ");
+  });
+
+  it("prints the result as JSON on stdout", () => {
+    const { printer, out } = printerFor(false);
+    printer.finish({ status: "ok", runId: "r", result: { a: [1] }, timings });
+    expect(JSON.parse(out.stdout)).toEqual({ a: [1] });
+    expect(out.stderr).toContain("✓ ok in 3 ms");
+  });
+
+  it("in --json mode writes one event per line, and an end line for a run refused before it streamed", () => {
+    const { printer, out } = printerFor(true);
+    const outcome: RunOutcome = { status: "error", runId: "r", kind: "busy", message: "busy", timings };
+    printer.finish(outcome);
+    expect(
+      out.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ type: "end", runId: "r", outcome }]);
+
+    const streamed = printerFor(true);
+    streamed.printer.onEvent({ type: "end", runId: "r", seq: 0, t: 1, outcome });
+    streamed.printer.finish(outcome);
+    expect(streamed.out.stdout.trim().split("\n")).toHaveLength(1);
+    expect(streamed.out.stderr).toBe("");
+  });
+});

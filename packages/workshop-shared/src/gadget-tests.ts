@@ -1,0 +1,332 @@
+/**
+ * `gadget.tests.json`: parsing and checking the file (with messages like the manifest's), and judging
+ * one case's run against its expectations. Framework-free; the server runs it after each case, the IDE
+ * uses it to show the cases and to add one from a finished run.
+ */
+
+import {
+  type GadgetFile,
+  type JsonValue,
+  type RunErrorKind,
+  type RunOutcome,
+  type TestCase,
+  type TestExpectations,
+  type TestFailure,
+  TESTS_PATH,
+} from "./api.ts";
+import {
+  MAX_MATCH_STEPS,
+  MAX_MATCH_SUBJECT_CHARS,
+  MAX_RUN_TIMEOUT_MS,
+  MAX_TEST_CASES,
+  MAX_TEST_FAILURES_PER_CASE,
+  MAX_TEST_NAME_LENGTH,
+  MAX_TEST_PATTERN_LENGTH,
+} from "./limits.ts";
+import { compileLinearRegex } from "./linear-regex.ts";
+import { type Checked, checkPayload } from "./validate.ts";
+
+const OUTCOMES: readonly ("ok" | RunErrorKind)[] = [
+  "ok",
+  "user",
+  "timeout",
+  "cpu",
+  "memory",
+  "invalid",
+  "cancelled",
+  "busy",
+];
+const EXPECTATION_KEYS = ["outcome", "equals", "contains", "matches", "noErrorLogs", "maxMs"] as const;
+
+const fail = <T>(error: string): Checked<T> => ({ ok: false, error });
+
+/** The cases of a gadget's files: none when it has no test file, an error when the file breaks a rule. */
+export function checkTests(files: readonly GadgetFile[]): Checked<TestCase[]> {
+  const file = files.find((f) => f.path === TESTS_PATH);
+  if (!file) return { ok: true, value: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(file.content);
+  } catch (error) {
+    return fail(`${TESTS_PATH} is not valid JSON: ${(error as Error).message}.`);
+  }
+  const list = (raw as { tests?: unknown } | null)?.tests;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Array.isArray(list))
+    return fail(`${TESTS_PATH} must hold { "tests": [ { "name": "…", "input": …, "expect": { "equals": … } } ] }.`);
+  if (list.length > MAX_TEST_CASES)
+    return fail(
+      `${TESTS_PATH} has ${list.length} test cases; the limit is ${MAX_TEST_CASES}. Keep the ones that matter.`,
+    );
+  const names = new Set<string>();
+  const cases: TestCase[] = [];
+  for (const [i, item] of list.entries()) {
+    const checked = checkCase(item, i);
+    if (!checked.ok) return fail(`${TESTS_PATH}: ${checked.error}`);
+    if (names.has(checked.value.name))
+      return fail(`${TESTS_PATH}: two test cases are named "${checked.value.name}"; give each its own name.`);
+    names.add(checked.value.name);
+    cases.push(checked.value);
+  }
+  return { ok: true, value: cases };
+}
+
+function checkCase(item: unknown, i: number): Checked<TestCase> {
+  const at = `tests[${i}]`;
+  if (typeof item !== "object" || item === null || Array.isArray(item))
+    return fail(`${at} must be an object { "name", "input", "expect" }.`);
+  const raw = item as Record<string, unknown>;
+  for (const key of Object.keys(raw))
+    if (key !== "name" && key !== "input" && key !== "expect")
+      return fail(`${at} has an unknown field "${key}"; a case has "name", "input" and "expect".`);
+  const { name } = raw;
+  if (typeof name !== "string" || name.trim() === "" || name.length > MAX_TEST_NAME_LENGTH)
+    return fail(`${at}.name must be a non-empty string of at most ${MAX_TEST_NAME_LENGTH} characters.`);
+  const label = `test "${name}"`;
+  const input = checkPayload(raw.input === undefined ? null : raw.input, `${label} input`);
+  if (!input.ok) return input;
+  const expect = raw.expect === undefined ? {} : raw.expect;
+  if (typeof expect !== "object" || expect === null || Array.isArray(expect))
+    return fail(`${label}: "expect" must be an object like { "outcome": "ok", "equals": "Echo: hi" }.`);
+  const e = expect as Record<string, unknown>;
+  for (const key of Object.keys(e))
+    if (!(EXPECTATION_KEYS as readonly string[]).includes(key))
+      return fail(`${label}: unknown expectation "${key}"; the expectations are ${EXPECTATION_KEYS.join(", ")}.`);
+  const checked: TestExpectations = {};
+  if (e.outcome !== undefined) {
+    if (!OUTCOMES.includes(e.outcome as "ok"))
+      return fail(`${label}: "outcome" must be one of ${OUTCOMES.join(", ")}.`);
+    checked.outcome = e.outcome as "ok";
+  }
+  for (const key of ["equals", "contains"] as const) {
+    if (e[key] === undefined) continue;
+    const value = checkPayload(e[key], `${label} expect.${key}`);
+    if (!value.ok) return value;
+    checked[key] = value.value;
+  }
+  if (e.matches !== undefined) {
+    if (typeof e.matches !== "string" || e.matches.length > MAX_TEST_PATTERN_LENGTH)
+      return fail(`${label}: "matches" must be a pattern of at most ${MAX_TEST_PATTERN_LENGTH} characters.`);
+    const compiled = compileLinearRegex(e.matches);
+    if (!compiled.ok) return fail(`${label}: "matches" is not a supported pattern: ${compiled.error}.`);
+    checked.matches = e.matches;
+  }
+  if (e.noErrorLogs !== undefined) {
+    if (typeof e.noErrorLogs !== "boolean") return fail(`${label}: "noErrorLogs" must be true or false.`);
+    checked.noErrorLogs = e.noErrorLogs;
+  }
+  if (e.maxMs !== undefined) {
+    if (typeof e.maxMs !== "number" || !Number.isInteger(e.maxMs) || e.maxMs < 1 || e.maxMs > MAX_RUN_TIMEOUT_MS)
+      return fail(`${label}: "maxMs" must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS}.`);
+    checked.maxMs = e.maxMs;
+  }
+  if ((checked.outcome ?? "ok") !== "ok" && (checked.equals ?? checked.contains ?? checked.matches) !== undefined)
+    return fail(
+      `${label}: "equals", "contains" and "matches" check a result, and a run that ends in an error has none.`,
+    );
+  return { ok: true, value: { name: name.trim(), input: input.value, expect: checked } };
+}
+
+/** What a case's run produced, as the judge needs it. */
+export interface CaseRun {
+  outcome: RunOutcome;
+  /** `console.error` lines the run wrote. */
+  errorLogs: number;
+}
+
+/** The expectations that did not hold (empty: the case passed). */
+export function judgeCase(test: TestCase, run: CaseRun): TestFailure[] {
+  const failures: TestFailure[] = [];
+  const { expect } = test;
+  const { outcome } = run;
+  const wanted = expect.outcome ?? "ok";
+  const got = outcome.status === "ok" ? "ok" : outcome.kind;
+  if (wanted !== got) {
+    failures.push({
+      check: "outcome",
+      path: "$",
+      expected: wanted,
+      actual: got,
+      message:
+        outcome.status === "ok"
+          ? `expected the run to end with "${wanted}", it ended ok`
+          : `expected "${wanted}", the run ended with ${got}: ${outcome.message}`,
+    });
+  }
+  if (outcome.status === "ok") {
+    if (expect.equals !== undefined) diffEquals(expect.equals, outcome.result, "$", failures, "equals");
+    if (expect.contains !== undefined) diffContains(expect.contains, outcome.result, "$", failures);
+    if (expect.matches !== undefined) checkMatches(expect.matches, outcome.result, failures);
+  }
+  if (expect.noErrorLogs && run.errorLogs > 0)
+    failures.push({
+      check: "noErrorLogs",
+      path: "$",
+      expected: 0,
+      actual: run.errorLogs,
+      message: `the run wrote ${run.errorLogs} console.error line${run.errorLogs === 1 ? "" : "s"}`,
+    });
+  if (expect.maxMs !== undefined && outcome.timings.totalMs > expect.maxMs)
+    failures.push({
+      check: "maxMs",
+      path: "$",
+      expected: expect.maxMs,
+      actual: outcome.timings.totalMs,
+      message: `the run took ${outcome.timings.totalMs} ms, more than ${expect.maxMs} ms`,
+    });
+  if (failures.length > MAX_TEST_FAILURES_PER_CASE) {
+    // Collecting stopped once past the cap, so the rest are not counted: the run record has the result.
+    failures.splice(MAX_TEST_FAILURES_PER_CASE - 1);
+    failures.push({
+      check: failures[0]?.check ?? "equals",
+      path: "$",
+      expected: null,
+      actual: null,
+      message: "…and more differences (the case's run record has the whole result)",
+    });
+  }
+  return failures;
+}
+
+const isObject = (value: JsonValue): value is { [key: string]: JsonValue } =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const keyPath = (path: string, key: string) =>
+  /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+
+/** Stops collecting once a case has more differences than it will show. */
+const full = (failures: TestFailure[]) => failures.length > MAX_TEST_FAILURES_PER_CASE;
+
+function diffEquals(
+  expected: JsonValue,
+  actual: JsonValue,
+  path: string,
+  failures: TestFailure[],
+  check: "equals" | "contains",
+): void {
+  if (full(failures)) return;
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length)
+      failures.push({
+        check,
+        path: `${path}.length`,
+        expected: expected.length,
+        actual: actual.length,
+        message: `expected ${expected.length} items, got ${actual.length}`,
+      });
+    for (let i = 0; i < Math.min(expected.length, actual.length); i++) {
+      if (check === "equals")
+        diffEquals(expected[i] as JsonValue, actual[i] as JsonValue, `${path}[${i}]`, failures, check);
+      else diffContains(expected[i] as JsonValue, actual[i] as JsonValue, `${path}[${i}]`, failures);
+    }
+    return;
+  }
+  if (isObject(expected) && isObject(actual)) {
+    for (const [key, value] of Object.entries(expected)) {
+      if (!Object.hasOwn(actual, key))
+        failures.push({
+          check,
+          path: keyPath(path, key),
+          expected: value,
+          actual: null,
+          missing: true,
+          message: "missing",
+        });
+      else diffEquals(value, actual[key] as JsonValue, keyPath(path, key), failures, check);
+    }
+    for (const [key, value] of Object.entries(actual))
+      if (!Object.hasOwn(expected, key))
+        failures.push({ check, path: keyPath(path, key), expected: null, actual: value, message: "not expected" });
+    return;
+  }
+  if (expected !== actual)
+    failures.push({ check, path, expected, actual, message: `expected ${short(expected)}, got ${short(actual)}` });
+}
+
+/** Objects need only the expected keys; arrays match item by item; anything else must be equal. */
+function diffContains(expected: JsonValue, actual: JsonValue, path: string, failures: TestFailure[]): void {
+  if (full(failures)) return;
+  if (isObject(expected) && isObject(actual)) {
+    for (const [key, value] of Object.entries(expected)) {
+      if (!Object.hasOwn(actual, key))
+        failures.push({
+          check: "contains",
+          path: keyPath(path, key),
+          expected: value,
+          actual: null,
+          missing: true,
+          message: "missing",
+        });
+      else diffContains(value, actual[key] as JsonValue, keyPath(path, key), failures);
+    }
+    return;
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    diffEquals(expected, actual, path, failures, "contains");
+    return;
+  }
+  if (expected !== actual)
+    failures.push({
+      check: "contains",
+      path,
+      expected,
+      actual,
+      message: `expected ${short(expected)}, got ${short(actual)}`,
+    });
+}
+
+function checkMatches(pattern: string, result: JsonValue, failures: TestFailure[]): void {
+  const compiled = compileLinearRegex(pattern);
+  const push = (message: string) =>
+    failures.push({ check: "matches", path: "$", expected: pattern, actual: truncate(result), message });
+  if (!compiled.ok) return void push(`the pattern is not supported: ${compiled.error}`);
+  if (typeof result !== "string") return void push(`"matches" needs a string result, got ${short(result)}`);
+  if (result.length > MAX_MATCH_SUBJECT_CHARS)
+    return void push(`the result has ${result.length} characters; "matches" checks at most ${MAX_MATCH_SUBJECT_CHARS}`);
+  const cost = compiled.regex.cost(result.length);
+  if (cost > MAX_MATCH_STEPS)
+    return void push(
+      `matching this pattern against ${result.length} characters could take ${cost} steps, more than the ${MAX_MATCH_STEPS} a check may; use a pattern with fewer or smaller repeats`,
+    );
+  if (!compiled.regex.test(result)) push(`${short(result)} does not match /${pattern}/`);
+}
+
+/** Values inside a diff stay small: the run record holds the whole result. */
+function truncate(value: JsonValue): JsonValue {
+  if (typeof value === "string") return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+  if (typeof value === "object" && value !== null) {
+    const text = JSON.stringify(value);
+    return text.length > 500 ? `${text.slice(0, 500)}…` : value;
+  }
+  return value;
+}
+
+function short(value: JsonValue): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** A finished run as a new case (the person edits it afterwards): its input and what it produced. */
+export function caseFromRun(name: string, input: JsonValue, outcome: RunOutcome): TestCase {
+  return {
+    name,
+    input,
+    expect: outcome.status === "ok" ? { outcome: "ok", equals: outcome.result } : { outcome: outcome.kind },
+  };
+}
+
+/**
+ * The test file with `test` appended (created when missing), formatted for reading. Refuses a file
+ * that does not parse, so a person's edits are never overwritten.
+ */
+export function appendTestCase(files: readonly GadgetFile[], test: TestCase): Checked<string> {
+  const current = files.find((file) => file.path === TESTS_PATH);
+  const existing = current ? checkTests(files) : ({ ok: true, value: [] } as Checked<TestCase[]>);
+  if (!existing.ok) return fail(`Fix ${TESTS_PATH} first: ${existing.error}`);
+  if (existing.value.length >= MAX_TEST_CASES)
+    return fail(`${TESTS_PATH} already has ${MAX_TEST_CASES} test cases, the limit.`);
+  let name = test.name;
+  for (let n = 2; existing.value.some((c) => c.name === name); n++) name = `${test.name} (${n})`;
+  const raw = current ? (JSON.parse(current.content) as { tests: unknown[] }) : { tests: [] };
+  raw.tests.push({ ...test, name });
+  return { ok: true, value: `${JSON.stringify(raw, null, 2)}\n` };
+}
