@@ -342,3 +342,48 @@ describe("gadgets publish, agents, call and share", () => {
     expect(JSON.parse((await runCli(["call", "echo"], alice)).stdout)).toBe("alice");
   });
 });
+
+describe("gadgets test", () => {
+  const ADDER = `export default {
+  async run({ a, b }: { a: number; b: number }) {
+    return { sum: a + b };
+  },
+};
+`;
+  const cases = (wrong: boolean) =>
+    `${JSON.stringify({
+      tests: [
+        { name: "adds", input: { a: 1, b: 2 }, expect: { equals: { sum: 3 } } },
+        { name: "adds again", input: { a: 2, b: 2 }, expect: { equals: { sum: wrong ? 5 : 4 } } },
+      ],
+    })}\n`;
+
+  it("prints a line per case and exits 9 on a failure; publish is refused until the cases pass or are overridden", async () => {
+    const user = await loggedInUser();
+    const folder = join(user.cwd, "adder");
+    execFileSync("mkdir", ["-p", folder]);
+    writeFileSync(join(folder, "gadget.json"), manifest("adder"));
+    writeFileSync(join(folder, "index.ts"), ADDER);
+    writeFileSync(join(folder, "gadget.tests.json"), cases(true));
+
+    const failing = await runCli(["test", "adder"], user);
+    expect(failing.code).toBe(9);
+    expect(failing.stdout).toContain("✓ adds");
+    expect(failing.stdout).toContain("✗ adds again");
+    expect(failing.stdout).toMatch(/expected 5\s+actual\s+4/);
+    expect(failing.stdout).toContain("2 cases: 1 passed, 1 failed");
+
+    const refused = await runCli(["publish", "adder"], user);
+    expect(refused.code).toBe(9);
+    expect(refused.stderr).toContain("--override-tests");
+    const overridden = await runCli(["publish", "adder", "--override-tests", "--json"], user);
+    expect(overridden.code).toBe(0);
+    expect(JSON.parse(overridden.stdout)).toMatchObject({ name: "adder", version: 1 });
+
+    writeFileSync(join(folder, "gadget.tests.json"), cases(false));
+    const passing = await runCli(["test", "adder"], user);
+    expect(passing.code).toBe(0);
+    expect(passing.stdout).toContain("2 cases: 2 passed, 0 failed");
+    expect((await runCli(["publish", "adder"], user)).code).toBe(0);
+  });
+});

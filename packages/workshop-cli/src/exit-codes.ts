@@ -24,6 +24,8 @@ export const EXIT = {
   cancelled: 7,
   /** The Workshop had no room for the run (kind `busy`); try again later. */
   busy: 8,
+  /** A test case failed (`gadgets test`), or publishing was refused because one did. */
+  testsFailed: 9,
   /** No Workshop answered at the URL. */
   unreachable: 10,
   /** No token, or the Workshop knows no workspace for it (unknown or revoked). */

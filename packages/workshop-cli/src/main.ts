@@ -16,6 +16,7 @@ import { login } from "./commands/login.ts";
 import { publish } from "./commands/publish.ts";
 import { runCommand } from "./commands/run.ts";
 import { share } from "./commands/share.ts";
+import { test } from "./commands/test.ts";
 import { whoami } from "./commands/whoami.ts";
 import { type ConnectionFlags, resolveTarget } from "./connection.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   whoami,
   init,
   run: runCommand,
+  test,
   dev,
   publish,
   agents,

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   "RATE_LIMITED",
   /** A count, size or storage limit of the connection or workspace is reached. */
   "LIMIT_REACHED",
+  /** Publishing was refused because the version's test cases failed (or its test file is invalid). */
+  "TESTS_FAILED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,6 +10,7 @@ import type { GadgetFile, GadgetManifest, RunErrorInfo } from "@gadgets/workshop
 import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
+import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
 import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE, harnessConsoleSource, harnessSource } from "../isolate/harness.ts";
 import { LRUCache } from "lru-cache";
 
@@ -95,9 +96,6 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
  * build errors, not the sandbox: at run time an isolate can load nothing but its own modules and the
  * runtime's harmless built-ins.
  */
-const IMPORT_PATTERN =
-  /(^[ \t]*(?:import|export)\b(?:[^;"'`\n]|\n(?![ \t]*(?:import|export)\b))*?\bfrom\s*|^[ \t]*import\s*|\bimport\s*\(\s*)(["'])([^"'\n]+)\2/gm;
-
 /** Builds (or fetches from cache) the modules for a validated gadget. */
 export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
   const hash = await contentHash(files);
@@ -151,35 +149,45 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
         return { ok: false, error: buildError("SyntaxError", `${message} in ${file.path}`, file.path, line, column) };
       }
     }
+    const scan = scanImports(code);
+    if (!scan.ok) {
+      const at = positionOf(code, scan.offset);
+      return {
+        ok: false,
+        error: buildError("SyntaxError", `${scan.message} in ${file.path}`, file.path, at.line, at.column),
+      };
+    }
     let badImport: RunErrorInfo | undefined;
-    code = code.replace(IMPORT_PATTERN, (whole, lead: string, quote: string, specifier: string, offset: number) => {
-      if (badImport) return whole;
-      // Counted only for the one error reported: counting for every import would be quadratic.
-      const lineOf = () => code.slice(0, offset).split("\n").length;
-      if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
+    const targets = new Map<ModuleImport, string>();
+    for (const entry of scan.imports) {
+      const at = () => positionOf(code, entry.start);
+      if (!entry.specifier.startsWith("./") && !entry.specifier.startsWith("../")) {
         badImport = buildError(
           "BuildError",
-          `Cannot import "${specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`,
+          `Cannot import "${entry.specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`,
           file.path,
-          lineOf(),
-          1,
+          at().line,
+          at().column,
         );
-        return whole;
+        break;
       }
-      const target = resolveImport(file.path, specifier, modulePaths);
+      const target = resolveImport(file.path, entry.specifier, modulePaths);
       if (target === undefined) {
         badImport = buildError(
           "BuildError",
-          `Cannot find "${specifier}" imported by ${file.path}: no such file in this gadget.`,
+          `Cannot find "${entry.specifier}" imported by ${file.path}: no such file in this gadget.`,
           file.path,
-          lineOf(),
-          1,
+          at().line,
+          at().column,
         );
-        return whole;
+        break;
       }
-      return `${lead}${quote}${relativeSpecifier(moduleName, moduleNameFor(target))}${quote}`;
-    });
+      targets.set(entry, target);
+    }
     if (badImport) return { ok: false, error: badImport };
+    code = rewriteImports(code, scan.imports, (entry) =>
+      relativeSpecifier(moduleName, moduleNameFor(targets.get(entry) as string)),
+    );
     modules[moduleName] = code;
     sources.set(moduleName, { path: file.path, map });
   }

@@ -26,6 +26,7 @@ import type {
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
+import { codedError } from "@gadgets/workshop-shared/errors";
 import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
   byteLength,
@@ -190,6 +191,8 @@ export class SessionTarget extends RpcTarget implements Session {
       );
     this.#testRuns++;
     try {
+      // A test run writes its cases' records and the draft's test status: refused, like any write, on a full disk.
+      await checkDiskForWrite(this.connection.env);
       const draft = await this.store.getDraft(draftId);
       const summary = await runTestSuite(this.#context(), draft, onResult);
       // A draft deleted while its tests ran has no status to keep; the caller still gets the summary.
@@ -230,11 +233,11 @@ export class SessionTarget extends RpcTarget implements Session {
               .map((result) => JSON.stringify(result.name))
               .slice(0, 5)
               .join(", ")})`;
-      throw new Error(
+      throw codedError(
+        "TESTS_FAILED",
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
-    await checkDiskForWrite(this.connection.env);
     return this.store.publishDraft(id, {
       version: summary.version,
       tests: failing ? { ...status, overridden: true } : status,

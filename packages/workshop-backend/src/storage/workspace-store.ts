@@ -39,51 +39,13 @@ import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { randomId } from "./ids.ts";
 import { quotaRefusal, USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
+import { migrate } from "./migrations.ts";
+import { insertRunRows, runRows } from "./run-rows.ts";
 import { TestStatusTable } from "./test-status-table.ts";
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS drafts (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL, files TEXT NOT NULL,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS agents (
-  id TEXT PRIMARY KEY, draft_id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, description TEXT NOT NULL,
-  latest_version INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS agent_versions (
-  agent_id TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
-  files TEXT NOT NULL, grants TEXT NOT NULL, published_at INTEGER NOT NULL, PRIMARY KEY (agent_id, version));
-CREATE TABLE IF NOT EXISTS run_summaries (id TEXT PRIMARY KEY, summary TEXT NOT NULL, started_at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS run_summaries_by_start ON run_summaries (started_at);
-CREATE TABLE IF NOT EXISTS run_parts (run_id TEXT NOT NULL, part TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, part));
-CREATE TABLE IF NOT EXISTS kv (scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (scope, key));
-CREATE TABLE IF NOT EXISTS errors (
-  fingerprint TEXT PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, count INTEGER NOT NULL,
-  first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, context TEXT NOT NULL, stack TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS usage (category TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS run_sizes (run_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS shares (id TEXT PRIMARY KEY, kind TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
-`;
+import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
 
 /** An agent's docs as listed in the catalog. */
 const MAX_AGENT_DOCS_CHARS = 64 * 1024;
-
-/** A record's events, as JSON, stay well under the 2 MB a Durable Object row may hold. */
-const MAX_EVENTS_PART_CHARS = 1_500_000;
-
-/** The first events that fit in `maxChars` of JSON, always keeping the closing dropped/end events. */
-function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["events"] {
-  const closing = events.filter((event) => event.type === "end" || event.type === "dropped");
-  let budget = maxChars - JSON.stringify(closing).length;
-  const kept: RunRecord["events"] = [];
-  for (const event of events) {
-    if (event.type === "end" || event.type === "dropped") continue;
-    const size = JSON.stringify(event).length + 1;
-    if (size > budget) break;
-    budget -= size;
-    kept.push(event);
-  }
-  return [...kept, ...closing];
-}
 
 /** Records beyond the cap are deleted once this many have piled up. */
 const RUN_PRUNE_STEP = 50;
@@ -128,6 +90,11 @@ export class WorkspaceStore extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#tests = new TestStatusTable(this.#sql);
+    // An existing workspace comes up to date before it serves anything. A database without tables is
+    // left alone: looking up an unknown workspace must write nothing (`initialize` creates it).
+    void ctx.blockConcurrencyWhile(async () => {
+      if (this.#hasSchema()) this.#migrate();
+    });
   }
 
   /**
@@ -141,37 +108,14 @@ export class WorkspaceStore extends DurableObject<Env> {
     return this.#exists;
   }
 
-  /** Creates the schema, or brings an older one up to date (every statement is IF NOT EXISTS). */
-  #ensureSchema(): void {
+  /** Runs the schema's migrations this database has not had yet (see workspace-schema.ts). */
+  #migrate(): void {
     if (this.#schemaReady) return;
-    this.#sql.exec(SCHEMA);
-    if (this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM usage").one().n === 0) this.#recountUsage();
+    migrate(this.#sql, (work) => this.ctx.storage.transactionSync(work), WORKSPACE_MIGRATIONS);
     this.#schemaReady = true;
   }
 
   // ----- quota: bytes stored per category, kept up to date by every write
-
-  /** Counts usage from the data itself: once, for a workspace stored before usage was tracked. */
-  #recountUsage(): void {
-    const sum = (query: string, ...bindings: number[]) => this.#sql.exec<{ n: number }>(query, ...bindings).one().n;
-    this.#sql.exec(
-      "INSERT OR REPLACE INTO run_sizes (run_id, bytes) SELECT run_id, SUM(length(CAST(value AS BLOB))) FROM run_parts GROUP BY run_id",
-    );
-    const counted: Record<UsageCategory, number> = {
-      drafts: sum("SELECT COALESCE(SUM(length(CAST(files AS BLOB))), 0) AS n FROM drafts"),
-      versions: sum(
-        "SELECT COALESCE(SUM(length(CAST(files AS BLOB)) + length(CAST(grants AS BLOB))), 0) AS n FROM agent_versions",
-      ),
-      records: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes"),
-      kv: sum(
-        "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) + ?), 0) AS n FROM kv",
-        KV_ENTRY_OVERHEAD_BYTES,
-      ),
-      shares: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM shares"),
-    };
-    for (const category of USAGE_CATEGORIES)
-      this.#sql.exec("INSERT OR REPLACE INTO usage (category, bytes) VALUES (?, ?)", category, counted[category]);
-  }
 
   #usageBytes(): Record<UsageCategory, number> {
     const bytes: Record<UsageCategory, number> = { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0 };
@@ -195,7 +139,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   usage(): WorkspaceUsage {
-    this.#ensureSchema();
     const bytes = this.#usageBytes();
     return {
       quotaBytes: WORKSPACE_QUOTA_BYTES,
@@ -206,7 +149,6 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** Charges a share or record made from this workspace (stored elsewhere) to its quota. */
   chargeShare(kind: "snapshot" | "record", id: string, bytes: number): void {
-    this.#ensureSchema();
     this.#ensureRoom(bytes);
     this.#sql.exec(
       "INSERT INTO shares (id, kind, bytes, created_at) VALUES (?, ?, ?, ?)",
@@ -224,7 +166,7 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** Marks the workspace as created. */
   initialize(workspaceId: string): void {
-    this.#ensureSchema();
+    this.#migrate();
     this.#sql.exec(
       "INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?), ('created_at', ?)",
       workspaceId,
@@ -246,7 +188,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   getSettings(): WorkspaceSettings {
-    this.#ensureSchema();
     const setting = (key: string) =>
       this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
     const timeout = setting("run_timeout_ms");
@@ -259,7 +200,6 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** `changes` were validated by the caller. */
   updateSettings(changes: Partial<WorkspaceSettings>): WorkspaceSettings {
-    this.#ensureSchema();
     if (changes.runTimeoutMs !== undefined) {
       this.#sql.exec(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('run_timeout_ms', ?)",
@@ -278,12 +218,10 @@ export class WorkspaceStore extends DurableObject<Env> {
   // ----- drafts
 
   listDrafts(): DraftSummary[] {
-    this.#ensureSchema();
     return this.#sql.exec<DraftRow>("SELECT * FROM drafts ORDER BY updated_at DESC").toArray().map(summary);
   }
 
   createDraft(files: GadgetFile[]): Draft {
-    this.#ensureSchema();
     const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM drafts").one().n;
     if (count >= MAX_DRAFTS_PER_WORKSPACE)
       throw new Error(`This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`);
@@ -312,7 +250,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   #draftRow(draftId: string): DraftRow {
-    this.#ensureSchema();
     const row = this.#sql.exec<DraftRow>("SELECT * FROM drafts WHERE id = ?", draftId).toArray()[0];
     if (!row)
       throw new Error(
@@ -388,7 +325,6 @@ export class WorkspaceStore extends DurableObject<Env> {
    * and the new agent version records the results.
    */
   publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion {
-    this.#ensureSchema();
     const draft = this.getDraft(draftId);
     if (tested && tested.version !== draft.version)
       throw new Error(
@@ -462,7 +398,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   listAgents(): AgentSummary[] {
-    this.#ensureSchema();
     return this.#sql
       .exec<{
         id: string;
@@ -497,7 +432,6 @@ export class WorkspaceStore extends DurableObject<Env> {
 
   /** By name (a published agent's manifest name), latest or a fixed version. */
   resolveAgentByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
-    this.#ensureSchema();
     const row = this.#sql
       .exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name)
       .toArray()[0];
@@ -505,7 +439,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   resolveAgent(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
-    this.#ensureSchema();
     const row = this.#sql
       .exec<{
         agent_id: string;
@@ -553,7 +486,6 @@ export class WorkspaceStore extends DurableObject<Env> {
    * is stored on its own: one that cannot be stored does not take the others with it.
    */
   recordRuns(records: RunRecord[]): void {
-    this.#ensureSchema();
     let stored = 0;
     for (const record of records) {
       try {
@@ -606,39 +538,15 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   #recordRun(record: RunRecord): void {
-    const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
-    const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
-    const summaryText = JSON.stringify(runSummary);
-    const parts = Object.entries({
-      payload,
-      files,
-      events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
-      outcome,
-      ...(trace ? { trace } : {}),
-    }).map(([part, value]) => [part, JSON.stringify(value)] as const);
-    const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
-    if (!this.#makeRoomForRecord(bytes))
-      throw new Error(`the workspace's storage quota has no room for a ${bytes}-byte run record`);
-    this.#sql.exec(
-      "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
-      record.runId,
-      summaryText,
-      record.startedAt,
-    );
-    for (const [part, text] of parts) {
-      this.#sql.exec(
-        "INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)",
-        record.runId,
-        part,
-        text,
-      );
-    }
-    this.#sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, bytes);
-    this.#grow("records", bytes);
+    const rows = runRows(record);
+    if (!this.#makeRoomForRecord(rows.bytes))
+      throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
+    insertRunRows(this.#sql, record.runId, record.startedAt, rows);
+    this.#sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
+    this.#grow("records", rows.bytes);
   }
 
   listRuns(limit: number): RunSummary[] {
-    this.#ensureSchema();
     const rows = this.#sql
       .exec<{ summary: string }>(
         "SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?",
@@ -649,7 +557,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   getRun(runId: string): RunRecord {
-    this.#ensureSchema();
     const summary = this.#sql
       .exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId)
       .toArray()[0];
@@ -681,7 +588,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   // ----- kv (scoped to one gadget: the draft it was written from; limits checked by the caller too)
 
   kv(scope: string, op: "get" | "put" | "delete" | "list", key: string, value: string | undefined): unknown {
-    this.#ensureSchema();
     switch (op) {
       case "get":
         return (
@@ -752,7 +658,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   // ----- errors
 
   recordError(report: ErrorReport): void {
-    this.#ensureSchema();
     this.#sql.exec(
       `INSERT INTO errors (fingerprint, name, message, count, first_seen, last_seen, context, stack) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
        ON CONFLICT (fingerprint) DO UPDATE SET count = count + 1, last_seen = excluded.last_seen, message = excluded.message,
@@ -775,7 +680,6 @@ export class WorkspaceStore extends DurableObject<Env> {
   }
 
   listErrors(): ErrorGroup[] {
-    this.#ensureSchema();
     return this.#sql
       .exec<{
         fingerprint: string;

@@ -1,8 +1,13 @@
-/** `gadgets publish [dir]`: uploads the folder and publishes it as the next version of its agent. */
+/**
+ * `gadgets publish [dir]`: uploads the folder and publishes it as the next version of its agent. The
+ * Workshop runs the folder's test cases first and refuses a failing version (exit 9) unless
+ * `--override-tests` is given, which the version then records.
+ */
 
 import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
 import { syncDraft } from "../draft-sync.ts";
+import { errorCode } from "@gadgets/workshop-shared";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
 
@@ -14,8 +19,15 @@ async function run(context: CommandContext): Promise<ExitCode> {
     let published: { agentId: string; name: string; version: number };
     try {
       const draft = await syncDraft(open.session, folder);
-      published = await open.session.publishDraft(draft.draftId);
+      published = await open.session.publishDraft(draft.draftId, { overrideTests: flags["override-tests"] === true });
     } catch (error) {
+      if (errorCode(error) === "TESTS_FAILED")
+        throw open.failure(
+          new Error(
+            `${(error as Error).message}\nSee the cases with: gadgets test, or publish anyway with --override-tests.`,
+          ),
+          EXIT.testsFailed,
+        );
       throw open.failure(error, EXIT.invalid);
     }
     const { agentId, name, version } = published;
@@ -32,9 +44,9 @@ async function run(context: CommandContext): Promise<ExitCode> {
 }
 
 export const publish: Command = {
-  usage: "publish [dir] [--json]",
+  usage: "publish [dir] [--override-tests] [--json]",
   summary: "publish the folder as the next version of its agent; prints name@N and the agent id",
-  options: { ...JSON_OPTION },
+  options: { ...JSON_OPTION, "override-tests": { type: "boolean" } },
   maxPositionals: 1,
   run,
 };
