@@ -16,14 +16,14 @@ import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, sta
 import { measureIde } from "./ide-bench.ts";
 import { type Summary, summarize, timeEach } from "./stats.ts";
 
-// `--soak`: instead of the figures, the e2e suite's kill -9 trials, 30 of them (it runs 3).
-if (process.argv.includes("--soak")) {
+/** `--soak`, after the figures and the 100,000-run soak: the e2e suite's kill -9 trials, 30 of them (it runs 3). */
+function killTrials(): number {
   const trials = spawnSync(
     process.execPath,
     [join(REPO_ROOT, "node_modules/vitest/vitest.mjs"), "run", "--project", "e2e", "e2e/kill-trials.test.ts"],
     { cwd: REPO_ROOT, stdio: "inherit", env: { ...process.env, KILL_TRIALS: process.env.KILL_TRIALS ?? "30" } },
   );
-  process.exit(trials.status ?? 1);
+  return trials.status ?? 1;
 }
 
 const quick = process.argv.includes("--quick");
@@ -581,3 +581,4 @@ function print(baseline: Summary): void {
 }
 
 await main();
+if (soak) process.exit(killTrials());
