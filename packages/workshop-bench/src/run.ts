@@ -351,7 +351,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** 100k warm runs over 32 sessions; every process's resident memory before and after. */
+/** Sessions of the soak: one workspace may have 16 runs in flight (MAX_CONCURRENT_RUNS_PER_WORKSPACE). */
+const SOAK_SESSIONS = 16;
+
+/** 100k warm runs over 16 sessions; every process's resident memory before and after. */
 async function soakRuns(url: string, token: string, agentId: string, roles: () => Roles): Promise<void> {
   const memory = () => {
     const r = roles();
@@ -359,7 +362,7 @@ async function soakRuns(url: string, token: string, agentId: string, roles: () =
     return `Worker ${r.worker.map(mb).join("+")} MB, supervisor ${r.supervisor.map(mb).join("+")} MB, runners ${r.runners.map(mb).join(" / ")} MB`;
   };
   const before = memory();
-  const clients = Array.from({ length: SESSIONS }, () => createRpcClient({ url, token }));
+  const clients = Array.from({ length: SOAK_SESSIONS }, () => createRpcClient({ url, token }));
   let left = SOAK_RUNS;
   let failed = 0;
   const start = performance.now();
@@ -372,7 +375,7 @@ async function soakRuns(url: string, token: string, agentId: string, roles: () =
   const seconds = (performance.now() - start) / 1000;
   for (const c of clients) c[Symbol.dispose]();
   notes.push(
-    `Soak: ${SOAK_RUNS} warm runs over ${SESSIONS} sessions in ${seconds.toFixed(0)} s, ${failed} failed. Resident memory at start: ${before}; at end: ${memory()}.`,
+    `Soak: ${SOAK_RUNS} warm runs over ${SOAK_SESSIONS} sessions in ${seconds.toFixed(0)} s, ${failed} failed. Resident memory at start: ${before}; at end: ${memory()}.`,
   );
 }
 
