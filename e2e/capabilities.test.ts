@@ -16,6 +16,7 @@ import {
   type RunOutcome,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { gadgetFiles, newWorkspace } from "./abuse-helpers.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 /** A loopback HTTP server: /hello answers, /away redirects to another (ungranted) port. */
@@ -41,18 +42,6 @@ async function startTarget(): Promise<{ server: Server; port: number; otherPort:
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return { server, port: (server.address() as AddressInfo).port, other, otherPort };
-}
-
-const gadget = (name: string, source: string, grants: Record<string, unknown>): GadgetFile[] => [
-  { path: "gadget.json", content: JSON.stringify({ name, entry: "index.ts", grants }) },
-  { path: "index.ts", content: source },
-];
-
-async function newWorkspace(url: string): Promise<WorkshopClient> {
-  const boot = createRpcClient({ url });
-  const { token } = await boot.createWorkspace();
-  boot[Symbol.dispose]();
-  return createRpcClient({ url, token });
 }
 
 async function run(client: WorkshopClient, files: GadgetFile[], payload: unknown = {}) {
@@ -95,7 +84,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       const host = `127.0.0.1:${target.port}`;
       const { outcome, traces } = await run(
         client,
-        gadget(
+        gadgetFiles(
           "fetcher",
           `export default {
   async run(_: unknown, env: any) {
@@ -136,7 +125,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       try {
         const { outcome } = await run(
           client,
-          gadget(
+          gadgetFiles(
             "capped",
             `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/hello"); return "reached"; } catch (e) { return (e as Error).message; } } };`,
             { fetch: { hosts: [host] } },
@@ -151,7 +140,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
     it("gives shared (anonymous) runs no capabilities", async () => {
       const session = client.getSession();
       const draft = await session.createDraft({
-        files: gadget(
+        files: gadgetFiles(
           "shared-kv",
           `export default { async run(_: unknown, env: any) { try { return await env.kv.get("a"); } catch (e) { return (e as Error).message; } } };`,
           { kv: true },
@@ -167,7 +156,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       const host = `127.0.0.1:${target.port}`;
       const { outcome } = await run(
         client,
-        gadget(
+        gadgetFiles(
           "greedy",
           `export default { async run(_: unknown, env: any) { try { await env.fetch("http://${host}/huge"); return "read"; } catch (e) { return (e as Error).message; } } };`,
           { fetch: { hosts: [host] } },
@@ -179,7 +168,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
     it("takes a run's capabilities away when it ends, even from work it left running", async () => {
       const session = client.getSession();
       const draft = await session.createDraft({
-        files: gadget(
+        files: gadgetFiles(
           "lingering",
           `export default {
   async run(p: { read?: boolean }, env: any) {
@@ -202,7 +191,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
     it("refuses a capability the manifest did not grant, with the grant to add", async () => {
       const { outcome } = await run(
         client,
-        gadget(
+        gadgetFiles(
           "ungranted",
           `export default { async run(_: unknown, env: any) { return [typeof env.kv, typeof env.fetch, typeof env.catalog]; } };`,
           {},
@@ -223,7 +212,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
   },
 };`;
       const session = client.getSession();
-      const draft = await session.createDraft({ files: gadget("store", source, { kv: true }) });
+      const draft = await session.createDraft({ files: gadgetFiles("store", source, { kv: true }) });
       const kv = async (payload: Record<string, unknown>) => {
         const outcome = await session.runDraft(draft.id, payload as never);
         return outcome.status === "ok" ? outcome.result : outcome.message;
@@ -249,11 +238,11 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(await kv({ op: "put", key: "zy", size: 1 })).toMatch(/kv is full/);
 
       // Another gadget, and another workspace, see none of it.
-      const other = await session.createDraft({ files: gadget("store", source, { kv: true }) });
+      const other = await session.createDraft({ files: gadgetFiles("store", source, { kv: true }) });
       expect(await session.runDraft(other.id, { op: "get", key: "a" })).toMatchObject({ result: null });
       const stranger = await newWorkspace(workshop.url);
       try {
-        const theirs = await stranger.getSession().createDraft({ files: gadget("store", source, { kv: true }) });
+        const theirs = await stranger.getSession().createDraft({ files: gadgetFiles("store", source, { kv: true }) });
         expect(await stranger.getSession().runDraft(theirs.id, { op: "get", key: "a" })).toMatchObject({
           result: null,
         });
@@ -265,7 +254,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
     it("calls published agents by name with their own grants, within the depth limit, refusing cycles", async () => {
       const session = client.getSession();
       const publish = async (name: string, source: string, grants: Record<string, unknown>) => {
-        const draft = await session.createDraft({ files: gadget(name, source, grants) });
+        const draft = await session.createDraft({ files: gadgetFiles(name, source, grants) });
         return session.publishDraft(draft.id);
       };
       await publish(
@@ -275,7 +264,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       );
       const { outcome, traces } = await run(
         client,
-        gadget(
+        gadgetFiles(
           "caller",
           `export default { async run(_: unknown, env: any) { return env.catalog.get("doubler").run({ n: 21 }); } };`,
           { catalog: true },
@@ -294,7 +283,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       }
       const deep = await run(
         client,
-        gadget(
+        gadgetFiles(
           "top",
           `export default { async run(_: unknown, env: any) { return env.catalog.get("level1").run({}); } };`,
           { catalog: true },
@@ -303,7 +292,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(deep.outcome.status === "error" && deep.outcome.message).toMatch(/nest at most 3 levels deep/);
       const shallow = await run(
         client,
-        gadget(
+        gadgetFiles(
           "top2",
           `export default { async run(_: unknown, env: any) { return env.catalog.get("level2").run({}); } };`,
           { catalog: true },
@@ -323,7 +312,7 @@ for (const mode of ["runner pool", "in-process"] as const) {
       );
       const cycle = await run(
         client,
-        gadget(
+        gadgetFiles(
           "start",
           `export default { async run(_: unknown, env: any) { return env.catalog.get("ping").run({}); } };`,
           { catalog: true },
@@ -335,13 +324,13 @@ for (const mode of ["runner pool", "in-process"] as const) {
     it("cannot reach another workspace's agents through the catalog", async () => {
       const stranger = await newWorkspace(workshop.url);
       try {
-        const draft = await stranger
-          .getSession()
-          .createDraft({ files: gadget("secret-agent", "export default { async run() { return 'secret'; } };", {}) });
+        const draft = await stranger.getSession().createDraft({
+          files: gadgetFiles("secret-agent", "export default { async run() { return 'secret'; } };", {}),
+        });
         const { agentId } = await stranger.getSession().publishDraft(draft.id);
         const { outcome } = await run(
           client,
-          gadget(
+          gadgetFiles(
             "snoop",
             `export default { async run(_: unknown, env: any) { try { return await env.catalog.get("${agentId}").run({}); } catch (e) { return (e as Error).message; } } };`,
             { catalog: true },
@@ -363,7 +352,7 @@ describe("capabilities on the default server", () => {
       const host = `127.0.0.1:${target.port}`;
       const { outcome } = await run(
         client,
-        gadget(
+        gadgetFiles(
           "local",
           `export default { async run(_: unknown, env: any) { try { return await (await env.fetch("http://${host}/hello")).text(); } catch (e) { return (e as Error).message; } } };`,
           { fetch: { hosts: [host] } },

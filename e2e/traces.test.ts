@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import {
   createRpcClient,
-  type GadgetFile,
   MAX_SPANS_PER_RUN,
   type OtlpTrace,
   type RunEvent,
@@ -14,19 +13,8 @@ import {
   traceToOtlp,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { gadgetFiles, newWorkspace } from "./abuse-helpers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const files = (name: string, source: string, grants: Record<string, unknown>): GadgetFile[] => [
-  { path: "gadget.json", content: JSON.stringify({ name, entry: "index.ts", grants }) },
-  { path: "index.ts", content: source },
-];
-
-async function newWorkspace(url: string): Promise<WorkshopClient> {
-  const boot = createRpcClient({ url });
-  const { token } = await boot.createWorkspace();
-  boot[Symbol.dispose]();
-  return createRpcClient({ url, token });
-}
 
 /** Checks the OTLP/JSON shape (opentelemetry-proto's JSON mapping) field by field. */
 function expectValidOtlp(otlp: OtlpTrace, spanCount: number): void {
@@ -94,7 +82,7 @@ describe("traces", () => {
   it("records kv, fetch and catalog calls and the called agent's own spans, in order, without secrets", async () => {
     const session = client.getSession();
     const helperDraft = await session.createDraft({
-      files: files(
+      files: gadgetFiles(
         "helper",
         `export default {
   async run(input: { x: number }, env: any) {
@@ -108,7 +96,7 @@ describe("traces", () => {
     });
     await session.publishDraft(helperDraft.id);
     const main = await session.createDraft({
-      files: files(
+      files: gadgetFiles(
         "main",
         `export default {
   async run(_: unknown, env: any) {
@@ -215,7 +203,7 @@ describe("traces", () => {
     const session = client.getSession();
     // The run's own four spans (run, queue, build, execute) and one span per kv call.
     const calls = (n: number) =>
-      files(
+      gadgetFiles(
         "busy",
         `export default { async run(_: unknown, env: any) { for (let i = 0; i < ${n}; i++) await env.kv.get("k" + i); return ${n}; } };`,
         { kv: true },

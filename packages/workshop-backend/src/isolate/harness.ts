@@ -101,42 +101,86 @@ function currentRuns() {
   return [];
 }
 
-for (const level of ["log", "info", "warn", "error", "debug"]) {
-  console[level] = (...args) => {
-    for (const run of currentRuns()) {
-      if (run.emitted >= MAX_EVENTS || run.bytes >= MAX_EVENT_BYTES) {
-        countDropped(run);
-        continue;
-      }
-      let values;
-      try {
-        values = encodeConsoleValues(args, CAPS);
-      } catch (error) {
-        values = [{ t: "unreadable", reason: "console value could not be encoded" }];
-      }
-      emit(run, "log", [level, values]);
-    }
-  };
+function logTo(run, level, args) {
+  if (run.emitted >= MAX_EVENTS || run.bytes >= MAX_EVENT_BYTES) {
+    countDropped(run);
+    return;
+  }
+  let values;
+  try {
+    values = encodeConsoleValues(args, CAPS);
+  } catch (error) {
+    values = [{ t: "unreadable", reason: "console value could not be encoded" }];
+  }
+  emit(run, "log", [level, values]);
 }
-// Every other console method goes through the same shim: none may write to the process directly.
-const counts = new Map();
-console.trace = console.debug;
-console.table = console.log;
-console.dir = console.log;
-console.dirxml = console.log;
-console.group = console.log;
-console.groupCollapsed = console.log;
+
+// Every console method calls these, never the (replaceable) console methods themselves.
+function logAll(level, args) {
+  for (const run of currentRuns()) logTo(run, level, args);
+}
+
+for (const level of ["log", "info", "warn", "error", "debug"]) {
+  console[level] = (...args) => logAll(level, args);
+}
+
+// The rest of the console behaves as in browsers, with its counters and timers kept per run (a warm
+// isolate serves many runs). Every method goes through logTo: none may write to the process directly.
+// Timers read performance.now(), which in Workers advances only while the code waits (I/O, timers).
+const tableOrDir = (...args) => logAll("log", args);
+console.table = tableOrDir;
+console.dir = tableOrDir;
+console.dirxml = tableOrDir;
+console.group = (...label) => logAll("log", label.length > 0 ? label : ["console.group"]);
+console.groupCollapsed = console.group;
 console.groupEnd = () => {};
 console.assert = (condition, ...args) => {
-  if (!condition) console.error("Assertion failed", ...args);
+  if (condition) return;
+  if (typeof args[0] === "string") logAll("error", ["Assertion failed: " + args[0], ...args.slice(1)]);
+  else logAll("error", ["Assertion failed", ...args]);
 };
 console.count = (label = "default") => {
-  const n = (counts.get(String(label)) ?? 0) + 1;
-  counts.set(String(label), n);
-  console.log(String(label) + ": " + n);
+  for (const run of currentRuns()) {
+    run.counts ??= new Map();
+    const n = (run.counts.get(String(label)) ?? 0) + 1;
+    run.counts.set(String(label), n);
+    logTo(run, "log", [String(label) + ": " + n]);
+  }
 };
-console.countReset = (label = "default") => void counts.delete(String(label));
-console.time = console.timeEnd = console.timeLog = (label = "default", ...args) => console.debug(String(label), ...args);
+console.countReset = (label = "default") => {
+  for (const run of currentRuns()) run.counts?.delete(String(label));
+};
+const elapsed = (start) => (performance.now() - start).toFixed(3) + " ms";
+console.time = (label = "default") => {
+  for (const run of currentRuns()) {
+    run.timers ??= new Map();
+    if (run.timers.has(String(label))) logTo(run, "warn", ["Timer '" + String(label) + "' already exists"]);
+    else run.timers.set(String(label), performance.now());
+  }
+};
+const timerEnd = (remove) => (label = "default", ...args) => {
+  for (const run of currentRuns()) {
+    const start = run.timers?.get(String(label));
+    if (start === undefined) {
+      logTo(run, "warn", ["Timer '" + String(label) + "' does not exist"]);
+      continue;
+    }
+    if (remove) run.timers.delete(String(label));
+    logTo(run, "log", [String(label) + ": " + elapsed(start), ...args]);
+  }
+};
+console.timeEnd = timerEnd(true);
+console.timeLog = timerEnd(false);
+console.trace = (...args) => {
+  const trace = new Error(args.length > 0 ? args.map((arg) => String(arg)).join(" ") : "console.trace");
+  trace.name = "Trace";
+  // The stack starts inside this shim; the gadget's frames are what the reader wants.
+  trace.stack = String(trace.stack ?? "")
+    .split("\\n")
+    .filter((line) => !line.includes(${JSON.stringify(HARNESS_CONSOLE_MODULE)}))
+    .join("\\n");
+  logAll("log", [trace]);
+};
 
 function reportUncaught(thrown) {
   for (const run of currentRuns()) emit(run, "error", [describe(thrown), true]);
