@@ -179,7 +179,7 @@ describe("gadgets on a busy Workshop", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "workshop-cli-busy-"));
-    server = await startWorkshopServer({ dataDir, pool: { size: 1, maxQueue: 1 } });
+    server = await startWorkshopServer({ dataDir, pool: { size: 1, maxRuns: 2 } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -191,7 +191,7 @@ describe("gadgets on a busy Workshop", () => {
     expect((await runCli(["login"], user)).code).toBe(0);
     echoFolder(user, "patient");
 
-    // Two greedy workspaces: one spins on the only runner, the other fills the only queue slot.
+    // Two greedy workspaces: one spins on the only runner, the other waits: the server takes 2 runs in all.
     using boot = createRpcClient({ url: server.url });
     const greedy = [];
     for (let i = 0; i < 2; i++) {
@@ -211,7 +211,7 @@ describe("gadgets on a busy Workshop", () => {
 
     const refused = await runCli(["run", "patient", "--input", '{"input":"now"}'], user);
     expect(refused.code).toBe(8);
-    expect(refused.stderr).toMatch(/✗ busy: The Workshop is busy/);
+    expect(refused.stderr).toMatch(/✗ busy: The server is busy: 2 runs from all workspaces/);
 
     expect(await spinning).toMatchObject({ status: "error", kind: "timeout" });
     expect(await queued).toMatchObject({ status: "ok", result: "Echo: queued" });

@@ -189,36 +189,3 @@ describe("runaway gadgets on the local runner pool", () => {
     expect(collector.events.at(-1)?.event.type).toBe("end");
   });
 });
-
-describe("a full runner pool", () => {
-  let server: WorkshopServer;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "workshop-queue-"));
-    server = await startWorkshopServer({ dataDir, pool: { size: 1, maxQueue: 1 } });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it("queues up to its depth, then answers busy at once; queued runs go on when a runner frees", async () => {
-    const first = await workspaceOn(server);
-    const second = await workspaceOn(server);
-    const third = await workspaceOn(server);
-    try {
-      const spinning = first.run(SPIN, {}, 1500);
-      await expect.poll(() => server.poolStats()?.active, { timeout: 5000 }).toBe(1);
-      const queued = second.run(ECHO_SOURCE, { input: "queued" });
-      await expect.poll(() => server.poolStats()?.queued, { timeout: 5000 }).toBe(1);
-      const message = expectKind(await third.run(ECHO_SOURCE, { input: "too many" }), "busy");
-      expect(message).toMatch(/busy: all 1 runners are working and 1 runs are already waiting/);
-      expectKind(await spinning, "timeout");
-      expect(await queued).toMatchObject({ status: "ok", result: "Echo: queued" });
-      expect(await third.run(ECHO_SOURCE, { input: "later" })).toMatchObject({ status: "ok" });
-    } finally {
-      for (const workspace of [first, second, third]) workspace.client[Symbol.dispose]();
-    }
-  });
-});

@@ -3,7 +3,7 @@
  * client (Origin checked, auth in-band); everything else is the web app's static files.
  */
 
-import { createErrorReporter } from "@gadgets/backend-utils/error-reporting";
+import { type CapturedError, createErrorReporter, type ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
 import { newWorkersRpcResponse } from "capnweb";
 import { Hono } from "hono";
@@ -13,6 +13,7 @@ import type { Env } from "./env.ts";
 import { serveEmbed, serveSharePage } from "./share-pages.ts";
 import { Overseer } from "./overseer.ts";
 import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
+import { checkPoolReport } from "./pool-report.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { Connection } from "./rpc/connection.ts";
 import { unfinishedRunCount } from "./rpc/run-launcher.ts";
@@ -32,17 +33,28 @@ const MAX_RPC_DEPTH = 96;
 
 let overseer: Overseer | undefined;
 
+function reportError(
+  env: Env,
+  workspaceId: string,
+  error: CapturedError,
+  context: Record<string, string>,
+  waitUntil?: (work: Promise<unknown>) => void,
+): void {
+  const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+  const record = (report: ErrorReport) => {
+    const stored = Promise.resolve(store.recordError(report));
+    // Outside a session the request ends at once: the write must be allowed to finish.
+    waitUntil?.(stored.catch(() => {}));
+    return stored;
+  };
+  createErrorReporter({ workspaceId, logger, sink: { record } }).capture(error, context);
+}
+
 /** One overseer per Worker isolate: its build cache serves every connection. */
 function overseerFor(env: Env): Overseer {
   overseer ??= new Overseer({
     logger,
-    reportError: (workspaceId, error, context) => {
-      const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
-      createErrorReporter({ workspaceId, logger, sink: { record: (report) => store.recordError(report) } }).capture(
-        error,
-        context,
-      );
-    },
+    reportError: (workspaceId, error, context) => reportError(env, workspaceId, error, context),
   });
   return overseer;
 }
@@ -63,6 +75,25 @@ app.get("/__workshop/unfinished-runs", (c) => {
   const secret = c.env.RUNNER_POOL_SECRET;
   if (!secret || !sameSecret(c.req.header("Authorization") ?? "", `Bearer ${secret}`)) return c.text("Not found", 404);
   return c.json({ unfinishedRuns: unfinishedRunCount() });
+});
+
+// The local runner pool files what it did to a workspace's runner outside any run (work left running
+// after an outcome, stopped) with that workspace's error reports. Host-only, like the route above.
+app.post("/__workshop/pool-report", async (c) => {
+  const secret = c.env.RUNNER_POOL_SECRET;
+  if (!secret || !sameSecret(c.req.header("Authorization") ?? "", `Bearer ${secret}`)) return c.text("Not found", 404);
+  const report = checkPoolReport(await c.req.json().catch(() => undefined));
+  if (!report.ok) return c.text(report.error, 400);
+  // Anonymous visitors of shared links have no error reports to file into.
+  if (!report.value.workspaceId.startsWith("anonymous-"))
+    reportError(
+      c.env,
+      report.value.workspaceId,
+      { name: "RunnerStopped", message: report.value.message, stack: "" },
+      { kind: report.value.kind },
+      (work) => c.executionCtx.waitUntil(work),
+    );
+  return c.json({ ok: true });
 });
 
 app.all("/api", (c) => {

@@ -24,9 +24,11 @@ import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shar
 import {
   CONSOLE_CAPS,
   DEFAULT_RUN_TIMEOUT_MS,
+  MAX_EVENTS_PER_RUN,
   MAX_RESULT_BYTES,
   MAX_RUN_TIMEOUT_MS,
   RUN_CPU_MS,
+  RUN_QUEUE_WAIT_MS,
 } from "@gadgets/workshop-shared/limits";
 import {
   byteLength,
@@ -96,6 +98,9 @@ export interface StopReason {
   kind: "timeout" | "cancelled";
   message: string;
 }
+
+/** How long past its deadline and the pool's wait bound a run that never started is given up on. */
+const START_GUARD_SLACK_MS = 2000;
 
 const LOG_LEVELS = new Set<LogLevel>(["log", "info", "warn", "error", "debug"]);
 
@@ -300,14 +305,37 @@ export class Overseer {
     const stop = (reason: StopReason) => {
       if (!controller.signal.aborted) controller.abort(reason);
     };
-    const timer = setTimeout(
-      () =>
-        stop({
-          kind: "timeout",
-          message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).`,
-        }),
-      timeoutMs,
-    );
+    const timedOut = () =>
+      stop({
+        kind: "timeout",
+        message: `The run took longer than ${timeoutMs} ms and was stopped. Look for a loop or a promise that never settles, or ask for a longer timeout (up to ${MAX_RUN_TIMEOUT_MS} ms).`,
+      });
+    // The deadline counts from when the run starts executing, not from when it was handed over: an
+    // executor says when, or (the runner pool) enforces it itself; this guard covers one that does neither.
+    let timer = setTimeout(timedOut, timeoutMs + RUN_QUEUE_WAIT_MS + START_GUARD_SLACK_MS);
+    let started = false;
+    const onStarted = () => {
+      if (started) return;
+      started = true;
+      clearTimeout(timer);
+      timer = setTimeout(timedOut, timeoutMs);
+    };
+    // Caps first: past them an event costs a count, never sanitizing or stack mapping.
+    const logEvent = (level: LogLevel, values: EncodedValue[]) => {
+      if (events.closed) return;
+      if (!events.accepting) return events.refuse();
+      const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
+      events.emit({
+        type: "log",
+        level: checkedLevel,
+        values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build),
+      });
+    };
+    const errorEvent = (raw: RawError, uncaught: boolean) => {
+      if (events.closed) return;
+      if (!events.accepting) return events.refuse();
+      events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
+    };
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
     const capabilitiesEnd = new AbortController();
     request.signal?.addEventListener("abort", onCancel, { once: true });
@@ -316,6 +344,7 @@ export class Overseer {
     try {
       result = await request.executor.execute({
         runId: request.runId,
+        workspaceId: request.workspaceId,
         grants,
         ...((request.depth ?? 0) > 0 ? { nested: true } : {}),
         capabilities: createCapabilityHandler({
@@ -356,21 +385,17 @@ export class Overseer {
         limits: { cpuMs: RUN_CPU_MS, timeoutMs },
         signal: controller.signal,
         sink: {
-          log: (level, values) => {
-            if (events.closed) return;
-            // Caps first: past them an event costs a count, never sanitizing or stack mapping.
-            if (!events.accepting) return events.refuse();
-            const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
-            events.emit({
-              type: "log",
-              level: checkedLevel,
-              values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build),
-            });
-          },
-          error: (raw, uncaught) => {
-            if (events.closed) return;
-            if (!events.accepting) return events.refuse();
-            events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
+          started: onStarted,
+          log: logEvent,
+          error: errorEvent,
+          // A batch is input from another process: its shape is checked here, each entry once.
+          events: (batch) => {
+            if (!Array.isArray(batch)) return;
+            for (const event of batch.slice(0, MAX_EVENTS_PER_RUN)) {
+              if (!events.accepting) return events.refuse();
+              if (event?.kind === "log" && Array.isArray(event.values)) logEvent(event.level, event.values);
+              else if (event?.kind === "error") errorEvent(event.error, event.uncaught);
+            }
           },
           dropped: (total) => events.isolateDropped(total),
         },

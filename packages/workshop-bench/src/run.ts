@@ -8,29 +8,36 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { REPO_ROOT, startWorkshopServer } from "@gadgets/workshop-host";
-import { createRpcClient, type GadgetFile } from "@gadgets/workshop-shared";
+import { createRpcClient, type GadgetFile, type WorkshopClient } from "@gadgets/workshop-shared";
+import { MAX_CONCURRENT_RUNS_PER_WORKSPACE } from "@gadgets/workshop-shared/limits";
 import { newWebSocketRpcSession } from "capnweb";
-import { startBarePingServer } from "./bare-ping.ts";
+import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
 import { measureIde } from "./ide-bench.ts";
 import { type Summary, summarize, timeEach } from "./stats.ts";
 
-// `--soak`: instead of the figures, the e2e suite's kill -9 trials, 30 of them (it runs 3).
-if (process.argv.includes("--soak")) {
+/** `--soak`, after the figures and the 100,000-run soak: the e2e suite's kill -9 trials, 30 of them (it runs 3). */
+function killTrials(): number {
   const trials = spawnSync(
     process.execPath,
     [join(REPO_ROOT, "node_modules/vitest/vitest.mjs"), "run", "--project", "e2e", "e2e/kill-trials.test.ts"],
     { cwd: REPO_ROOT, stdio: "inherit", env: { ...process.env, KILL_TRIALS: process.env.KILL_TRIALS ?? "30" } },
   );
-  process.exit(trials.status ?? 1);
+  return trials.status ?? 1;
 }
 
 const quick = process.argv.includes("--quick");
+const soak = process.argv.includes("--soak");
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
 const THROUGHPUT_MS = quick ? 2000 : 5000;
+const SOAK_RUNS = 100_000;
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
+/** The echo gadget for the peer: the same code, already JavaScript. */
+const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input; } };';
 const echoFiles = (tag = ""): GadgetFile[] => [
   { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
   {
@@ -59,33 +66,143 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const notes: string[] = [];
 let bundles: { name: string; bytes: number; gzip: number }[] = [];
 let embedNote = "";
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/** The Workshop as `pnpm start` runs it, in a process of its own, and its processes by role. */
+async function startWorkshopProcess(dataDir: string): Promise<{ child: Child; url: string; roles(): Roles }> {
+  const child = await startNode(
+    join(REPO_ROOT, "packages/workshop-host/src/cli.ts"),
+    ["--port", "0", "--data", dataDir, "--quiet"],
+    /running at http/,
+  );
+  const url = /(http:\/\/\S+)/.exec(child.line)?.[1] ?? "";
+  const supervisor = child.process.pid ?? 0;
+  return {
+    child,
+    url,
+    roles: () => {
+      const all = descendants(supervisor).filter(isWorkerd);
+      const worker = all.filter(isMainWorkerd);
+      return { supervisor: [supervisor], worker, runners: all.filter((pid) => !worker.includes(pid)) };
+    },
+  };
+}
+
+interface Roles {
+  supervisor: number[];
+  worker: number[];
+  runners: number[];
+}
+
+/** CPU ms each role spent while `work` ran (read from /proc; the client is this process). */
+async function cpuDuring(roles: () => Roles, work: () => Promise<void>) {
+  const before = roles();
+  const read = (r: Roles) => ({
+    worker: r.worker.reduce((sum, pid) => sum + cpuMs(pid), 0),
+    supervisor: r.supervisor.reduce((sum, pid) => sum + cpuMs(pid), 0),
+    runners: r.runners.reduce((sum, pid) => sum + cpuMs(pid), 0),
+    client: cpuMs(process.pid),
+  });
+  const start = read(before);
+  await work();
+  // Runners replaced meanwhile are not counted: the same processes are read before and after.
+  const end = read(before);
+  return {
+    worker: end.worker - start.worker,
+    supervisor: end.supervisor - start.supervisor,
+    runners: end.runners - start.runners,
+    client: end.client - start.client,
+  };
+}
+
+/** Warms the baseline until three batch medians agree within 10 %, then reports the spread of five more. */
+async function baselinePing(url: string): Promise<Summary> {
+  const stub = newWebSocketRpcSession<{ ping(): string }>(url);
+  const batch = async (n: number) => summarize(await timeEach(n, 0, () => stub.ping())).median;
+  const medians: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    medians.push(await batch(200));
+    const last = medians.slice(-3);
+    if (last.length === 3 && Math.max(...last) / Math.min(...last) < 1.1) break;
+  }
+  const spread: number[] = [];
+  for (let i = 0; i < 5; i++) spread.push(await batch(Math.max(100, N / 5)));
+  const summary = summarize(await timeEach(N, 0, () => stub.ping()));
+  stub[Symbol.dispose]();
+  rows.push({
+    name: "bare capnweb ping (Node ↔ Node, server in its own process)",
+    summary,
+    note: `warm-up ${medians.length} batches of 200; medians of 5 batches ${fmt(Math.min(...spread))}–${fmt(Math.max(...spread))} ms`,
+  });
+  return summary;
+}
+
+/** Runs `call` back to back from every client until the time is up; counts successes and failures. */
+async function throughput(calls: (() => Promise<unknown>)[], ms: number) {
+  let ok = 0;
+  let failed = 0;
+  const latencies: number[] = [];
+  const until = performance.now() + ms;
+  await Promise.all(
+    calls.map(async (call) => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        try {
+          await call();
+          ok++;
+        } catch {
+          failed++;
+        }
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return { perSecond: ok / (ms / 1000), failed, summary: summarize(latencies) };
+}
 
 async function main(): Promise<void> {
-  const bare = await startBarePingServer();
+  const bare = await startNode(here("./node-server.ts"), ["ping"], /^port \d+/);
+  const peerProcess = await startNode(here("./node-server.ts"), ["peer"], /^port \d+/);
+  const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
-  const server = await startWorkshopServer({ dataDir });
+  const workshop = await startWorkshopProcess(dataDir);
+  const server = { url: workshop.url };
   try {
-    // 1. Baseline: bare capnweb ping between two Node endpoints.
-    const bareStub = newWebSocketRpcSession<{ ping(): string }>(bare.url);
-    const baseline = summarize(await timeEach(N, 200, () => bareStub.ping()));
-    rows.push({ name: "bare capnweb ping (Node ↔ Node)", summary: baseline });
-    bareStub[Symbol.dispose]();
+    // 1. Baseline: bare capnweb ping to a Node process that does nothing else.
+    const baseline = await baselinePing(`ws://127.0.0.1:${portOf(bare)}`);
 
     // 2. Ping through the Workshop's session.
     const boot = createRpcClient({ url: server.url });
-    rows.push({ name: "Workshop session ping", summary: summarize(await timeEach(N, 200, () => boot.api.ping())) });
+    const sessionPing = summarize(await timeEach(N, 200, () => boot.api.ping()));
+    rows.push({ name: "Workshop session ping", summary: sessionPing });
 
     const { token, client, session, agentId } = await publishedEcho(server.url);
+    const peer = newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(
+      `ws://127.0.0.1:${portOf(peerProcess)}`,
+    );
 
-    // 3. Warm echo run end to end (published agent, isolate cached).
+    // 3. Warm echo run end to end (published agent, isolate cached), and the peer's.
     const agent = client.getAgent(agentId);
+    let warm: Summary = { n: 0, median: 0, p99: 0 };
+    const cpu = await cpuDuring(workshop.roles, async () => {
+      warm = summarize(await timeEach(N, 100, () => agent.run({ input: "hi" })));
+    });
+    const peerWarm = summarize(await timeEach(N, 100, () => peer.run(ECHO_JS, { input: "hi" })));
     rows.push({
       name: "warm echo run, agent.run() end to end",
-      summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))),
+      summary: warm,
+      note: `${ratio(warm.median, sessionPing.median)} session ping; ${ratio(warm.median, peerWarm.median)} peer`,
     });
+    rows.push({ name: "peer: warm echo run (isolated-vm behind Cap'n Web in Node)", summary: peerWarm });
+    const perRun = (ms: number) => (ms / (N + 100)).toFixed(2);
+    const total = cpu.worker + cpu.supervisor + cpu.runners;
+    notes.push(
+      `CPU per warm run (from /proc, ${N + 100} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms.`,
+    );
 
     // 4. Pipelined getAgent(id).run(x) on an existing session.
     rows.push({
@@ -102,46 +219,124 @@ async function main(): Promise<void> {
       ),
     });
 
-    // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile).
+    // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), and the peer's.
     const coldDrafts: string[] = [];
     for (let i = 0; i < COLD_N + 5; i++)
       coldDrafts.push((await session.createDraft({ files: echoFiles(`-${i}-${Date.now()}`) })).id);
-    rows.push({
-      name: "cold run of new code (transpile + new isolate)",
-      summary: summarize(
-        await timeEach(COLD_N, 5, async (i) => {
-          const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
-          const outcome = await session.runDraft(id, { input: "x" });
-          if (outcome.status !== "ok") throw new Error(outcome.message);
-        }),
-      ),
-    });
-
-    // 6. Throughput: 32 sessions, each with its own WebSocket, running the warm echo back to back.
-    const clients = Array.from({ length: SESSIONS }, () => createRpcClient({ url: server.url, token }));
-    const agents = clients.map((c) => c.getAgent(agentId));
-    await Promise.all(agents.map((a) => a.run({ input: "warm" })));
-    let runs = 0;
-    const latencies: number[] = [];
-    const until = performance.now() + THROUGHPUT_MS;
-    await Promise.all(
-      agents.map(async (a) => {
-        while (performance.now() < until) {
-          const start = performance.now();
-          await a.run({ input: "hi" });
-          latencies.push(performance.now() - start);
-          runs++;
-        }
+    const cold = summarize(
+      await timeEach(COLD_N, 5, async (i) => {
+        const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
+        const outcome = await session.runDraft(id, { input: "x" });
+        if (outcome.status !== "ok") throw new Error(outcome.message);
       }),
     );
+    const peerCold = summarize(
+      await timeEach(COLD_N, 5, (i) => peer.run(`${ECHO_JS}\n// ${i}-${Date.now()}`, { input: "x" })),
+    );
     rows.push({
-      name: `warm runs over ${SESSIONS} concurrent sessions`,
-      summary: summarize(latencies),
-      throughput: runs / (THROUGHPUT_MS / 1000),
+      name: "cold run of new code (transpile + new isolate)",
+      summary: cold,
+      note: `${ratio(cold.median, peerCold.median)} peer`,
     });
-    for (const c of clients) c[Symbol.dispose]();
+    rows.push({ name: "peer: cold run of new code (new isolate)", summary: peerCold });
+
+    // 6. Throughput: sessions each with its own WebSocket, running the warm echo back to back — as many
+    // as one workspace may have runs in flight (16), and 32 spread across 8 workspaces.
+    const clients = Array.from({ length: MAX_CONCURRENT_RUNS_PER_WORKSPACE }, () =>
+      createRpcClient({ url: server.url, token }),
+    );
+    const agents = clients.map((c) => c.getAgent(agentId));
+    await Promise.all(agents.map((a) => a.run({ input: "warm" }).catch(() => {})));
+    const one = await throughput(
+      agents.map((a) => () => a.run({ input: "hi" })),
+      THROUGHPUT_MS,
+    );
+    const peers = Array.from({ length: SESSIONS }, () =>
+      newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(
+        `ws://127.0.0.1:${portOf(peerProcess)}`,
+      ),
+    );
+    const peerMany = await throughput(
+      peers.map((p) => () => p.run(ECHO_JS, { input: "hi" })),
+      THROUGHPUT_MS,
+    );
+    rows.push({
+      name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions of one workspace (${one.failed} failed)`,
+      summary: one.summary,
+      throughput: one.perSecond,
+      note: `${ratio(one.perSecond, peerMany.perSecond)} peer`,
+    });
+    const spread = await Promise.all(Array.from({ length: 8 }, () => publishedEcho(server.url)));
+    const spreadClients = Array.from({ length: SESSIONS }, (_, i) => {
+      const owner = spread[i % 8] as Awaited<ReturnType<typeof publishedEcho>>;
+      const c = createRpcClient({ url: server.url, token: owner.token });
+      return { c, agent: c.getAgent(owner.agentId) };
+    });
+    await Promise.all(spreadClients.map(({ agent: a }) => a.run({ input: "warm" }).catch(() => {})));
+    const eight = await throughput(
+      spreadClients.map(
+        ({ agent: a }) =>
+          () =>
+            a.run({ input: "hi" }),
+      ),
+      THROUGHPUT_MS,
+    );
+    rows.push({
+      name: `warm runs over ${SESSIONS} sessions spread across 8 workspaces (${eight.failed} failed)`,
+      summary: eight.summary,
+      throughput: eight.perSecond,
+      note: `${ratio(eight.perSecond, peerMany.perSecond)} peer`,
+    });
+    rows.push({
+      name: `peer: warm runs over ${SESSIONS} sessions`,
+      summary: peerMany.summary,
+      throughput: peerMany.perSecond,
+    });
+
+    // 7. A 10 % mix of while(true): every 10th call of each session is a spinner from another workspace.
+    const spinOwner = await publishedEcho(server.url);
+    const spinDraft = await spinOwner.session.createDraft({
+      files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }],
+    });
+    const spinClients = Array.from({ length: agents.length }, () =>
+      createRpcClient({ url: server.url, token: spinOwner.token }),
+    );
+    let echoes = 0;
+    const mix = await throughput(
+      agents.map((a, i) => {
+        let n = 0;
+        const spinSession = (spinClients[i] as WorkshopClient).getSession();
+        return async () => {
+          if (++n % 10 === 0) return spinSession.runDraft(spinDraft.id, {}, undefined, { timeoutMs: 100 });
+          const result = await a.run({ input: "hi" });
+          echoes++;
+          return result;
+        };
+      }),
+      THROUGHPUT_MS,
+    );
+    const echoRate = echoes / (THROUGHPUT_MS / 1000);
+    rows.push({
+      name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions with every 10th a while(true) (100 ms deadline)`,
+      throughput: echoRate,
+      note: `echo runs/s ${ratio(one.perSecond, echoRate)} lower than without spinners; ${mix.failed} failed`,
+    });
+    for (const c of [...clients, ...spinClients, ...spreadClients.map(({ c }) => c)]) c[Symbol.dispose]();
+    for (const p of peers) p[Symbol.dispose]();
+    spinOwner.client[Symbol.dispose]();
 
     await runaway(server.url, token, agentId);
+    await noisyNeighbour(server.url, agentId, token);
+
+    // Idle: every Workshop process, nothing asked of it.
+    await new Promise((done) => setTimeout(done, 2000));
+    const idleMs = 5000;
+    const idleCpu = await cpuDuring(workshop.roles, () => new Promise((done) => setTimeout(done, idleMs)));
+    notes.push(
+      `Idle Workshop over ${idleMs / 1000} s: ${(((idleCpu.worker + idleCpu.supervisor + idleCpu.runners) / idleMs) * 100).toFixed(2)} % of one core (Worker ${idleCpu.worker} ms, supervisor ${idleCpu.supervisor} ms, runners ${idleCpu.runners} ms; /proc counts in 10 ms ticks).`,
+    );
+    if (soak) await soakRuns(server.url, token, agentId, workshop.roles);
+
     const ide = await measureIde(server.url, join(REPO_ROOT, "apps/workshop/dist"), quick ? 3 : 7);
     rows.push({ name: "IDE: page load to editable editor (cold cache)", summary: ide.loadToEditable });
     rows.push({ name: "IDE: Ctrl+Enter to first console line (in the page)", summary: ide.runToFirstLine });
@@ -149,17 +344,48 @@ async function main(): Promise<void> {
     embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
     await directPath();
 
+    peer[Symbol.dispose]();
     client[Symbol.dispose]();
     boot[Symbol.dispose]();
     print(baseline);
   } finally {
-    await server.stop();
-    await bare.close();
+    await workshop.child.stop();
+    await bare.stop();
+    await peerProcess.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+/** Sessions of the soak: one workspace may have 16 runs in flight (MAX_CONCURRENT_RUNS_PER_WORKSPACE). */
+const SOAK_SESSIONS = 16;
+
+/** 100k warm runs over 16 sessions; every process's resident memory before and after. */
+async function soakRuns(url: string, token: string, agentId: string, roles: () => Roles): Promise<void> {
+  const memory = () => {
+    const r = roles();
+    const mb = (pid: number) => Math.round(rssBytes(pid) / (1024 * 1024));
+    return `Worker ${r.worker.map(mb).join("+")} MB, supervisor ${r.supervisor.map(mb).join("+")} MB, runners ${r.runners.map(mb).join(" / ")} MB`;
+  };
+  const before = memory();
+  const clients = Array.from({ length: SOAK_SESSIONS }, () => createRpcClient({ url, token }));
+  let left = SOAK_RUNS;
+  let failed = 0;
+  const start = performance.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      const agent = c.getAgent(agentId);
+      while (left-- > 0) await agent.run({ input: "soak" }).catch(() => failed++);
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  for (const c of clients) c[Symbol.dispose]();
+  notes.push(
+    `Soak: ${SOAK_RUNS} warm runs over ${SOAK_SESSIONS} sessions in ${seconds.toFixed(0)} s, ${failed} failed. Resident memory at start: ${before}; at end: ${memory()}.`,
+  );
+}
+
 const SPIN = `export default { async run() { while (true) {} } };`;
+const SPIN_FLOODING = `export default { async run() { let i = 0; while (true) console.log("line", i++); } };`;
 const HEAP_BOMB = `export default { async run() { const a = []; while (true) a.push(new Array(1_000_000).fill(7)); } };`;
 
 /** Runaway code: how fast it ends, and what another session sees meanwhile. */
@@ -174,19 +400,33 @@ async function runaway(url: string, token: string, agentId: string): Promise<voi
     const bomb = await session.createDraft({
       files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: HEAP_BOMB }],
     });
-    const deadline = 1000;
-    const overshoot: number[] = [];
-    for (let i = 0; i < (quick ? 2 : 5); i++) {
-      const start = performance.now();
-      const outcome = await session.runDraft(spin.id, {}, undefined, { timeoutMs: deadline });
-      if (outcome.status !== "error" || outcome.kind !== "timeout")
-        throw new Error(`expected a timeout, got ${JSON.stringify(outcome)}`);
-      overshoot.push(performance.now() - start - deadline);
-    }
-    rows.push({
-      name: `while(true) with a ${deadline} ms deadline: time past the deadline to the timeout outcome`,
-      summary: summarize(overshoot),
+    const flood = await session.createDraft({
+      files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN_FLOODING }],
     });
+    const deadline = 1000;
+    for (const [what, draftId] of [
+      ["while(true)", spin.id],
+      ["while(true) flooding the console", flood.id],
+    ] as const) {
+      // In the Worker: from handing the run over to its outcome (an upper bound: it includes the hop
+      // to the pool); the client's figure adds the round trip and the build-cache lookup.
+      const inWorker: number[] = [];
+      const atClient: number[] = [];
+      for (let i = 0; i < (quick ? 2 : 5); i++) {
+        const start = performance.now();
+        const outcome = await session.runDraft(draftId, {}, () => {}, { timeoutMs: deadline });
+        if (outcome.status !== "error" || outcome.kind !== "timeout")
+          throw new Error(`expected a timeout, got ${JSON.stringify(outcome)}`);
+        atClient.push(performance.now() - start - deadline);
+        inWorker.push(outcome.timings.runMs - deadline);
+      }
+      const client = summarize(atClient);
+      rows.push({
+        name: `${what}, ${deadline} ms deadline: past the deadline to the outcome, in the Worker`,
+        summary: summarize(inWorker),
+        note: `at the client: median ${fmt(client.median)}, p99 ${fmt(client.p99)} ms`,
+      });
+    }
 
     const toMemory: number[] = [];
     for (let i = 0; i < (quick ? 2 : 5); i++) {
@@ -230,6 +470,82 @@ async function runaway(url: string, token: string, agentId: string): Promise<voi
   }
 }
 
+/**
+ * Workspace A at its worst — 50 connections × 4 long runs, 4 spinners, a 100k-line console flood —
+ * while workspace B runs its warm echo: B's p99 against its own idle p99, and B's failures.
+ */
+async function noisyNeighbour(url: string, agentId: string, token: string): Promise<void> {
+  const b = createRpcClient({ url, token });
+  const agent = b.getAgent(agentId);
+  const idle = summarize(await timeEach(quick ? 100 : 300, 20, () => agent.run({ input: "idle" })));
+  const boot = createRpcClient({ url });
+  const { token: aToken } = await boot.createWorkspace();
+  boot[Symbol.dispose]();
+  const aClients = Array.from({ length: 50 }, () => createRpcClient({ url, token: aToken }));
+  const aSession = (aClients[0] as WorkshopClient).getSession();
+  const draft = async (source: string) =>
+    (
+      await aSession.createDraft({
+        files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: source }],
+      })
+    ).id;
+  const sleeper = await draft(
+    `export default { async run() { await new Promise((r) => setTimeout(r, 1900)); return 1; } };`,
+  );
+  const spinner = await draft(SPIN);
+  const flood = await draft(
+    `export default { async run() { for (let i = 0; i < 100000; i++) console.log("line", i); return 1; } };`,
+  );
+  const extra = () => {
+    const c = createRpcClient({ url, token: aToken });
+    aClients.push(c);
+    return c.getSession();
+  };
+  const durationMs = quick ? 3000 : 6000;
+  const until = performance.now() + durationMs;
+  const aWork = Promise.all([
+    ...aClients.flatMap((c) =>
+      Array.from({ length: 4 }, () =>
+        c
+          .getSession()
+          .runDraft(sleeper, {})
+          .catch(() => {}),
+      ),
+    ),
+    // Connections of their own: a connection runs at most 4 runs at once.
+    ...Array.from({ length: 4 }, () =>
+      extra()
+        .runDraft(spinner, {}, undefined, { timeoutMs: 5000 })
+        .catch(() => {}),
+    ),
+    extra()
+      .runDraft(flood, {}, () => {}, { timeoutMs: 10_000 })
+      .catch(() => {}),
+  ]);
+  await new Promise((done) => setTimeout(done, 200));
+  const during: number[] = [];
+  let failures = 0;
+  while (performance.now() < until) {
+    const start = performance.now();
+    try {
+      await agent.run({ input: "during" });
+    } catch {
+      failures++;
+    }
+    during.push(performance.now() - start);
+  }
+  await aWork;
+  const summary = summarize(during);
+  rows.push({ name: "noisy neighbour: B's warm run, idle", summary: idle });
+  rows.push({
+    name: `noisy neighbour: B's warm run while A floods (${failures} failures)`,
+    summary,
+    note: `p99 ${ratio(summary.p99, idle.p99)} of idle`,
+  });
+  for (const c of aClients) c[Symbol.dispose]();
+  b[Symbol.dispose]();
+}
+
 /** The same warm run with isolates in the Worker's own process (the Cloudflare path, no local limits). */
 async function directPath(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-direct-"));
@@ -261,6 +577,7 @@ function print(baseline: Summary): void {
       `| ${row.name} | ${s ? fmt(s.median) : ""} | ${s ? fmt(s.p99) : ""} | ${s ? (s.median / baseline.median).toFixed(1) : ""} | ${row.throughput ? Math.round(row.throughput) : ""} | ${row.note ?? ""} |`,
     );
   }
+  if (notes.length > 0) lines.push("", ...notes);
   if (embedNote) lines.push("", embedNote);
   if (bundles.length > 0) {
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -272,3 +589,4 @@ function print(baseline: Summary): void {
 }
 
 await main();
+if (soak) process.exit(killTrials());

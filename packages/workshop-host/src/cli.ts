@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
- * Options: --port N (default 8787), --data DIR, --runners N (default: one per core), --quiet (do not
+ * Options: --port N (default 8787), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
  * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
  * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy).
  */

@@ -21,7 +21,7 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     super();
     this.#pool = pool;
   }
-  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink, capabilities);
   }
   async cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean> {

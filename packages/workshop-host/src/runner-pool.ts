@@ -1,9 +1,11 @@
 /**
  * The supervisor of the local runner pool. Local workerd enforces no CPU or memory limit, and a
- * synchronous loop in an isolate blocks its whole process; so every run gets a runner process of its
- * own for its duration, and the supervisor — in Node, never blocked by gadget code — watches each
- * run's deadline and its runner's memory. A runner that overruns is killed and replaced, the run ends
- * with a `timeout` or `memory` outcome, and every other run goes on untouched.
+ * synchronous loop in an isolate blocks its whole process; so runs execute in runner processes that
+ * the supervisor — in Node, never blocked by gadget code — can kill. Three parts do the work:
+ * `FairScheduler` (per-workspace queues taking turns, caps), `RunnerSlots` (runners, each serving one
+ * workspace at a time) and `RunnerWatchdog` (memory and CPU, busy or idle). This module ties them to
+ * runs: it starts each run's deadline when the run starts executing, kills the runner of a run that
+ * overruns, and tells a workspace when work it left behind had to be stopped.
  */
 
 import type {
@@ -12,82 +14,94 @@ import type {
   ExecuteReply,
   ExecuteResult,
   IsolateEventSink,
-  RawError,
 } from "@gadgets/workshop-backend/executor";
-import { setPriority } from "node:os";
-import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
-import type { LogLevel } from "@gadgets/workshop-shared/api";
-import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
-import { type RunnerProcess, startRunner } from "./runner-process.ts";
+import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
+import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import { RunEventRelay } from "./event-relay.ts";
+import { FairScheduler, type Refusal } from "./fair-scheduler.ts";
+import type { StartRunner } from "./runner-process.ts";
+import { RunnerSlots, type Slot } from "./runner-slots.ts";
+import { RunnerWatchdog } from "./runner-watchdog.ts";
 
 export interface RunnerPoolOptions {
-  /** Runner processes kept ready. */
+  /** Runner processes kept (fresh and serving a workspace together). */
   size: number;
+  /** Runs of one workspace one runner executes at once. */
+  runsPerRunner: number;
+  /** Runners one workspace may hold at once. */
+  runnersPerWorkspace: number;
+  /** Runs one workspace may have running or waiting. */
+  maxRunsPerWorkspace: number;
+  /** Runs the pool holds running or waiting in all. */
+  maxRuns: number;
+  /** How long a run may wait for a runner before it ends as `busy`. */
+  maxWaitMs: number;
   /** A run may grow its runner's resident memory by this much before the runner is killed. */
   memoryLimitBytes: number;
-  /** Runs waiting for a runner; past this a run ends at once as `busy`. */
-  maxQueue: number;
   /** A runner is replaced after this many runs: workerd keeps a few KB per request it served. */
   recycleAfterRuns: number;
-  /** The runner Worker, bundled. */
-  bundle: string;
+  /** Starts one runner process. */
+  start: StartRunner;
   onOutput?: (line: string) => void;
+  /** Tells a workspace (its error reports) why the pool stopped work it left running. */
+  report?: (workspaceId: string, report: PoolReport) => void;
 }
 
-/** How often runner memory is read while runs are active (measured: kills within 2–10 ms of crossing). */
-const MEMORY_SAMPLE_MS = 10;
-/** The overseer stops a run at its deadline; the supervisor acts on its own this much later. */
-const DEADLINE_BACKSTOP_MS = 500;
+/** Something the pool did to a workspace's runner outside any run. */
+export interface PoolReport {
+  kind: "leftover-cpu" | "leftover-memory";
+  message: string;
+}
+
+/** How often runner memory is read while runs are active (kills within a few ms of crossing). */
+const ACTIVE_SAMPLE_MS = 10;
+/** How often every runner's CPU and memory are read (idle ones too). */
+const IDLE_SAMPLE_MS = 200;
+/** An idle runner over this share of a core for IDLE_SPIN_MS runs leftover work. */
+const IDLE_CPU_SHARE = 0.25;
+const IDLE_SPIN_MS = 500;
+/** With no fresh runner left, one idle this long is recycled so a new workspace finds one ready. */
+const SPARE_AFTER_IDLE_MS = 2000;
 /**
- * A run still going after this long yields the CPU to short runs: its runner's scheduling priority is
- * lowered, so a spinning gadget on a small machine cannot double everyone else's latency.
+ * A run still going after this long, on a runner that burnt at least BURNING_CPU_SHARE of that time,
+ * yields the CPU to others: its runner's scheduling priority is lowered (so a spinning gadget on a small
+ * machine cannot double everyone else's latency) and it takes no new runs until it is done.
  */
 const LONG_RUN_MS = 100;
+const BURNING_CPU_SHARE = 0.5;
 const LONG_RUN_NICENESS = 10;
-/** Extra runners for nested catalog runs, per pooled runner. */
-const BURST_FACTOR = 3;
-/** A runner whose resident memory passes this many run memory limits is replaced once it is idle. */
-const RSS_CEILING_FACTOR = 4;
-/** Wait before retrying a runner that failed to start. */
-const RESPAWN_DELAY_MS = 500;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
 const DRAIN_TIMEOUT_MS = 1000;
 /** Gadget code kept by the supervisor, so the Worker sends each gadget once per session. */
 const CODE_CACHE_BYTES = 64 * 1024 * 1024;
 /** Event lines forwarded per run; the overseer keeps fewer (MAX_EVENTS_PER_RUN) and counts the rest. */
 const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
-
-interface Slot {
-  runner: RunnerProcess;
-  runs: number;
-  retired: boolean;
-  /** Started for one nested run, then stopped. */
-  burst?: boolean;
-  /** Its priority was lowered for a long run. */
-  niced: boolean;
-  /** Code hashes this runner was sent (it may have evicted some since; it then asks again). */
-  knownCode: Set<string>;
-}
+/** When a run's deadline passes beside other runs, how long its runner has to show it is not blocked. */
+const RESPONSIVE_WITHIN_MS = 10;
+/** Before demoting a runner that burns CPU, how long it has to show it is busy rather than spinning. */
+const SPIN_CHECK_WITHIN_MS = 50;
 
 interface ActiveRun {
   runId: string;
   slot: Slot;
-  sink: IsolateEventSink;
-  baselineRss: number;
-  /** Event lines forwarded, to bound what one run can push through the supervisor. */
-  lines: number;
+  relay: RunEventRelay;
   stoppedWith?: ExecuteResult;
+  /** The runtime said it can never settle: it ends as `timeout` at its deadline. */
+  hung: boolean;
   settle(result: ExecuteResult): void;
-  /** Resolves when the harness's `done` line was read: every event line of the run is in. */
-  drained: Promise<void>;
-  markDrained(): void;
+}
+
+interface Waiter {
+  runId: string;
+  nested: boolean;
+  resolve(outcome: Slot | ExecuteResult): void;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 export interface RunnerPoolStats {
   runners: number;
-  idle: number;
+  fresh: number;
   active: number;
   queued: number;
   restarts: number;
@@ -95,140 +109,117 @@ export interface RunnerPoolStats {
   memoryKills: number;
   cancels: number;
   busyRejections: number;
+  leftoverKills: number;
 }
+
+const SHUTTING_DOWN: ExecuteResult = { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
 
 export class RunnerPool {
   readonly #options: RunnerPoolOptions;
-  readonly #slots = new Set<Slot>();
-  readonly #idle: Slot[] = [];
-  readonly #waiting: { runId: string; resolve(slot: Slot | undefined): void }[] = [];
+  readonly #scheduler: FairScheduler<Waiter>;
+  readonly #slots: RunnerSlots;
+  readonly #watchdog: RunnerWatchdog;
   readonly #active = new Map<string, ActiveRun>();
-  readonly #cancelledWhileQueued = new Set<string>();
+  readonly #waiters = new Map<string, { workspace: string; waiter: Waiter }>();
   readonly #code = createCodeCache(CODE_CACHE_BYTES);
-  #bursts = 0;
-  readonly #counters = { restarts: 0, timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0 };
-  #sampler: ReturnType<typeof setInterval> | undefined;
+  readonly #counters = { timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0, leftoverKills: 0 };
+  #sampler: ReturnType<typeof setTimeout> | undefined;
+  #lastIdleSample = 0;
   #stopped = false;
 
   private constructor(options: RunnerPoolOptions) {
     this.#options = options;
+    this.#scheduler = new FairScheduler({ perWorkspace: options.maxRunsPerWorkspace, total: options.maxRuns });
+    this.#slots = new RunnerSlots({
+      size: options.size,
+      runsPerRunner: options.runsPerRunner,
+      runnersPerWorkspace: options.runnersPerWorkspace,
+      recycleAfterRuns: options.recycleAfterRuns,
+      start: options.start,
+      onLine: (slot, line) => this.#onRunnerLine(slot, line),
+      onChange: () => this.#pump(),
+      onDied: (slot, exit) => this.#onDied(slot, exit),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+    });
+    this.#watchdog = new RunnerWatchdog({
+      memoryLimitBytes: options.memoryLimitBytes,
+      idleCpuShare: IDLE_CPU_SHARE,
+      idleSpinMs: IDLE_SPIN_MS,
+      onRunMemory: (slot, grown) => {
+        const culprit = [...slot.runs][0];
+        const active = culprit === undefined ? undefined : this.#active.get(culprit);
+        if (active) this.#stop(active, this.#memoryResult(grown, slot.runs.size > 1));
+      },
+      onIdleSpin: (slot, share) =>
+        this.#killLeftover(slot, {
+          kind: "leftover-cpu",
+          message: `A runner of this workspace kept using ${Math.round(share * 100)}% of a CPU core after its runs had ended, and was stopped. A gadget left work running past its outcome (waitUntil, timers): finish work before run() returns.`,
+        }),
+      onIdleMemory: (slot, grown) =>
+        this.#killLeftover(slot, {
+          kind: "leftover-memory",
+          message: `A runner of this workspace grew by ${Math.round(grown / (1024 * 1024))} MB after its runs had ended (the limit is ${this.#limitMb()} MB), and was stopped. A gadget left work running past its outcome (waitUntil, timers), or kept data in module scope.`,
+        }),
+    });
   }
 
   static async start(options: RunnerPoolOptions): Promise<RunnerPool> {
     const pool = new RunnerPool(options);
-    await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
-    pool.#sampler = setInterval(() => pool.#sampleMemory(), MEMORY_SAMPLE_MS);
+    await pool.#slots.start();
+    pool.#scheduleSample();
     return pool;
   }
 
   stats(): RunnerPoolStats {
+    const slots = this.#slots.counts();
     return {
-      runners: this.#slots.size,
-      idle: this.#idle.length,
+      runners: slots.runners,
+      fresh: slots.fresh,
       active: this.#active.size,
-      queued: this.#waiting.length,
+      queued: this.#scheduler.waiting,
+      restarts: slots.recycled,
       ...this.#counters,
     };
   }
 
-  async execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply> {
-    if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
+  /** Each runner's process id, the workspace it serves and its runs now (for diagnostics and tests). */
+  runners(): { pid: number; workspaceId?: string; runs: string[] }[] {
+    return this.#slots.all().map((slot) => ({
+      pid: slot.runner.pid,
+      ...(slot.owner === undefined ? {} : { workspaceId: slot.owner }),
+      runs: [...slot.runs],
+    }));
+  }
+
+  async execute(
+    job: ExecuteJob,
+    sink: IsolateEventSink,
+    capabilities: CapabilityHandler | null,
+  ): Promise<ExecuteReply> {
+    if (this.#stopped) return SHUTTING_DOWN;
     if (job.gadget.modules) this.#code.set(job.gadget.hash, job.gadget.modules);
     else if (!this.#code.has(job.gadget.hash)) return { status: "missing-code" };
-    // A catalog call's parent holds a runner while it waits: nested runs get an extra runner rather
-    // than a place in a queue that the parent itself may be blocking.
-    const slot =
-      this.#idle.pop() ??
-      (job.nested && this.#bursts < this.#options.size * BURST_FACTOR
-        ? await this.#burst()
-        : await this.#wait(job.runId));
-    if (slot === undefined) {
-      if (this.#cancelledWhileQueued.delete(job.runId))
-        return { status: "error", kind: "cancelled", message: "The run was cancelled before it started." };
-      if (this.#stopped) return { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
-      return { status: "error", kind: "busy", message: this.#busyMessage() };
+    const workspace = job.workspaceId;
+    const refusal = this.#scheduler.admit(workspace);
+    if (refusal) {
+      this.#counters.busyRejections++;
+      return this.#busy(refusal);
     }
-
-    let settle: (result: ExecuteResult) => void = () => {};
-    const stopped = new Promise<ExecuteResult>((resolve) => {
-      settle = resolve;
-    });
-    let markDrained: () => void = () => {};
-    const drained = new Promise<void>((resolve) => {
-      markDrained = resolve;
-    });
-    const active: ActiveRun = {
-      runId: job.runId,
-      slot,
-      sink,
-      baselineRss: slot.runner.rss() ?? 0,
-      lines: 0,
-      settle,
-      drained,
-      markDrained,
-    };
-    this.#active.set(job.runId, active);
-    const backstop = setTimeout(
-      () => this.#stop(active, this.#timeoutResult(job.limits.timeoutMs)),
-      job.limits.timeoutMs + DEADLINE_BACKSTOP_MS,
-    );
-    const demote = setTimeout(() => this.#setNiceness(slot, LONG_RUN_NICENESS), LONG_RUN_MS);
     try {
-      const { modules: _modules, ...reference } = job.gadget;
-      const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
-        const modules = withCode ? this.#code.get(job.gadget.hash) : undefined;
-        if (withCode && !modules) return { status: "missing-code" };
-        const reply = await slot.runner.api.execute(
-          { ...job, gadget: modules ? { ...reference, modules } : reference },
-          capabilities,
-        );
-        if (reply.status === "missing-code" && !withCode) return runOn(true);
-        if (withCode) slot.knownCode.add(job.gadget.hash);
-        return reply;
-      };
-      const result = await Promise.race([runOn(!slot.knownCode.has(job.gadget.hash)), stopped]);
-      // Event lines travel through the stdout pipe and may still be on their way: wait for the last.
-      if (!active.stoppedWith && "eventLines" in result && (result.eventLines ?? 0) > 0) {
-        await Promise.race([drained, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
-      }
-      return active.stoppedWith ?? result;
-    } catch {
-      // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
-      const exit = await Promise.race([
-        slot.runner.process.exited,
-        new Promise((done) => setTimeout(() => done("running"), 500)),
-      ]);
-      if (active.stoppedWith) return active.stoppedWith;
-      const result = this.#crashResult(exit);
-      this.#stop(active, result);
-      return result;
+      const slot = await this.#acquire(job.runId, workspace, job.nested === true);
+      if (!("runner" in slot)) return slot;
+      return await this.#run(job, slot, sink, capabilities);
     } finally {
-      clearTimeout(backstop);
-      clearTimeout(demote);
-      this.#active.delete(job.runId);
-      if (slot.burst) {
-        this.#replace(slot);
-      } else if (!active.stoppedWith && !slot.retired) {
-        slot.runs++;
-        // Replaced: after its quota of runs; when it cannot get its priority back (no privilege to
-        // raise it); or when warm isolates of earlier runs have grown it past the ceiling.
-        const rss = slot.runner.rss() ?? 0;
-        if (
-          slot.runs >= this.#options.recycleAfterRuns ||
-          (slot.niced && !this.#setNiceness(slot, 0)) ||
-          rss > this.#options.memoryLimitBytes * RSS_CEILING_FACTOR
-        )
-          this.#replace(slot);
-        else this.#release(slot);
-      }
+      this.#scheduler.finish(workspace);
+      this.#pump();
     }
   }
 
-  /** Stops a queued or running run; a running one's runner is killed, which ends even a synchronous loop. */
+  /** Stops a queued or running run; a running one is stopped with its runner if it could be spinning. */
   cancel(runId: string, reason: "timeout" | "cancelled"): boolean {
     const active = this.#active.get(runId);
     if (active) {
-      this.#stop(
+      void this.#end(
         active,
         reason === "timeout"
           ? this.#timeoutResult()
@@ -236,12 +227,10 @@ export class RunnerPool {
       );
       return true;
     }
-    const index = this.#waiting.findIndex((waiter) => waiter.runId === runId);
-    if (index === -1) return false;
-    const [waiter] = this.#waiting.splice(index, 1);
+    const waiting = this.#waiters.get(runId);
+    if (!waiting || !this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
     this.#counters.cancels++;
-    this.#cancelledWhileQueued.add(runId);
-    waiter?.resolve(undefined);
+    waiting.waiter.resolve({ status: "error", kind: "cancelled", message: "The run was cancelled before it started." });
     return true;
   }
 
@@ -251,31 +240,259 @@ export class RunnerPool {
    */
   async drain(maxWaitMs = 2000): Promise<void> {
     this.#stopped = true;
-    for (const waiter of this.#waiting.splice(0)) waiter.resolve(undefined);
-    for (const active of this.#active.values())
-      this.#stop(active, { status: "error", kind: "cancelled", message: "The Workshop is shutting down." });
+    for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
+    for (const active of this.#active.values()) this.#stop(active, SHUTTING_DOWN);
     const deadline = Date.now() + maxWaitMs;
     while (this.#active.size > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#sampler) clearInterval(this.#sampler);
-    for (const waiter of this.#waiting.splice(0)) waiter.resolve(undefined);
-    const exits = [...this.#slots].map((slot) => {
-      slot.retired = true;
-      slot.runner.kill();
-      return slot.runner.process.exited;
-    });
-    await Promise.all(exits);
+    if (this.#sampler) clearTimeout(this.#sampler);
+    for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
+    await this.#slots.stop();
   }
 
-  #busyMessage(): string {
-    return `The Workshop is busy: all ${this.#options.size} runners are working and ${this.#options.maxQueue} runs are already waiting. Try again in a moment.`;
+  /** A runner for the run, now or after waiting its turn (bounded); else why not, as a result. */
+  #acquire(runId: string, workspace: string, nested: boolean): Promise<Slot | ExecuteResult> {
+    // Straight onto a runner only when nobody waits: otherwise the turn order decides.
+    if (this.#scheduler.waiting === 0 || nested) {
+      const slot = this.#slots.take(workspace, runId, nested);
+      if (slot) {
+        this.#scheduler.served(workspace);
+        return Promise.resolve(slot);
+      }
+    }
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        runId,
+        nested,
+        resolve: (outcome) => {
+          clearTimeout(waiter.timer);
+          this.#waiters.delete(runId);
+          resolve(outcome);
+        },
+      };
+      waiter.timer = setTimeout(() => {
+        if (!this.#scheduler.remove(workspace, waiter)) return;
+        this.#counters.busyRejections++;
+        waiter.resolve(this.#busy("wait", workspace));
+      }, this.#options.maxWaitMs);
+      this.#waiters.set(runId, { workspace, waiter });
+      this.#scheduler.enqueue(workspace, waiter);
+      this.#pump();
+    });
+  }
+
+  /** Starts waiting runs on runners that have room, workspaces taking turns; makes room for the rest. */
+  #pump(): void {
+    if (this.#stopped) return;
+    // Room for workspaces whose turn comes first is made before anyone takes a runner.
+    if (this.#scheduler.waiting > 0) this.#slots.makeRoom(this.#scheduler.waitingWorkspaces());
+    for (;;) {
+      const next = this.#scheduler.next((workspace, waiter) => this.#slots.canTake(workspace, waiter.nested));
+      if (!next) break;
+      const slot = this.#slots.take(next.workspace, next.item.runId, next.item.nested);
+      if (slot) next.item.resolve(slot);
+    }
+  }
+
+  async #run(job: ExecuteJob, slot: Slot, sink: IsolateEventSink, capabilities: CapabilityHandler | null) {
+    let settle: (result: ExecuteResult) => void = () => {};
+    const stopped = new Promise<ExecuteResult>((resolve) => {
+      settle = resolve;
+    });
+    const active: ActiveRun = {
+      runId: job.runId,
+      slot,
+      relay: new RunEventRelay(sink, MAX_LINES_PER_RUN),
+      hung: false,
+      settle,
+    };
+    this.#active.set(job.runId, active);
+    this.#scheduleSample();
+    // The deadline counts from here, and the pool enforces it itself: waiting for a runner is not the
+    // run's time. (The overseer's own timer only guards against a pool that never answers.)
+    const deadline = setTimeout(
+      () => void this.#end(active, this.#timeoutResult(job.limits.timeoutMs)),
+      job.limits.timeoutMs,
+    );
+    // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
+    // serving many short runs, nor a run that waits.
+    const cpuAtStart = slot.runner.cpuMs() ?? 0;
+    const demote = setTimeout(async () => {
+      const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
+      if (
+        slot.retired ||
+        slot.niced ||
+        burnt < LONG_RUN_MS * BURNING_CPU_SHARE ||
+        (await this.#answers(slot, SPIN_CHECK_WITHIN_MS))
+      )
+        return;
+      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
+    }, LONG_RUN_MS);
+    try {
+      const { modules: _modules, ...reference } = job.gadget;
+      const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
+        const modules = withCode ? this.#code.get(job.gadget.hash) : undefined;
+        if (withCode && !modules) return { status: "missing-code" };
+        const reply = await slot.runner.execute(
+          { ...job, gadget: modules ? { ...reference, modules } : reference },
+          capabilities,
+        );
+        if (reply.status === "missing-code" && !withCode) return runOn(true);
+        if (withCode) slot.knownCode.add(job.gadget.hash);
+        return reply;
+      };
+      let reply = await Promise.race([runOn(!slot.knownCode.has(job.gadget.hash)), stopped]);
+      if (reply.status === "hung" && !active.stoppedWith) {
+        // Nothing is left running: it ends at its deadline, as a run that never settles does.
+        active.hung = true;
+        reply = await stopped;
+      }
+      // Event lines travel through the stdout pipe and may still be on their way: wait for the last.
+      if (!active.stoppedWith && "eventLines" in reply && (reply.eventLines ?? 0) > 0) {
+        await Promise.race([active.relay.done, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+      }
+      active.relay.flush();
+      return active.stoppedWith ?? reply;
+    } catch {
+      // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
+      const exit = await Promise.race([
+        slot.runner.exited,
+        new Promise((done) => setTimeout(() => done("running"), 500)),
+      ]);
+      if (!active.stoppedWith) this.#stop(active, this.#crashResult(exit));
+      return active.stoppedWith ?? this.#crashResult(exit);
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(demote);
+      active.relay.close();
+      this.#active.delete(job.runId);
+      if (slot.retired) slot.runs.delete(job.runId);
+      else this.#slots.release(slot, job.runId);
+    }
+  }
+
+  /**
+   * Ends a running run with `result`. Alone on its runner, or with a runner that does not answer (a
+   * run on it spins), the runner is killed — the one way to stop a synchronous loop. Beside other runs
+   * on a runner that still answers, only this run is given up; what it left running stays charged to
+   * its workspace and under the watchdog.
+   */
+  async #end(active: ActiveRun, result: ExecuteResult): Promise<void> {
+    if (active.stoppedWith) return;
+    if (active.hung || active.slot.runs.size <= 1) {
+      this.#finish(active, result, active.hung);
+      return;
+    }
+    this.#finish(active, result, await this.#answers(active.slot, RESPONSIVE_WITHIN_MS));
+  }
+
+  /** Whether the runner answers a ping at once: it does unless a run on it keeps its thread busy. */
+  #answers(slot: Slot, withinMs: number): Promise<boolean> {
+    return Promise.race([
+      slot.runner.ping().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((done) => setTimeout(() => done(false), withinMs)),
+    ]);
+  }
+
+  /** Ends a run; unless `keepRunner`, its runner is killed and its other runs end naming this one. */
+  #finish(active: ActiveRun, result: ExecuteResult, keepRunner: boolean): void {
+    if (keepRunner) {
+      if (active.stoppedWith) return;
+      active.stoppedWith = result;
+      this.#count(result);
+      active.relay.close();
+      active.settle(result);
+      return;
+    }
+    this.#stop(active, result);
+  }
+
+  /** Ends the run and kills its runner; every other run on that runner ends too, told which run caused it. */
+  #stop(active: ActiveRun, result: ExecuteResult): void {
+    if (active.stoppedWith) return;
+    active.stoppedWith = result;
+    this.#count(result);
+    active.relay.close();
+    active.settle(result);
+    const slot = active.slot;
+    for (const runId of slot.runs) {
+      const other = this.#active.get(runId);
+      if (!other || other === active || other.stoppedWith) continue;
+      other.stoppedWith = {
+        status: "error",
+        kind: "cancelled",
+        message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${result.status === "error" && "message" in result ? result.message : "it ended"}`,
+      };
+      other.relay.close();
+      other.settle(other.stoppedWith);
+    }
+    this.#slots.recycle(slot);
+  }
+
+  #count(result: ExecuteResult): void {
+    if (result.status !== "error") return;
+    if (result.kind === "cancelled") this.#counters.cancels++;
+    else if (result.kind === "timeout") this.#counters.timeouts++;
+    else if (result.kind === "memory") this.#counters.memoryKills++;
+  }
+
+  #killLeftover(slot: Slot, report: PoolReport): void {
+    if (slot.retired || slot.runs.size > 0) return;
+    const owner = slot.owner;
+    this.#counters.leftoverKills++;
+    this.#slots.recycle(slot);
+    this.#options.onOutput?.(`runner ${slot.id} stopped: ${report.kind}`);
+    if (owner !== undefined) this.#options.report?.(owner, report);
+  }
+
+  #onDied(slot: Slot, exit: number | string): void {
+    // A run on it learns through its failed call (execute's catch), which waits for this exit code.
+    this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
+  }
+
+  #scheduleSample(): void {
+    if (this.#stopped) return;
+    const delay = this.#active.size > 0 ? ACTIVE_SAMPLE_MS : IDLE_SAMPLE_MS;
+    if (this.#sampler) {
+      if (delay === IDLE_SAMPLE_MS) return;
+      clearTimeout(this.#sampler);
+    }
+    this.#sampler = setTimeout(() => {
+      this.#sampler = undefined;
+      const now = Date.now();
+      const slots = this.#slots.all();
+      this.#watchdog.sampleActive(slots);
+      if (now - this.#lastIdleSample >= IDLE_SAMPLE_MS) {
+        this.#lastIdleSample = now;
+        this.#watchdog.sampleIdle(slots, now);
+        this.#slots.keepSpare(SPARE_AFTER_IDLE_MS);
+      }
+      this.#scheduleSample();
+    }, delay);
+  }
+
+  #limitMb(): number {
+    return Math.round(this.#options.memoryLimitBytes / (1024 * 1024));
+  }
+
+  #busy(cause: Refusal | "wait", workspace?: string): ExecuteResult {
+    const { perWorkspace, total } = this.#scheduler.limits;
+    const message =
+      cause === "workspace"
+        ? `The server is busy with this workspace's runs: it already has ${perWorkspace} runs running or waiting, the most one workspace may have. Wait for some to finish, then try again.`
+        : cause === "server"
+          ? `The server is busy: ${total} runs from all workspaces are running or waiting, the most it takes. Try again in a moment.`
+          : `The server is busy: no runner was free for this run within ${Math.round(this.#options.maxWaitMs / 1000)} s (${workspace !== undefined && this.#slots.ownedBy(workspace).length > 0 ? "this workspace's runners were all taken by its other runs" : "every runner was serving other workspaces"}). Try again in a moment.`;
+    return { status: "error", kind: "busy", message };
   }
 
   #timeoutResult(timeoutMs?: number): ExecuteResult {
-    this.#counters.timeouts++;
     return {
       status: "error",
       kind: "timeout",
@@ -283,168 +500,42 @@ export class RunnerPool {
     };
   }
 
-  #memoryResult(grownBytes: number): ExecuteResult {
-    this.#counters.memoryKills++;
-    const limitMb = Math.round(this.#options.memoryLimitBytes / (1024 * 1024));
+  #memoryResult(grownBytes: number, shared: boolean): ExecuteResult {
     return {
       status: "error",
       kind: "memory",
-      message: `The run used more than ${limitMb} MB of memory (${Math.round(grownBytes / (1024 * 1024))} MB when it was stopped). Look for data that grows without bound, or work through it in smaller pieces.`,
+      message: `The run used more than ${this.#limitMb()} MB of memory (${Math.round(grownBytes / (1024 * 1024))} MB when it was stopped${shared ? ", counting the other runs of this workspace on its runner" : ""}). Look for data that grows without bound, or work through it in smaller pieces.`,
     };
   }
 
   #crashResult(exit: unknown): ExecuteResult {
     // V8 aborts (SIGTRAP/SIGABRT) when the heap backstop is hit; anything else is an unexplained crash.
     if (exit === "SIGTRAP" || exit === "SIGABRT" || exit === "SIGILL")
-      return this.#memoryResult(this.#options.memoryLimitBytes);
+      return this.#memoryResult(this.#options.memoryLimitBytes, false);
     return {
       status: "error",
       kind: "user",
       error: {
         name: "RunnerCrashed",
-        message: `The process running this gadget stopped unexpectedly (${String(exit)}).`,
+        message: `The process running this gadget stopped unexpectedly (${String(exit)}). Run it again; if it happens every time, the gadget may be exhausting memory outside the JavaScript heap.`,
         stack: "",
       },
     };
   }
 
-  #stop(active: ActiveRun, result: ExecuteResult): void {
-    if (active.stoppedWith) return;
-    active.stoppedWith = result;
-    if (result.status === "error" && result.kind === "cancelled") this.#counters.cancels++;
-    active.settle(result);
-    this.#replace(active.slot);
-  }
-
-  /** Sets the runner's scheduling priority; false when the system refused. */
-  #setNiceness(slot: Slot, niceness: number): boolean {
-    if (slot.retired || !slot.runner.process.alive) return false;
-    try {
-      setPriority(slot.runner.process.pid, niceness);
-      slot.niced = niceness !== 0;
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  #sampleMemory(): void {
-    for (const active of this.#active.values()) {
-      const rss = active.slot.runner.rss();
-      if (rss !== undefined && rss - active.baselineRss > this.#options.memoryLimitBytes)
-        this.#stop(active, this.#memoryResult(rss - active.baselineRss));
-    }
-  }
-
-  /**
-   * Starts a runner and registers it as a slot; undefined (and nothing left running) when the pool
-   * stopped meanwhile. Its output lines are routed to the run on that very slot.
-   */
-  async #startSlot(burst: boolean): Promise<Slot | undefined> {
-    // The V8 heap flag is a backstop at twice the run limit; the RSS check acts first.
-    const heapLimitMb = Math.max(64, Math.round((this.#options.memoryLimitBytes * 2) / (1024 * 1024)));
-    let slot: Slot | undefined;
-    const runner = await startRunner(this.#options.bundle, heapLimitMb, (line) => this.#onRunnerLine(slot, line));
-    if (this.#stopped) {
-      runner.kill();
-      return undefined;
-    }
-    slot = { runner, runs: 0, retired: false, niced: false, knownCode: new Set(), ...(burst ? { burst } : {}) };
-    this.#slots.add(slot);
-    return slot;
-  }
-
-  /** An extra runner for one nested run. */
-  async #burst(): Promise<Slot | undefined> {
-    this.#bursts++;
-    const slot = await this.#startSlot(true).catch(() => undefined);
-    if (!slot) this.#bursts--;
-    return slot;
-  }
-
-  #wait(runId: string): Promise<Slot | undefined> {
-    if (this.#stopped || this.#waiting.length >= this.#options.maxQueue) {
-      if (!this.#stopped) this.#counters.busyRejections++;
-      return Promise.resolve(undefined);
-    }
-    return new Promise((resolve) => this.#waiting.push({ runId, resolve }));
-  }
-
-  #release(slot: Slot): void {
-    const waiter = this.#waiting.shift();
-    if (waiter) waiter.resolve(slot);
-    else this.#idle.push(slot);
-  }
-
-  #replace(slot: Slot): void {
-    if (slot.retired) return;
-    slot.retired = true;
-    if (slot.burst) {
-      // An extra runner is not replaced: it existed for one nested run.
-      slot.runner.kill();
-      this.#slots.delete(slot);
-      this.#bursts--;
-      return;
-    }
-    const idleIndex = this.#idle.indexOf(slot);
-    if (idleIndex !== -1) this.#idle.splice(idleIndex, 1);
-    slot.runner.kill();
-    this.#slots.delete(slot);
-    this.#counters.restarts++;
-    if (!this.#stopped) void this.#spawn();
-  }
-
-  /** Routes a runner's output: event lines go to the run on that runner, the rest to the log. */
-  #onRunnerLine(slot: Slot | undefined, line: string): void {
+  /** Routes a runner's output: event lines go to their run (only if it is on that runner), the rest to the log. */
+  #onRunnerLine(slot: Slot, line: string): void {
     const at = line.indexOf(EVENT_LINE_MARKER);
     if (at === -1) {
       this.#options.onOutput?.(line);
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line.slice(at + EVENT_LINE_MARKER.length));
-    } catch {
-      return;
-    }
-    if (!Array.isArray(parsed) || typeof parsed[0] !== "string") return;
-    const [runId, kind, data] = parsed as [string, unknown, unknown];
-    const active = this.#active.get(runId);
-    // Only the run on this very runner may speak for itself; anything else is dropped.
+    // `<marker>["<runId>",<kind>,<data>]`: the run id is read without parsing the line.
+    const start = at + EVENT_LINE_MARKER.length + 2;
+    const end = line.indexOf('"', start);
+    if (end === -1) return;
+    const active = this.#active.get(line.slice(start, end));
     if (!active || active.slot !== slot || active.stoppedWith) return;
-    if (kind === "done") {
-      active.markDrained();
-      return;
-    }
-    if (!Array.isArray(data)) return;
-    // Tallies are few by construction (one per DROPPED_TALLY_EVERY drops) and must outlive the line cap.
-    if (kind === "dropped") {
-      void Promise.resolve(active.sink.dropped(Number(data[0]))).catch(() => {});
-      return;
-    }
-    if (++active.lines > MAX_LINES_PER_RUN) return;
-    // Shapes are checked again by the overseer; calls go out in order on its session.
-    if (kind === "log")
-      void Promise.resolve(active.sink.log(data[0] as LogLevel, data[1] as EncodedValue[])).catch(() => {});
-    else if (kind === "error")
-      void Promise.resolve(active.sink.error(data[0] as RawError, data[1] === true)).catch(() => {});
-  }
-
-  async #spawn(): Promise<void> {
-    while (!this.#stopped) {
-      try {
-        const slot = await this.#startSlot(false);
-        if (!slot) return;
-        void slot.runner.process.exited.then(() => {
-          // A runner that died on its own (not retired by us) is replaced; a run on it ends via execute().
-          if (!slot.retired && ![...this.#active.values()].some((active) => active.slot === slot)) this.#replace(slot);
-        });
-        this.#release(slot);
-        return;
-      } catch (error) {
-        this.#options.onOutput?.(`runner failed to start: ${error instanceof Error ? error.message : String(error)}`);
-        await new Promise((done) => setTimeout(done, RESPAWN_DELAY_MS));
-      }
-    }
+    active.relay.push(line.slice(end + 2));
   }
 }

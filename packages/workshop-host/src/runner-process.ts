@@ -5,18 +5,38 @@
 
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { setPriority } from "node:os";
+import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { text } from "./capnp.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
-export interface RunnerProcess {
-  readonly process: WorkerdProcess;
-  readonly api: RpcStub<RunnerApi>;
+/** What the pool needs of a runner process (the unit tests give it fakes of this shape). */
+export interface RunnerHandle {
+  readonly pid: number;
+  /** Resolves with the exit code or signal once the process is gone. */
+  readonly exited: Promise<number | string>;
+  alive(): boolean;
+  execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
+  /** Answers unless the process is blocked (a run on it spins). */
+  ping(): Promise<unknown>;
   /** Resident memory of the process in bytes, or undefined once it is gone. */
   rss(): number | undefined;
+  /** CPU time the process has used so far (user + system), or undefined once it is gone. */
+  cpuMs(): number | undefined;
+  /** Sets its scheduling priority; false when the system refuses. */
+  setNiceness(niceness: number): boolean;
   kill(): void;
+}
+
+/** Starts one runner; its stdout and stderr lines go to `onLine`. */
+export type StartRunner = (onLine: (line: string) => void) => Promise<RunnerHandle>;
+
+export interface RunnerProcess extends RunnerHandle {
+  readonly process: WorkerdProcess;
+  readonly api: RpcStub<RunnerApi>;
 }
 
 function runnerConfig(heapLimitMb: number, secret: string): string {
@@ -54,6 +74,21 @@ export function readRss(pid: number): number | undefined {
   }
 }
 
+/** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export function readCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startRunner(
   bundle: string,
   heapLimitMb: number,
@@ -80,7 +115,22 @@ export async function startRunner(
   return {
     process,
     api,
+    pid: process.pid,
+    exited: process.exited,
+    alive: () => process.alive,
+    execute: (job, capabilities) => api.execute(job, capabilities),
+    ping: () => api.ping(),
     rss: () => (process.alive ? readRss(process.pid) : undefined),
+    cpuMs: () => (process.alive ? readCpuMs(process.pid) : undefined),
+    setNiceness(niceness) {
+      if (!process.alive) return false;
+      try {
+        setPriority(process.pid, niceness);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     kill() {
       api[Symbol.dispose]();
       process.kill("SIGKILL");

@@ -7,22 +7,17 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  MIN_FREE_DISK_BYTES,
-  RUN_MEMORY_LIMIT_BYTES,
-  RUN_QUEUE_DEPTH,
-  RUNNER_RECYCLE_AFTER_RUNS,
-} from "@gadgets/workshop-shared/limits";
+import { MIN_FREE_DISK_BYTES } from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
 import { serveDiskStatus } from "./disk-status.ts";
 import { freePort } from "./free-port.ts";
 import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
-import { RunnerPool, type RunnerPoolOptions, type RunnerPoolStats } from "./runner-pool.ts";
+import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
+import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
@@ -58,7 +53,7 @@ export interface WorkshopServerOptions {
    * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
    * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
    */
-  pool?: false | Partial<Omit<RunnerPoolOptions, "bundle" | "onOutput">>;
+  pool?: false | PoolOptions;
 }
 
 export interface WorkshopServer {
@@ -67,6 +62,8 @@ export interface WorkshopServer {
   output(): string;
   /** The runner pool's counters, when there is a pool. */
   poolStats(): RunnerPoolStats | undefined;
+  /** The pool's runner processes, when there is a pool. */
+  poolRunners(): ReturnType<RunnerPool["runners"]>;
   /** Stops gracefully: requests in flight may finish first. */
   stop(): Promise<void>;
   /** Stops at once, as a crash would. */
@@ -171,17 +168,15 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   };
   let pool: RunnerPool | undefined;
   let poolServer: Awaited<ReturnType<typeof servePool>> | undefined;
+  // Where the pool tells a workspace why it stopped work that workspace left running (set once the Worker is up).
+  let reportTo: ((workspaceId: string, report: PoolReport) => void) | undefined;
   if (options.pool !== false) {
-    pool = await RunnerPool.start({
-      size: options.pool?.size ?? availableParallelism(),
-      memoryLimitBytes: options.pool?.memoryLimitBytes ?? RUN_MEMORY_LIMIT_BYTES,
-      maxQueue: options.pool?.maxQueue ?? RUN_QUEUE_DEPTH,
-      recycleAfterRuns: options.pool?.recycleAfterRuns ?? RUNNER_RECYCLE_AFTER_RUNS,
-      bundle: await bundleWorker(runnerEntry()),
+    const secret = randomBytes(32).toString("base64url");
+    pool = await startPool(options.pool, await bundleWorker(runnerEntry()), {
       // Runner output can come from gadget code: kept for diagnostics, never echoed to the terminal.
       onOutput: (line) => output.push(`runner: ${line}`),
+      report: (workspaceId, report) => reportTo?.(workspaceId, report),
     });
-    const secret = randomBytes(32).toString("base64url");
     poolServer = await servePool(pool, secret);
     vars.RUNNER_POOL_URL = poolServer.url;
     vars.RUNNER_POOL_SECRET = secret;
@@ -205,6 +200,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     throw error;
   }
   const url = `http://127.0.0.1:${main.ports.http}`;
+  if (vars.RUNNER_POOL_SECRET) reportTo = poolReporter(url, vars.RUNNER_POOL_SECRET, onOutput);
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     if (signal === "SIGTERM") await finishRuns(url, vars.RUNNER_POOL_SECRET, pool);
     main.kill(signal);
@@ -223,6 +219,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     url,
     output: () => output.text(),
     poolStats: () => pool?.stats(),
+    poolRunners: () => pool?.runners() ?? [],
     stop: () => stop(),
     kill: () => stop("SIGKILL"),
   };

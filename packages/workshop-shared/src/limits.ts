@@ -85,8 +85,29 @@ export type ConsoleCaps = { readonly [K in keyof typeof CONSOLE_CAPS]: number };
 
 /** Memory a run may add to its runner, as on Cloudflare (128 MB per isolate). Enforced by the local pool. */
 export const RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
-/** Runs waiting for a local runner; past this a run ends at once as `busy`, so a flood cannot take the machine. */
-export const RUN_QUEUE_DEPTH = 64;
+/**
+ * Runs one workspace may have running or waiting in the local runner pool, across all its connections
+ * (nested catalog runs count toward the caller's workspace). Past it, its next run ends at once as
+ * `busy`: a workspace flooding the pool is refused before it can take places others need.
+ */
+export const POOL_RUNS_PER_WORKSPACE = 64;
+/**
+ * Runs the local pool holds running or waiting in all; past it a run ends at once as `busy`, so a
+ * flood from many workspaces cannot take the machine either.
+ */
+export const POOL_MAX_RUNS = 256;
+/**
+ * How long a run may wait for a runner before it ends as `busy`. Waiting never counts against the
+ * run's own deadline, which starts when the run starts executing.
+ */
+export const RUN_QUEUE_WAIT_MS = 10_000;
+/**
+ * Runs of one workspace a local runner executes at once. Gadgets mostly wait (fetch, kv, catalog), so
+ * a few share a runner well; a spinning one stops only its own workspace's runs beside it.
+ */
+export const RUNS_PER_RUNNER = 4;
+/** Runner processes one workspace may hold at once, so a single workspace cannot occupy the whole pool. */
+export const POOL_RUNNERS_PER_WORKSPACE = 2;
 /** Runs a local runner serves before it is replaced (workerd keeps 4–10 KB per request it served). */
 export const RUNNER_RECYCLE_AFTER_RUNS = 5000;
 

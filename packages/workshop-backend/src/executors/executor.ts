@@ -15,10 +15,22 @@ export interface RawError {
   stack: string;
 }
 
+/** One console call or uncaught error, as the runner pool forwards them in batches. */
+export type IsolateEvent =
+  | { kind: "log"; level: LogLevel; values: EncodedValue[] }
+  | { kind: "error"; error: RawError; uncaught: boolean };
+
 /** Receives what the isolate emits while it runs. Called over RPC from inside the isolate. */
 export interface IsolateEventSink {
+  /**
+   * The run starts executing now: the overseer's deadline counts from here. An executor that enforces
+   * the deadline itself from when the run starts (the runner pool) need not call it.
+   */
+  started(): void;
   log(level: LogLevel, values: EncodedValue[]): void;
   error(error: RawError, uncaught: boolean): void;
+  /** Several events at once, in order: one call per batch instead of one per event. */
+  events(batch: IsolateEvent[]): void;
   /** The isolate's running count of console calls it dropped past the event cap. */
   dropped(total: number): void;
 }
@@ -58,6 +70,11 @@ export interface CapabilityHandler {
 /** The part of a request that can cross a process boundary (no sink, no signal). */
 export interface ExecuteJob {
   runId: string;
+  /**
+   * Whom the run is charged to: the workspace that started it (a catalog call's nested runs count
+   * toward the caller's workspace; an anonymous visitor of a shared link is a workspace of its own).
+   */
+  workspaceId: string;
   /** What the manifest was granted: the harness builds `env` from exactly this. */
   grants: GadgetGrants;
   /** A catalog call inside another run (which holds a runner meanwhile). */
@@ -90,7 +107,11 @@ export type ExecuteResult = (
  * What a runner or the pool answers: a result (with the number of event lines the run wrote, so the
  * reader knows when it has them all), or a request for the code it does not have.
  */
-export type ExecuteReply = (ExecuteResult & { eventLines?: number }) | { status: "missing-code" };
+export type ExecuteReply =
+  | (ExecuteResult & { eventLines?: number })
+  | { status: "missing-code" }
+  /** The runtime found that the run can never settle: whoever holds the deadline ends it as `timeout` then. */
+  | { status: "hung"; eventLines?: number };
 
 export interface Executor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;

@@ -18,6 +18,14 @@ type HarnessReply = (
   | { status: "error"; kind: "user" | "invalid"; error: RawError }
 ) & { eventLines?: number; droppedEvents?: number };
 
+/** workerd's words when every promise of a request is pending with nothing left that could settle one. */
+const HUNG = /code had hung and would never generate a response/;
+
+function untilAborted(signal: AbortSignal): Promise<ExecuteResult> {
+  if (signal.aborted) return Promise.resolve(abortResult(signal));
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(abortResult(signal)), { once: true }));
+}
+
 /** Code received from another process (the runner's supervisor), by content hash. */
 const codeCache = createCodeCache(64 * 1024 * 1024);
 
@@ -52,6 +60,8 @@ export class LoaderExecutor implements Executor {
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
     const reply = await this.executeJob(request);
+    // Ended at the run's deadline like any other run that never settles, not as the runtime's error.
+    if (reply.status === "hung") return untilAborted(request.signal);
     if (reply.status === "missing-code")
       return {
         status: "error",
@@ -80,6 +90,7 @@ export class LoaderExecutor implements Executor {
     }));
     const entrypoint = worker.getEntrypoint(HARNESS_ENTRYPOINT) as unknown as HarnessEntrypoint;
     const sink = this.#channel === "rpc" ? new SinkTarget(request.sink) : null;
+    request.sink.started();
 
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<ExecuteReply>((resolve) => {
@@ -108,6 +119,7 @@ export class LoaderExecutor implements Executor {
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.
       const message = thrown instanceof Error ? thrown.message : String(thrown);
+      if (HUNG.test(message)) return { status: "hung" };
       if (/exceeded CPU|CPU time limit/i.test(message)) {
         return {
           status: "error",

@@ -5,6 +5,7 @@
  * a Worker cannot share I/O objects between requests.
  */
 
+import type { GadgetGrants } from "@gadgets/workshop-shared/api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
@@ -16,6 +17,10 @@ export interface PoolExecutorOptions {
   url: string;
   /** Shared secret: only this Worker may use the pool. */
   secret: string;
+}
+
+function hasGrants(grants: GadgetGrants): boolean {
+  return Boolean(grants.kv || grants.fetch || grants.catalog);
 }
 
 function unreachable(reason: string): ExecuteResult {
@@ -75,12 +80,15 @@ export class PoolExecutor implements Executor {
       const reply = await pool.execute(
         { ...job, gadget: withCode ? job.gadget : reference },
         new SinkTarget(sink),
-        new CapabilityTarget(capabilities),
+        // A gadget granted nothing never calls out: no capability stub is made for it.
+        hasGrants(job.grants) ? new CapabilityTarget(capabilities) : null,
       );
       if (reply.status === "missing-code") {
         if (withCode) return unreachable("the pool did not accept the gadget's code");
         return send(true);
       }
+      // The pool ends such a run at its deadline itself; should one come back, the deadline decides here.
+      if (reply.status === "hung") return aborted;
       if (withCode && modules) this.#sent.add(job.gadget.hash);
       const { eventLines: _lines, ...result } = reply;
       return result;

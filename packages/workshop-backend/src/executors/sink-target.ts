@@ -1,7 +1,14 @@
 import { RpcTarget } from "capnweb";
 import type { LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import type { CapabilityCall, CapabilityHandler, CapabilityReply, IsolateEventSink, RawError } from "./executor.ts";
+import type {
+  CapabilityCall,
+  CapabilityHandler,
+  CapabilityReply,
+  IsolateEvent,
+  IsolateEventSink,
+  RawError,
+} from "./executor.ts";
 
 /**
  * An event sink as an RPC target, so it can be called from inside an isolate (Workers RPC) or from
@@ -15,12 +22,20 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
     this.#sink = sink;
   }
 
+  started(): void {
+    this.#sink.started();
+  }
+
   log(level: LogLevel, values: EncodedValue[]): void {
     this.#sink.log(level, values);
   }
 
   error(error: RawError, uncaught: boolean): void {
     this.#sink.error(error, uncaught);
+  }
+
+  events(batch: IsolateEvent[]): void {
+    this.#sink.events(batch);
   }
 
   dropped(total: number): void {

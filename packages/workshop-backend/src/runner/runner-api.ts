@@ -8,14 +8,15 @@ export { EVENT_LINE_MARKER } from "../isolate/harness.ts";
  * starting with EVENT_LINE_MARKER, which the supervisor reads and forwards.
  */
 export interface RunnerApi {
-  execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply>;
+  /** `capabilities` is null for a gadget granted none: no stub crosses the wire for it. */
+  execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   ping(): Promise<"pong">;
 }
 
 /** What the supervisor of the runner pool offers the overseer. */
 export interface RunnerPoolApi {
   /** Runs the job on a free runner; past the run's deadline or memory limit the runner is killed. */
-  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler): Promise<ExecuteReply>;
+  execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   /** Stops a run: its runner is killed and replaced, so even a synchronous loop ends. */
   cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean>;
 }

@@ -18,7 +18,7 @@ interface RunnerEnv {
 
 const never = new AbortController().signal;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
-const ignoredSink: IsolateEventSink = { log() {}, error() {}, dropped() {} };
+const ignoredSink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 
 class Runner extends RpcTarget implements RunnerApi {
   readonly #executor: LoaderExecutor;
@@ -28,13 +28,13 @@ class Runner extends RpcTarget implements RunnerApi {
     this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
   }
 
-  async execute(job: ExecuteJob, capabilities: CapabilityHandler): Promise<ExecuteReply> {
+  async execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     // Capability calls go back to the supervisor, and from there to the Worker that decides them.
     return this.#executor.executeJob({
       ...job,
       sink: ignoredSink,
       signal: never,
-      capabilities: { call: (call) => capabilities.call(call) },
+      ...(capabilities ? { capabilities: { call: (call) => capabilities.call(call) } } : {}),
     });
   }
 

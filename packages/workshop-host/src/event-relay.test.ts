@@ -1,0 +1,63 @@
+import type { IsolateEvent, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import { describe, expect, it } from "vitest";
+import { MAX_EVENTS_PER_BATCH, RunEventRelay } from "./event-relay.ts";
+
+function sink() {
+  const batches: IsolateEvent[][] = [];
+  const dropped: number[] = [];
+  const target: IsolateEventSink = {
+    started: () => {},
+    log: () => {},
+    error: () => {},
+    events: (batch) => batches.push(batch),
+    dropped: (total) => dropped.push(total),
+  };
+  return { target, batches, dropped };
+}
+
+const log = (i: number) => `"log",["log",[{"t":"number","v":${i}}]]]`;
+
+describe("the event relay", () => {
+  it("sends lines read in one turn as one batch, and a long backlog in batches of at most the batch size", async () => {
+    const { target, batches } = sink();
+    const relay = new RunEventRelay(target, 10_000);
+    for (let i = 0; i < 3; i++) relay.push(log(i));
+    expect(batches).toHaveLength(0);
+    await new Promise((done) => setImmediate(done));
+    expect(batches.map((batch) => batch.length)).toEqual([3]);
+    for (let i = 0; i < MAX_EVENTS_PER_BATCH + 1; i++) relay.push(log(i));
+    await new Promise((done) => setImmediate(done));
+    expect(batches.slice(1).map((batch) => batch.length)).toEqual([MAX_EVENTS_PER_BATCH, 1]);
+  });
+
+  it("forwards up to its line cap and nothing past it", () => {
+    const { target, batches } = sink();
+    const relay = new RunEventRelay(target, 5);
+    for (let i = 0; i < 6; i++) relay.push(log(i));
+    relay.flush();
+    expect(batches.flat()).toHaveLength(5);
+  });
+
+  it("sends only the latest dropped tally of a turn, past the cap too, and what it has when closed", () => {
+    const { target, dropped } = sink();
+    const relay = new RunEventRelay(target, 1);
+    for (let total = 100; total <= 5000; total += 100) relay.push(`"dropped",[${total}]]`);
+    relay.flush();
+    relay.push(`"dropped",[5100]]`);
+    relay.close();
+    relay.push(`"dropped",[5200]]`);
+    relay.flush();
+    expect(dropped).toEqual([5000, 5100]);
+  });
+
+  it("ignores lines that are not events, and knows when the run's last line is in", async () => {
+    const { target, batches } = sink();
+    const relay = new RunEventRelay(target, 10);
+    relay.push(`"log",not json`);
+    relay.push(`"other",[1]]`);
+    relay.push(`"done",0]`);
+    await relay.done;
+    relay.flush();
+    expect(batches).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Carries a run's event lines from its runner's stdout to the Worker in batches: lines read in one
+ * turn of the event loop leave as one call. The per-run cap is applied before a line is even parsed,
+ * so a gadget flooding its console costs the supervisor a counter per line past the cap.
+ */
+
+import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+
+const DROPPED_PREFIX = '"dropped",[';
+
+/** Events in one batch; a longer backlog leaves in several. */
+export const MAX_EVENTS_PER_BATCH = 256;
+
+export class RunEventRelay {
+  readonly #sink: IsolateEventSink;
+  readonly #maxLines: number;
+  #lines = 0;
+  #batch: IsolateEvent[] = [];
+  #scheduled = false;
+  #closed = false;
+  /** The isolate's latest running count of dropped calls, and the last one sent. */
+  #dropped = 0;
+  #droppedSent = 0;
+  #markDone: () => void = () => {};
+  /** Resolves when the harness's `done` line was read: every event line of the run is in. */
+  readonly done = new Promise<void>((resolve) => {
+    this.#markDone = resolve;
+  });
+
+  constructor(sink: IsolateEventSink, maxLines: number) {
+    this.#sink = sink;
+    this.#maxLines = maxLines;
+  }
+
+  /** One event line's body (after the marker and the run id): `"kind",data]`. */
+  push(body: string): void {
+    if (this.#closed) return;
+    if (body.startsWith('"done"')) {
+      this.#markDone();
+      return;
+    }
+    // A flooding gadget writes a tally line per DROPPED_TALLY_EVERY calls: each is read without parsing,
+    // and only the latest leaves, with the next batch.
+    if (body.startsWith(DROPPED_PREFIX)) {
+      const total = Number(body.slice(DROPPED_PREFIX.length, body.indexOf("]")));
+      if (Number.isSafeInteger(total) && total > this.#dropped) this.#dropped = total;
+      this.#schedule();
+      return;
+    }
+    // Past the cap a line is only counted: no parsing, no transport.
+    if (++this.#lines > this.#maxLines) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(`[${body}`);
+    } catch {
+      return;
+    }
+    if (!Array.isArray(parsed) || !Array.isArray(parsed[1])) return;
+    const [kind, data] = parsed as [unknown, unknown[]];
+    // Shapes are checked again by the overseer.
+    if (kind === "log")
+      this.#batch.push({ kind: "log", level: data[0] as LogLevel, values: data[1] as EncodedValue[] });
+    else if (kind === "error")
+      this.#batch.push({ kind: "error", error: data[0] as RawError, uncaught: data[1] === true });
+    else return;
+    if (this.#batch.length >= MAX_EVENTS_PER_BATCH) this.flush();
+    else this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Sends what is batched now (calls on one session arrive in order, before the run's reply). */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#closed) return;
+    if (this.#batch.length > 0) {
+      const batch = this.#batch;
+      this.#batch = [];
+      void Promise.resolve(this.#sink.events(batch)).catch(() => {});
+    }
+    if (this.#dropped > this.#droppedSent) {
+      this.#droppedSent = this.#dropped;
+      void Promise.resolve(this.#sink.dropped(this.#dropped)).catch(() => {});
+    }
+  }
+
+  /** What is read so far is sent (ahead of the run's outcome); nothing after. */
+  close(): void {
+    this.flush();
+    this.#closed = true;
+    this.#batch = [];
+    this.#markDone();
+  }
+}

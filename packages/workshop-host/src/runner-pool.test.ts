@@ -1,0 +1,294 @@
+import type { ExecuteJob, ExecuteReply, IsolateEvent, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
+import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+
+const MB = 1024 * 1024;
+let nextRun = 0;
+
+function job(workspaceId: string, timeoutMs = 1000, extra: Partial<ExecuteJob> = {}): ExecuteJob {
+  return {
+    runId: `run-${workspaceId}-${nextRun++}`,
+    workspaceId,
+    grants: {},
+    isolateKey: `${workspaceId}:hash`,
+    gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
+    payload: null,
+    limits: { cpuMs: 1000, timeoutMs },
+    ...extra,
+  };
+}
+
+function recordingSink() {
+  const events: IsolateEvent[] = [];
+  let batches = 0;
+  const sink: IsolateEventSink = {
+    started: () => {},
+    log: () => {},
+    error: () => {},
+    events: (batch) => {
+      batches++;
+      events.push(...batch);
+    },
+    dropped: () => {},
+  };
+  return { sink, events, batches: () => batches };
+}
+
+const noCapabilities = { call: async () => ({ ok: false as const, error: "none" }) };
+
+async function startPool(options: Partial<RunnerPoolOptions> = {}) {
+  const runners = fakeRunners();
+  const reports: [string, PoolReport][] = [];
+  const pool = await RunnerPool.start({
+    size: 3,
+    runsPerRunner: 2,
+    runnersPerWorkspace: 1,
+    maxRunsPerWorkspace: 4,
+    maxRuns: 6,
+    maxWaitMs: 5000,
+    memoryLimitBytes: 128 * MB,
+    recycleAfterRuns: 1000,
+    start: runners.start,
+    report: (workspace, report) => reports.push([workspace, report]),
+    ...options,
+  });
+  const run = (j: ExecuteJob, sink = recordingSink().sink) => {
+    const reply = pool.execute(j, sink, noCapabilities);
+    let settled: ExecuteReply | undefined;
+    void reply.then((value) => {
+      settled = value;
+    });
+    return { job: j, reply, settled: () => settled };
+  };
+  /** The fake runner executing `runId`, once it got there. */
+  const runnerOf = (runId: string) => runners.all.find((runner) => runner.jobs.has(runId)) as FakeRunner;
+  return { pool, runners, reports, run, runnerOf };
+}
+
+const ok: ExecuteReply = { status: "ok", result: "done", eventLines: 0 };
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the runner pool", () => {
+  it("refuses a workspace past its own cap with a message naming that cap, while another workspace runs", async () => {
+    const { pool, run, runnerOf } = await startPool();
+    const a = Array.from({ length: 4 }, () => run(job("a")));
+    await settle();
+    const refused = await pool.execute(job("a"), recordingSink().sink, noCapabilities);
+    expect(refused).toMatchObject({ status: "error", kind: "busy" });
+    expect("message" in refused && refused.message).toMatch(/server is busy with this workspace's runs: .*4 runs/);
+    expect("message" in refused && refused.message).not.toMatch(/loop|your code/i);
+    const b = run(job("b"));
+    await settle();
+    runnerOf(b.job.runId).jobs.get(b.job.runId)?.reply(ok);
+    expect(await b.reply).toEqual(ok);
+    for (const entry of a.slice(0, 2)) runnerOf(entry.job.runId).jobs.get(entry.job.runId)?.reply(ok);
+    await pool.stop();
+  });
+
+  it("refuses past the server's cap with a message naming the whole server", async () => {
+    const { pool, run } = await startPool({ maxRuns: 3 });
+    for (const workspace of ["a", "b", "c"]) run(job(workspace));
+    await settle();
+    const refused = await pool.execute(job("d"), recordingSink().sink, noCapabilities);
+    expect("message" in refused && refused.message).toMatch(/server is busy: 3 runs from all workspaces/);
+    await pool.stop();
+  });
+
+  it("starts a run's deadline when it starts executing, not while it waits its turn", async () => {
+    const { pool, run, runnerOf } = await startPool({ size: 1, runsPerRunner: 1 });
+    const first = run(job("a", 1000));
+    const sink = recordingSink();
+    const second = run(job("a", 1000), sink.sink);
+    await settle();
+    await vi.advanceTimersByTimeAsync(900);
+    runnerOf(first.job.runId).jobs.get(first.job.runId)?.reply(ok);
+    await settle();
+    // 900 ms waited + 900 ms running: past 1000 ms since it was handed over, within its own 1000 ms.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(second.settled()).toBeUndefined();
+    runnerOf(second.job.runId).jobs.get(second.job.runId)?.reply(ok);
+    expect(await second.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("ends a run that waited too long as busy, saying the server is busy (not the run's code)", async () => {
+    const { pool, run } = await startPool({ size: 1, runsPerRunner: 1, maxWaitMs: 2000 });
+    run(job("a", 10_000));
+    const waiting = run(job("a", 10_000));
+    await settle();
+    await vi.advanceTimersByTimeAsync(2000);
+    const reply = await waiting.reply;
+    expect(reply).toMatchObject({ status: "error", kind: "busy" });
+    expect("message" in reply && reply.message).toMatch(
+      /server is busy: no runner was free .*this workspace's runners/,
+    );
+    await pool.stop();
+  });
+
+  it("serves waiting workspaces in turns: one workspace's backlog does not delay another's run", async () => {
+    const { pool, run, runnerOf, runners } = await startPool({
+      size: 1,
+      runsPerRunner: 1,
+      maxRunsPerWorkspace: 10,
+      maxRuns: 20,
+    });
+    const a = Array.from({ length: 5 }, () => run(job("a", 10_000)));
+    await settle();
+    const b = run(job("b", 10_000));
+    await settle();
+    // a's first run ends: its runner is recycled for b (tenant affinity), b goes before a's backlog.
+    runnerOf((a[0] ?? a[1])?.job.runId as string)
+      .jobs.get(a[0]?.job.runId as string)
+      ?.reply(ok);
+    await settle();
+    await settle();
+    expect(runners.all[0]?.killed).toBe(true);
+    const bRunner = runnerOf(b.job.runId);
+    expect(bRunner).toBeDefined();
+    expect(bRunner.jobs.size).toBe(1);
+    bRunner.jobs.get(b.job.runId)?.reply(ok);
+    expect(await b.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("kills a runner at the deadline of a run that spins, and ends its sibling naming the run that caused it", async () => {
+    const { pool, run, runnerOf, runners } = await startPool();
+    const sibling = run(job("a", 5000));
+    const spinner = run(job("a", 1000));
+    await settle();
+    const runner = runnerOf(spinner.job.runId);
+    expect(runnerOf(sibling.job.runId)).toBe(runner);
+    runner.blocked = true;
+    await vi.advanceTimersByTimeAsync(1000 + 10);
+    expect(await spinner.reply).toMatchObject({ status: "error", kind: "timeout" });
+    const other = await sibling.reply;
+    expect(other).toMatchObject({ status: "error", kind: "cancelled" });
+    expect("message" in other && other.message).toContain(spinner.job.runId);
+    expect(runner.killed).toBe(true);
+    await settle();
+    expect(runners.alive()).toHaveLength(3);
+    await pool.stop();
+  });
+
+  it("gives up only the overdue run when its runner still answers (it is waiting, not spinning)", async () => {
+    const { pool, run, runnerOf } = await startPool();
+    const sibling = run(job("a", 5000));
+    const slow = run(job("a", 1000));
+    await settle();
+    const runner = runnerOf(slow.job.runId);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await slow.reply).toMatchObject({ status: "error", kind: "timeout" });
+    expect(runner.killed).toBe(false);
+    runner.jobs.get(sibling.job.runId)?.reply(ok);
+    expect(await sibling.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("ends a run the runtime found hung as a timeout at its deadline, without killing its runner", async () => {
+    const { pool, run, runnerOf } = await startPool();
+    const hung = run(job("a", 1000));
+    await settle();
+    const runner = runnerOf(hung.job.runId);
+    runner.jobs.get(hung.job.runId)?.reply({ status: "hung" });
+    await settle();
+    expect(hung.settled()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await hung.reply).toMatchObject({ status: "error", kind: "timeout" });
+    expect(runner.killed).toBe(false);
+    await pool.stop();
+  });
+
+  it("kills an idle runner that keeps spinning after its run, tells its workspace, and leaves others alone", async () => {
+    const { pool, run, runnerOf, reports } = await startPool();
+    const a = run(job("a"));
+    const b = run(job("b", 10_000));
+    await settle();
+    const aRunner = runnerOf(a.job.runId);
+    const bRunner = runnerOf(b.job.runId);
+    aRunner.jobs.get(a.job.runId)?.reply(ok);
+    expect(await a.reply).toEqual(ok);
+    for (let i = 0; i < 10; i++) {
+      aRunner.cpu += 100;
+      bRunner.cpu += 100;
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(aRunner.killed).toBe(true);
+    expect(bRunner.killed).toBe(false);
+    expect(reports.map(([workspace, report]) => [workspace, report.kind])).toEqual([["a", "leftover-cpu"]]);
+    bRunner.jobs.get(b.job.runId)?.reply(ok);
+    expect(await b.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("ends a run whose runner died under it with a clear outcome, and heals", async () => {
+    const { pool, run, runnerOf, runners } = await startPool();
+    const a = run(job("a"));
+    await settle();
+    runnerOf(a.job.runId).die("SIGKILL");
+    const reply = await a.reply;
+    expect(reply).toMatchObject({ status: "error", kind: "user", error: { name: "RunnerCrashed" } });
+    expect(JSON.stringify(reply)).toContain("SIGKILL");
+    await settle();
+    expect(runners.alive()).toHaveLength(3);
+    const next = run(job("a"));
+    await settle();
+    runnerOf(next.job.runId).jobs.get(next.job.runId)?.reply(ok);
+    expect(await next.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("forwards event lines in batches and counts lines past the cap without forwarding them", async () => {
+    const { pool, run, runnerOf } = await startPool();
+    const sink = recordingSink();
+    const a = run(job("a"), sink.sink);
+    await settle();
+    const runner = runnerOf(a.job.runId);
+    const line = (i: number) =>
+      `${EVENT_LINE_MARKER}${JSON.stringify([a.job.runId, "log", ["log", [{ t: "number", v: i }]]])}`;
+    for (let i = 0; i < 3000; i++) runner.line(line(i));
+    runner.line(`${EVENT_LINE_MARKER}${JSON.stringify(["someone-else", "log", ["log", []]])}`);
+    runner.line(`${EVENT_LINE_MARKER}${JSON.stringify([a.job.runId, "done", 3000])}`);
+    runner.jobs.get(a.job.runId)?.reply({ ...ok, eventLines: 3000 });
+    await a.reply;
+    expect(sink.events).toHaveLength(2100);
+    expect(sink.batches()).toBeLessThanOrEqual(Math.ceil(2100 / 256) + 1);
+    await pool.stop();
+  });
+
+  it("runs a nested catalog run beside its caller and counts it toward the caller's workspace", async () => {
+    const { pool, run, runnerOf } = await startPool({ size: 2, runsPerRunner: 1, maxRunsPerWorkspace: 2 });
+    const parent = run(job("a"));
+    await settle();
+    const child = run(job("a", 1000, { nested: true, isolateKey: "a:agent-code" }));
+    await settle();
+    expect(runnerOf(child.job.runId)).toBe(runnerOf(parent.job.runId));
+    const refused = await pool.execute(job("a"), recordingSink().sink, noCapabilities);
+    expect("message" in refused && refused.message).toMatch(/this workspace's runs: it already has 2 runs/);
+    runnerOf(child.job.runId).jobs.get(child.job.runId)?.reply(ok);
+    expect(await child.reply).toEqual(ok);
+    runnerOf(parent.job.runId).jobs.get(parent.job.runId)?.reply(ok);
+    expect(await parent.reply).toEqual(ok);
+    await pool.stop();
+  });
+
+  it("drains: running and waiting runs end as cancelled because the Workshop is shutting down", async () => {
+    const { pool, run } = await startPool({ size: 1, runsPerRunner: 1 });
+    const running = run(job("a"));
+    const waiting = run(job("a"));
+    await settle();
+    const drained = pool.drain();
+    for (const entry of [running, waiting])
+      expect(await entry.reply).toMatchObject({ kind: "cancelled", message: "The Workshop is shutting down." });
+    await vi.advanceTimersByTimeAsync(20);
+    await drained;
+    await pool.stop();
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * A stand-in for a runner process in the pool's unit tests: runs never start by themselves, the test
+ * settles them; memory, CPU, blocking and death are set by the test. No timing is involved.
+ */
+
+import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
+import type { RunnerHandle, StartRunner } from "../runner-process.ts";
+
+export class FakeRunner implements RunnerHandle {
+  static #nextPid = 1000;
+  readonly pid = FakeRunner.#nextPid++;
+  readonly exited: Promise<number | string>;
+  readonly jobs = new Map<string, { job: ExecuteJob; reply(reply: ExecuteReply): void; fail(): void }>();
+  rssBytes = 50 * 1024 * 1024;
+  cpu = 0;
+  /** A run on it spins: it does not answer pings. */
+  blocked = false;
+  killed = false;
+  niceness = 0;
+  #exit: (code: number | string) => void = () => {};
+  readonly #onLine: (line: string) => void;
+
+  constructor(onLine: (line: string) => void) {
+    this.#onLine = onLine;
+    this.exited = new Promise((resolve) => {
+      this.#exit = resolve;
+    });
+  }
+
+  alive(): boolean {
+    return !this.killed;
+  }
+
+  execute(job: ExecuteJob, _capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
+    if (this.killed) return Promise.reject(new Error("gone"));
+    return new Promise((resolve, reject) => {
+      this.jobs.set(job.runId, {
+        job,
+        reply: (reply) => {
+          this.jobs.delete(job.runId);
+          resolve(reply);
+        },
+        fail: () => reject(new Error("connection lost")),
+      });
+    });
+  }
+
+  ping(): Promise<unknown> {
+    return this.blocked ? new Promise(() => {}) : Promise.resolve("pong");
+  }
+
+  rss(): number | undefined {
+    return this.killed ? undefined : this.rssBytes;
+  }
+
+  cpuMs(): number | undefined {
+    return this.killed ? undefined : this.cpu;
+  }
+
+  setNiceness(niceness: number): boolean {
+    this.niceness = niceness;
+    return true;
+  }
+
+  /** Writes a line to its stdout. */
+  line(text: string): void {
+    this.#onLine(text);
+  }
+
+  kill(): void {
+    this.die("SIGKILL");
+  }
+
+  /** Dies as if from outside (a crash, a kill -9): its calls fail. */
+  die(exit: number | string): void {
+    if (this.killed) return;
+    this.killed = true;
+    for (const { fail } of this.jobs.values()) fail();
+    this.jobs.clear();
+    this.#exit(exit);
+  }
+}
+
+/** A StartRunner that makes fake runners and keeps every one it made, newest last. */
+export function fakeRunners(): { start: StartRunner; all: FakeRunner[]; alive(): FakeRunner[] } {
+  const all: FakeRunner[] = [];
+  return {
+    all,
+    alive: () => all.filter((runner) => !runner.killed),
+    start: async (onLine) => {
+      const runner = new FakeRunner(onLine);
+      all.push(runner);
+      return runner;
+    },
+  };
+}
+
+/** Lets pending promise callbacks run (the fakes settle through microtasks only). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise((done) => setImmediate(done));
+}
