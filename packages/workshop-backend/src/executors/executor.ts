@@ -115,4 +115,9 @@ export type ExecuteReply =
 
 export interface Executor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;
+  /**
+   * A run is likely soon (a session or a shared link just opened): set up what the first run would
+   * otherwise wait for. Optional, and never fails.
+   */
+  prepare?(): void;
 }

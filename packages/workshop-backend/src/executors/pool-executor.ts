@@ -51,6 +51,16 @@ export class PoolExecutor implements Executor {
     return newWebSocketRpcSession<RunnerPoolApi>(socket as unknown as WebSocket);
   }
 
+  /** Opens the pool session ahead of the first run, which then does not wait for it. */
+  prepare(): void {
+    if (this.#pool) return;
+    this.#pool = this.#connect();
+    this.#pool.catch(() => {
+      // The first run retries and reports it.
+      this.#pool = undefined;
+    });
+  }
+
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
     const { sink, signal, capabilities, ...job } = request;
     if (signal.aborted) return abortResult(signal);

@@ -75,7 +75,10 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     try {
       const opened = await store.openSession();
       if (!opened.exists) throw unknown();
-      return new SessionTarget(connection, workspaceId, store, opened.settings);
+      const session = new SessionTarget(connection, workspaceId, store, opened.settings);
+      // The person is about to run something: the first run should not wait for the executor's setup.
+      connection.executor.prepare?.();
+      return session;
     } catch (error) {
       connection.release("sessions", workspaceId);
       throw error;
@@ -83,7 +86,9 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   }
 
   async openShare(shareId: string): Promise<PublicShareTarget> {
-    return new PublicShareTarget(this.connection, await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId));
+    const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
+    this.connection.executor.prepare?.();
+    return new PublicShareTarget(this.connection, snapshot);
   }
 
   async openRecord(recordId: string): Promise<PublicRecordTarget> {
