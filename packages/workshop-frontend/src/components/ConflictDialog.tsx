@@ -28,7 +28,7 @@ export function ConflictDialog({
   const edited = useRef(new Map<string, string>());
   const pair = pairs.find((p) => p.path === active);
   return (
-    <Dialog title="Resolve the conflict" onClose={onClose} testId="conflict-dialog" wide>
+    <Dialog title="Resolve the conflict" onClose={onClose} testId="conflict-dialog" size="wide">
       <div className="flex h-full flex-col gap-2 text-sm">
         <p className="text-zinc-600 dark:text-zinc-300">
           Left: version {theirVersion}, saved elsewhere. Right: your text — edit it into the merge you want (the arrows

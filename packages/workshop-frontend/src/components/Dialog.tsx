@@ -1,17 +1,20 @@
 import { type ReactNode, useEffect } from "react";
 
+/** Widths as whole class names, so the stylesheet build sees them. */
+const SIZES = { narrow: "w-[36rem]", medium: "w-[56rem]", wide: "h-[80vh] w-[72rem]" } as const;
+
 /** A modal dialog with a title and a close button; Escape closes it. */
 export function Dialog({
   title,
   onClose,
   testId,
-  wide = false,
+  size = "narrow",
   children,
 }: {
   title: string;
   onClose(): void;
   testId?: string;
-  wide?: boolean;
+  size?: keyof typeof SIZES;
   children: ReactNode;
 }) {
   useEffect(() => {
@@ -30,7 +33,7 @@ export function Dialog({
       data-testid={testId}
     >
       <div
-        className={`flex max-h-[90vh] ${wide ? "h-[80vh] w-[72rem]" : "w-[36rem]"} max-w-[95vw] flex-col overflow-hidden rounded-lg bg-white shadow-xl dark:bg-zinc-900`}
+        className={`flex max-h-[90vh] ${SIZES[size]} max-w-[95vw] flex-col overflow-hidden rounded-lg bg-white shadow-xl dark:bg-zinc-900`}
       >
         <div className="flex items-center border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h2 className="font-semibold">{title}</h2>

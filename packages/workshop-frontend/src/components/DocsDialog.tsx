@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import contract from "../../AGENTS.md?raw";
 import { useConnectionState, useWorkshop } from "../hooks/workshop-context.tsx";
+import { Dialog } from "./Dialog.tsx";
 import { Markdown } from "./Markdown.tsx";
 import { TestBadge } from "./TestBadge.tsx";
 
@@ -14,68 +15,49 @@ export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClos
     queryFn: async () => (await connection.ready()).listAgents(),
   });
   return (
-    <div
-      role="dialog"
-      aria-modal="true"
-      aria-label={view === "help" ? "Help" : "Catalog"}
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
-      data-testid={`${view}-dialog`}
-    >
-      <div className="max-h-[90vh] w-[48rem] max-w-[95vw] overflow-auto rounded bg-white p-4 shadow-xl dark:bg-zinc-900">
-        <div className="mb-2 flex items-center">
-          <h2 className="font-semibold">{view === "help" ? "Help" : "Catalog"}</h2>
-          <button
-            type="button"
-            className="ml-auto rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
-            onClick={onClose}
-            aria-label="Close"
-          >
-            ×
-          </button>
-        </div>
-        {view === "help" ? (
-          <Markdown source={contract} />
-        ) : agents.data?.length === 0 ? (
-          <p className="text-sm text-zinc-500">
-            No published agents yet. Publish a draft to add it here; other gadgets with the catalog grant can then call
-            it by name.
-          </p>
-        ) : (
-          <ul className="space-y-3">
-            {agents.data?.map((agent) => (
-              <li
-                key={agent.agentId}
-                className="rounded border border-zinc-200 p-2 dark:border-zinc-800"
-                data-testid="catalog-agent"
-              >
-                <p className="font-semibold">
-                  {agent.name}{" "}
-                  <span className="text-xs font-normal text-zinc-500">
-                    v{agent.latestVersion} · {agent.agentId}
-                  </span>{" "}
-                  <TestBadge tests={agent.tests} />
-                </p>
-                {agent.description && <p className="text-sm text-zinc-600 dark:text-zinc-300">{agent.description}</p>}
-                <p className="text-xs text-zinc-500">
-                  grants:{" "}
-                  {[
-                    agent.grants.kv && "kv",
-                    agent.grants.catalog && "catalog",
-                    agent.grants.fetch && `fetch (${agent.grants.fetch.hosts.join(", ")})`,
-                  ]
-                    .filter(Boolean)
-                    .join(", ") || "none"}
-                </p>
-                {agent.docs ? (
-                  <Markdown source={agent.docs} />
-                ) : (
-                  <p className="text-xs text-zinc-500">No README.md in this agent.</p>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
+    <Dialog title={view === "help" ? "Help" : "Catalog"} onClose={onClose} testId={`${view}-dialog`} size="medium">
+      {view === "help" ? (
+        <Markdown source={contract} />
+      ) : agents.data?.length === 0 ? (
+        <p className="text-sm text-zinc-500">
+          No published agents yet. Publish a draft to add it here; other gadgets with the catalog grant can then call it
+          by name.
+        </p>
+      ) : (
+        <ul className="space-y-3">
+          {agents.data?.map((agent) => (
+            <li
+              key={agent.agentId}
+              className="rounded border border-zinc-200 p-2 dark:border-zinc-800"
+              data-testid="catalog-agent"
+            >
+              <p className="font-semibold">
+                {agent.name}{" "}
+                <span className="text-xs font-normal text-zinc-500">
+                  v{agent.latestVersion} · {agent.agentId}
+                </span>{" "}
+                <TestBadge tests={agent.tests} />
+              </p>
+              {agent.description && <p className="text-sm text-zinc-600 dark:text-zinc-300">{agent.description}</p>}
+              <p className="text-xs text-zinc-500">
+                grants:{" "}
+                {[
+                  agent.grants.kv && "kv",
+                  agent.grants.catalog && "catalog",
+                  agent.grants.fetch && `fetch (${agent.grants.fetch.hosts.join(", ")})`,
+                ]
+                  .filter(Boolean)
+                  .join(", ") || "none"}
+              </p>
+              {agent.docs ? (
+                <Markdown source={agent.docs} />
+              ) : (
+                <p className="text-xs text-zinc-500">No README.md in this agent.</p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { type EmbedOptions, embedUrl } from "@gadgets/workshop-shared/embed";
+import { Dialog } from "./Dialog.tsx";
 
 /** The origin a person typed for `host`: empty is fine (no restriction), anything else must be http(s). */
 export function hostOrigin(text: string): { ok: true; value?: string } | { ok: false; error: string } {
@@ -35,25 +36,8 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
     setOptions(({ host: _old, ...rest }) => (origin.ok && origin.value ? { ...rest, host: origin.value } : rest));
   };
   return (
-    <div
-      role="dialog"
-      aria-modal="true"
-      aria-label="Share"
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
-      data-testid="share-dialog"
-    >
-      <div className="flex max-h-[90vh] w-[56rem] max-w-[95vw] flex-col gap-2 overflow-auto rounded bg-white p-4 text-sm shadow-xl dark:bg-zinc-900">
-        <div className="flex items-center">
-          <h2 className="font-semibold">Share</h2>
-          <button
-            type="button"
-            className="ml-auto rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
-            onClick={onClose}
-            aria-label="Close"
-          >
-            ×
-          </button>
-        </div>
+    <Dialog title="Share" onClose={onClose} testId="share-dialog" size="medium">
+      <div className="flex flex-col gap-2 text-sm">
         <label className="flex items-center gap-2">
           Link
           <input
@@ -169,6 +153,6 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
           className="h-[420px] w-full rounded border border-zinc-300 dark:border-zinc-700"
         />
       </div>
-    </div>
+    </Dialog>
   );
 }
