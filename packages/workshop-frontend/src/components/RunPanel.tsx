@@ -3,17 +3,16 @@ import { checkPayload, type JsonValue } from "@gadgets/workshop-shared";
 import type { RunState } from "../hooks/use-run.ts";
 import { Icon } from "./Icon.tsx";
 import { ValueView } from "./ValueView.tsx";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 interface Preset {
   name: string;
   payload: string;
 }
 
-const presetsKey = (draftId: string) => `workshop.presets.${draftId}`;
-
 function loadPresets(draftId: string): Preset[] {
   try {
-    const parsed = JSON.parse(window.localStorage.getItem(presetsKey(draftId)) ?? "[]") as unknown;
+    const parsed = JSON.parse(window.localStorage.getItem(STORAGE_KEYS.presets(draftId)) ?? "[]") as unknown;
     return Array.isArray(parsed)
       ? parsed.filter((p): p is Preset => typeof p?.name === "string" && typeof p?.payload === "string")
       : [];
@@ -59,7 +58,7 @@ export function RunPanel(props: {
     if (!name) return;
     const next = [...presets.filter((p) => p.name !== name), { name, payload: payloadText }].slice(-20);
     setPresets(next);
-    window.localStorage.setItem(presetsKey(draftId), JSON.stringify(next));
+    window.localStorage.setItem(STORAGE_KEYS.presets(draftId), JSON.stringify(next));
   };
 
   return (

@@ -11,8 +11,7 @@ import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
 import { SharedTests } from "./SharedTests.tsx";
-
-export const ACTIVE_DRAFT_KEY = "workshop.activeDraft";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 /** `/s/<id>`: a shared gadget, read-only, with Run (anonymous) and Fork (into the visitor's workspace). */
 export function SharePage({ shareId }: { shareId: string }) {
@@ -75,7 +74,7 @@ export function SharePage({ shareId }: { shareId: string }) {
     connection.start();
     try {
       const draft = await (await connection.ready()).forkShare(shareId);
-      window.localStorage.setItem(ACTIVE_DRAFT_KEY, draft.id);
+      window.localStorage.setItem(STORAGE_KEYS.activeDraft, draft.id);
       window.location.assign("/");
     } catch (error) {
       setForking(false);

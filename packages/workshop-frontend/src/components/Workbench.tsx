@@ -30,7 +30,6 @@ import { GrantsPanel } from "./GrantsPanel.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { parsePayload, RunPanel } from "./RunPanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
-import { ACTIVE_DRAFT_KEY } from "./SharePage.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { ConflictDialog } from "./ConflictDialog.tsx";
 import { FileTabs } from "./FileTabs.tsx";
@@ -42,6 +41,7 @@ import { ShortcutSheet } from "./ShortcutSheet.tsx";
 import { QuotaStatus, StatusBar } from "./StatusBar.tsx";
 import { ToolButton } from "./ToolButton.tsx";
 import { TEMPLATES } from "../drafts/templates.ts";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 const resizer = "w-px bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
 const resizerRow = "h-px bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
@@ -56,7 +56,7 @@ export function Workbench() {
   const [theme, toggleTheme] = useTheme();
   useEffect(preloadEditor, []);
   const [draftId, setDraftId] = useState<string | undefined>(
-    () => window.localStorage.getItem(ACTIVE_DRAFT_KEY) ?? undefined,
+    () => window.localStorage.getItem(STORAGE_KEYS.activeDraft) ?? undefined,
   );
   const draft = useDraft(draftId);
   const editor = useDraftEditor(draft.data);
@@ -108,8 +108,8 @@ export function Workbench() {
   const { state: runState, run, cancel } = useRun(editor, name);
 
   useEffect(() => {
-    if (draftId) window.localStorage.setItem(ACTIVE_DRAFT_KEY, draftId);
-    else window.localStorage.removeItem(ACTIVE_DRAFT_KEY);
+    if (draftId) window.localStorage.setItem(STORAGE_KEYS.activeDraft, draftId);
+    else window.localStorage.removeItem(STORAGE_KEYS.activeDraft);
   }, [draftId]);
 
   // A fresh draft: open its entry and fill the payload from the manifest's example.
@@ -122,7 +122,7 @@ export function Workbench() {
       setReveal({ path: pending.file, line: pending.line, column: pending.column });
       pendingFrame.current = undefined;
     }
-    const stored = window.localStorage.getItem(`workshop.payload.${draft.data.id}`);
+    const stored = window.localStorage.getItem(STORAGE_KEYS.payload(draft.data.id));
     setPayload({
       draftId: draft.data.id,
       text: stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2),
@@ -131,7 +131,7 @@ export function Workbench() {
 
   // Remembered per draft, once it was loaded for that draft (never the previous draft's text).
   useEffect(() => {
-    if (payload.draftId) window.localStorage.setItem(`workshop.payload.${payload.draftId}`, payload.text);
+    if (payload.draftId) window.localStorage.setItem(STORAGE_KEYS.payload(payload.draftId), payload.text);
   }, [payload]);
 
   useEffect(() => {

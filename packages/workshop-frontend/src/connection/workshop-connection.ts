@@ -13,6 +13,7 @@ import {
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
 import { Subscribable } from "../subscribable.ts";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 export type ConnectionState =
   | { status: "connecting"; attempt: number }
@@ -25,7 +26,8 @@ export interface TokenStorage {
   setItem(key: string, value: string): void;
 }
 
-export const TOKEN_KEY = "workshop.token";
+/** Where the workspace token is kept (see storage-keys.ts). */
+export const TOKEN_KEY = STORAGE_KEYS.token;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 type ClientFactory = (options: RpcClientOptions) => WorkshopClient;

@@ -14,6 +14,7 @@ import {
 } from "@gadgets/workshop-shared";
 import type { TokenStorage } from "../connection/workshop-connection.ts";
 import { Subscribable } from "../subscribable.ts";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 export type SaveState =
   | { status: "saved"; version: number }
@@ -28,8 +29,6 @@ export type FileChange = { ok: true } | { ok: false; error: string };
 
 /** Edits wait this long for more typing before they are saved. */
 export const AUTOSAVE_DELAY_MS = 700;
-
-const unsavedKey = (draftId: string) => `workshop.unsaved.${draftId}`;
 
 export class DraftEditor extends Subscribable {
   readonly draftId: string;
@@ -187,7 +186,7 @@ export class DraftEditor extends Subscribable {
   #keepUnsaved(): void {
     try {
       this.storage?.setItem(
-        unsavedKey(this.draftId),
+        STORAGE_KEYS.unsaved(this.draftId),
         JSON.stringify({ baseVersion: this.#version, files: this.#files }),
       );
     } catch {
@@ -196,11 +195,11 @@ export class DraftEditor extends Subscribable {
   }
 
   #forgetUnsaved(): void {
-    this.storage?.removeItem(unsavedKey(this.draftId));
+    this.storage?.removeItem(STORAGE_KEYS.unsaved(this.draftId));
   }
 
   #restoreUnsaved(draft: Draft): void {
-    const raw = this.storage?.getItem(unsavedKey(draft.id));
+    const raw = this.storage?.getItem(STORAGE_KEYS.unsaved(draft.id));
     if (!raw) return;
     try {
       const unsaved = JSON.parse(raw) as { baseVersion: number; files: GadgetFile[] };

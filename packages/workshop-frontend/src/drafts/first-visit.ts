@@ -3,8 +3,6 @@
  * not on empty panes. Decided once per browser, so deleting the example later does not bring it back.
  */
 
-export const WELCOMED_KEY = "workshop.welcomed";
-
 export type FirstVisitAction = "wait" | "create-example" | "nothing";
 
 export function firstVisitAction(input: {

@@ -1,7 +1,8 @@
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
-import { firstVisitAction, WELCOMED_KEY } from "../drafts/first-visit.ts";
+import { firstVisitAction } from "../drafts/first-visit.ts";
 import { TEMPLATES } from "../drafts/templates.ts";
 import { useDraftMutations, useDrafts } from "./use-drafts.ts";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 /**
  * On a browser's first visit, creates the echo example and opens it; returns whether to show the
@@ -16,7 +17,7 @@ export function useFirstVisit(
   const started = useRef(false);
   const [welcome, setWelcome] = useState(false);
   const action = firstVisitAction({
-    welcomed: window.localStorage.getItem(WELCOMED_KEY) !== null,
+    welcomed: window.localStorage.getItem(STORAGE_KEYS.welcomed) !== null,
     activeDraftId,
     draftCount: drafts.data?.length,
   });
@@ -27,7 +28,7 @@ export function useFirstVisit(
     if (!echo) return;
     create.mutateAsync(echo.files("echo")).then(
       (draft) => {
-        window.localStorage.setItem(WELCOMED_KEY, "1");
+        window.localStorage.setItem(STORAGE_KEYS.welcomed, "1");
         setWelcome(true);
         // The person may have opened or made a draft meanwhile (maybe not rendered yet): theirs stays open.
         setActiveDraft((current) => current ?? draft.id);

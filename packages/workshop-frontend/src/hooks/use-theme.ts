@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
+import { STORAGE_KEYS } from "../storage-keys.ts";
 
 export type Theme = "light" | "dark";
-const THEME_KEY = "workshop.theme";
 
 function initialTheme(): Theme {
-  const stored = window.localStorage.getItem(THEME_KEY);
+  const stored = window.localStorage.getItem(STORAGE_KEYS.theme);
   if (stored === "light" || stored === "dark") return stored;
   return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
@@ -15,7 +15,7 @@ export function useTheme(): [Theme, () => void] {
   useEffect(() => {
     document.documentElement.classList.toggle("dark", theme === "dark");
     document.documentElement.style.colorScheme = theme;
-    window.localStorage.setItem(THEME_KEY, theme);
+    window.localStorage.setItem(STORAGE_KEYS.theme, theme);
   }, [theme]);
   return [theme, useCallback(() => setTheme((t) => (t === "dark" ? "light" : "dark")), [])];
 }
