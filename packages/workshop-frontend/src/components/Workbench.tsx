@@ -42,6 +42,7 @@ import { QuotaStatus, StatusBar } from "./StatusBar.tsx";
 import { ToolButton } from "./ToolButton.tsx";
 import { TEMPLATES } from "../drafts/templates.ts";
 import { STORAGE_KEYS } from "../storage-keys.ts";
+import { usePayload } from "../hooks/use-payload.ts";
 
 const resizer = "w-px bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
 const resizerRow = "h-px bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
@@ -63,12 +64,7 @@ export function Workbench() {
   const { files, state: saveState } = useEditorSnapshot(editor);
   const [activePath, setActivePath] = useState("index.ts");
   const [reveal, setReveal] = useState<{ path: string; line: number; column: number }>();
-  const [payload, setPayload] = useState<{ draftId: string | undefined; text: string }>({
-    draftId: undefined,
-    text: "",
-  });
-  const payloadText = payload.draftId === draftId ? payload.text : "";
-  const setPayloadText = useCallback((text: string) => setPayload({ draftId, text }), [draftId]);
+  const { text: payloadText, setText: setPayloadText } = usePayload(draftId, draft.data);
   const [notice, setNotice] = useState<string>();
   const { publish } = useDraftMutations();
   const { connection } = useWorkshop();
@@ -112,7 +108,7 @@ export function Workbench() {
     else window.localStorage.removeItem(STORAGE_KEYS.activeDraft);
   }, [draftId]);
 
-  // A fresh draft: open its entry and fill the payload from the manifest's example.
+  // A fresh draft: open its entry (or the file of a stack frame that was clicked on the way here).
   useEffect(() => {
     if (!draft.data) return;
     const opened = checkManifest(draft.data.files);
@@ -122,17 +118,7 @@ export function Workbench() {
       setReveal({ path: pending.file, line: pending.line, column: pending.column });
       pendingFrame.current = undefined;
     }
-    const stored = window.localStorage.getItem(STORAGE_KEYS.payload(draft.data.id));
-    setPayload({
-      draftId: draft.data.id,
-      text: stored ?? JSON.stringify(opened.ok ? (opened.value.exampleInput ?? {}) : {}, null, 2),
-    });
   }, [draft.data]);
-
-  // Remembered per draft, once it was loaded for that draft (never the previous draft's text).
-  useEffect(() => {
-    if (payload.draftId) window.localStorage.setItem(STORAGE_KEYS.payload(payload.draftId), payload.text);
-  }, [payload]);
 
   useEffect(() => {
     if (draft.isError) setDraftId(undefined);
