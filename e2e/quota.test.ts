@@ -107,6 +107,25 @@ describe("workspace storage", () => {
     await expect(session.publishDraft(last.id)).resolves.toHaveProperty("version", 1);
   });
 
+  it("frees a deleted draft's kv, unless an agent published from it still uses it", async () => {
+    using client = await newWorkspace(server.url);
+    const session = client.getSession();
+    const source = `export default { async run(p: { put?: string }, env: any) { if (p.put) await env.kv.put("k", p.put); return env.kv.get("k"); } };`;
+    const unpublished = await session.createDraft({ files: gadgetFiles("kv-draft", source, { kv: true }) });
+    expect(await session.runDraft(unpublished.id, { put: "kept" })).toMatchObject({ status: "ok", result: "kept" });
+    expect((await session.usage()).bytes.kv).toBeGreaterThan(0);
+    await session.deleteDraft(unpublished.id);
+    expect((await session.usage()).bytes.kv).toBe(0);
+
+    const published = await session.createDraft({ files: gadgetFiles("kv-agent", source, { kv: true }) });
+    expect(await session.runDraft(published.id, { put: "still used" })).toMatchObject({ status: "ok" });
+    await session.publishDraft(published.id);
+    const kvBytes = (await session.usage()).bytes.kv;
+    await session.deleteDraft(published.id);
+    expect((await session.usage()).bytes.kv).toBe(kvBytes);
+    expect(await client.getAgent("kv-agent").run({})).toBe("still used");
+  });
+
   it("keeps run records within their share of the quota by pruning the oldest", async () => {
     using client = await newWorkspace(server.url);
     const session = client.getSession();

@@ -1,0 +1,193 @@
+/**
+ * A workspace's published agents: one per draft it was published from, each publish a new immutable
+ * version (files and grants) charged to the workspace's quota under `versions`.
+ */
+
+import type {
+  AgentSummary,
+  AgentVersion,
+  Draft,
+  GadgetFile,
+  GadgetGrants,
+  TestStatus,
+} from "@gadgets/workshop-shared/api";
+import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
+import { randomId } from "./ids.ts";
+import type { TestStatusTable } from "./test-status-table.ts";
+import type { UsageTable } from "./usage-table.ts";
+
+/** An agent's docs as listed in the catalog. */
+const MAX_AGENT_DOCS_CHARS = 64 * 1024;
+
+/** What the runner needs to execute a published agent version. */
+export interface ResolvedAgent {
+  agentId: string;
+  /** The draft it was published from: the scope of its kv, the same for every version. */
+  draftId: string;
+  version: number;
+  name: string;
+  files: GadgetFile[];
+}
+
+type VersionRow = {
+  agent_id: string;
+  version: number;
+  name: string;
+  description: string;
+  files: string;
+  grants: string;
+  published_at: number;
+};
+
+export class AgentTable {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly usage: UsageTable,
+    private readonly tests: TestStatusTable,
+  ) {}
+
+  /**
+   * Publishes the draft as it is given. With `tested`, only that version of it (the one whose tests
+   * ran), and the new agent version records the results.
+   */
+  publish(draft: Draft, tested?: { version: number; tests: TestStatus }): AgentVersion {
+    if (tested && tested.version !== draft.version)
+      throw new Error(
+        `Draft "${draft.name}" was saved again (version ${draft.version}) while the tests of version ${tested.version} ran; nothing was published. Publish again to test and publish the new version.`,
+      );
+    const manifest = checkManifest(draft.files);
+    if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
+    const now = Date.now();
+    const description = manifest.value.description ?? "";
+    const grants: GadgetGrants = manifest.value.grants ?? {};
+    const filesText = JSON.stringify(draft.files);
+    const grantsText = JSON.stringify(grants);
+    const bytes = byteLength(filesText) + byteLength(grantsText);
+    this.usage.ensureRoom(bytes);
+    let agent = this.sql
+      .exec<{ id: string; latest_version: number }>(
+        "SELECT id, latest_version FROM agents WHERE draft_id = ?",
+        draft.id,
+      )
+      .toArray()[0];
+    if (!agent) {
+      agent = { id: randomId(), latest_version: 0 };
+      this.sql.exec(
+        "INSERT INTO agents (id, draft_id, name, description, latest_version, updated_at) VALUES (?, ?, ?, ?, 0, ?)",
+        agent.id,
+        draft.id,
+        manifest.value.name,
+        description,
+        now,
+      );
+    }
+    const version = agent.latest_version + 1;
+    this.sql.exec(
+      "INSERT INTO agent_versions (agent_id, version, name, description, files, grants, published_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      agent.id,
+      version,
+      manifest.value.name,
+      description,
+      filesText,
+      grantsText,
+      now,
+    );
+    this.usage.grow("versions", bytes);
+    this.sql.exec(
+      "UPDATE agents SET name = ?, description = ?, latest_version = ?, updated_at = ? WHERE id = ?",
+      manifest.value.name,
+      description,
+      version,
+      now,
+      agent.id,
+    );
+    if (tested) this.tests.saveForAgent(agent.id, version, tested.tests);
+    return {
+      agentId: agent.id,
+      name: manifest.value.name,
+      version,
+      description,
+      publishedAt: now,
+      grants,
+      ...(tested ? { tests: tested.tests } : {}),
+    };
+  }
+
+  /** Whether an agent was published from the draft (its kv is then still in use). */
+  publishedFrom(draftId: string): boolean {
+    return this.sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length > 0;
+  }
+
+  list(): AgentSummary[] {
+    return this.sql
+      .exec<{
+        id: string;
+        name: string;
+        description: string;
+        latest_version: number;
+        draft_id: string;
+        updated_at: number;
+        files: string;
+        grants: string;
+      }>(
+        "SELECT a.*, v.files, v.grants FROM agents a JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.updated_at DESC",
+      )
+      .toArray()
+      .map((row) => {
+        const files = JSON.parse(row.files) as GadgetFile[];
+        const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
+        const tests = this.tests.forAgent(row.id, row.latest_version);
+        return {
+          agentId: row.id,
+          name: row.name,
+          description: row.description,
+          latestVersion: row.latest_version,
+          draftId: row.draft_id,
+          updatedAt: row.updated_at,
+          grants: JSON.parse(row.grants) as GadgetGrants,
+          docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+          ...(tests ? { tests } : {}),
+        };
+      });
+  }
+
+  /** By name (a published agent's manifest name), latest or a fixed version. */
+  resolveByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    const row = this.sql
+      .exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name)
+      .toArray()[0];
+    return row ? this.resolve(row.id, version) : undefined;
+  }
+
+  resolve(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    const row = this.sql
+      .exec<VersionRow>(
+        version === undefined
+          ? "SELECT v.* FROM agent_versions v JOIN agents a ON a.id = v.agent_id AND a.latest_version = v.version WHERE a.id = ?"
+          : "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
+        ...(version === undefined ? [agentId] : [agentId, version]),
+      )
+      .toArray()[0];
+    if (!row) return undefined;
+    const draftId = this.sql
+      .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
+      .one().draft_id;
+    const tests = this.tests.forAgent(row.agent_id, row.version);
+    return {
+      agentId: row.agent_id,
+      draftId,
+      version: row.version,
+      name: row.name,
+      files: JSON.parse(row.files) as GadgetFile[],
+      meta: {
+        agentId: row.agent_id,
+        name: row.name,
+        version: row.version,
+        description: row.description,
+        publishedAt: row.published_at,
+        grants: JSON.parse(row.grants) as GadgetGrants,
+        ...(tests ? { tests } : {}),
+      },
+    };
+  }
+}

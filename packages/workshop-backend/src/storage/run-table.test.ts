@@ -1,0 +1,98 @@
+import type { RunRecord } from "@gadgets/workshop-shared/api";
+import {
+  MAX_LIST_LIMIT,
+  MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
+  MAX_RUN_RECORDS_PER_WORKSPACE,
+} from "@gadgets/workshop-shared/limits";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RunTable } from "./run-table.ts";
+import { type SqliteStorage, workspaceStorage } from "./testing/sqlite-storage.ts";
+import { UsageTable } from "./usage-table.ts";
+
+const timings = { queueMs: 0, buildMs: 1, runMs: 2, totalMs: 3 };
+
+function record(n: number, payload: RunRecord["payload"] = { n }): RunRecord {
+  const runId = `run${n}`;
+  return {
+    runId,
+    source: { kind: "draft", draftId: "d1", version: 1 },
+    name: "echo",
+    status: "ok",
+    startedAt: 1_000 + n,
+    totalMs: 3,
+    payload,
+    files: [{ path: "index.ts", content: "export default (p) => p;" }],
+    events: [
+      { type: "log", runId, seq: 0, t: 1, level: "log", values: [{ t: "string", v: "hi" }] },
+      { type: "end", runId, seq: 1, t: 2, outcome: { status: "ok", runId, result: n, timings } },
+    ],
+    droppedEvents: 0,
+    outcome: { status: "ok", runId, result: n, timings },
+  };
+}
+
+describe("RunTable", () => {
+  let storage: SqliteStorage;
+  let usage: UsageTable;
+  let runs: RunTable;
+  const count = () => storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n;
+  const storedBytes = () =>
+    storage.sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes").one().n;
+
+  beforeEach(() => {
+    storage = workspaceStorage();
+    usage = new UsageTable(storage.sql);
+    runs = new RunTable(storage.sql, usage, storage.transaction);
+  });
+  afterEach(() => {
+    storage.close();
+    vi.restoreAllMocks();
+  });
+
+  it("reads a record back as it was stored, and lists summaries newest first", () => {
+    runs.record([record(1), record(2)]);
+    expect(runs.get("run1")).toEqual(record(1));
+    expect(runs.list(10).map((summary) => summary.runId)).toEqual(["run2", "run1"]);
+    expect(runs.list(10)[0]).not.toHaveProperty("payload");
+    expect(usage.bytes().records).toBe(storedBytes());
+    expect(usage.bytes().records).toBeGreaterThan(0);
+  });
+
+  it("says a run that is not kept was not found", () => {
+    expect(() => runs.get("nope")).toThrow(/Run nope was not found in this workspace/);
+  });
+
+  it(`lists at most ${MAX_LIST_LIMIT} summaries`, () => {
+    runs.record(Array.from({ length: MAX_LIST_LIMIT + 1 }, (_, n) => record(n)));
+    expect(runs.list(MAX_LIST_LIMIT + 50)).toHaveLength(MAX_LIST_LIMIT);
+  });
+
+  it(`prunes to the newest ${MAX_RUN_RECORDS_PER_WORKSPACE} once 50 more have piled up`, () => {
+    const batch = (from: number, length: number) => Array.from({ length }, (_, i) => record(from + i));
+    runs.record(batch(0, MAX_RUN_RECORDS_PER_WORKSPACE + 50));
+    expect(count()).toBe(MAX_RUN_RECORDS_PER_WORKSPACE + 50);
+    runs.record(batch(MAX_RUN_RECORDS_PER_WORKSPACE + 50, 1));
+    expect(count()).toBe(MAX_RUN_RECORDS_PER_WORKSPACE);
+    expect(() => runs.get("run50")).toThrow(/not found/);
+    expect(runs.get("run51").runId).toBe("run51");
+    expect(usage.bytes().records).toBe(storedBytes());
+  });
+
+  it("keeps records within their share of the quota by pruning the oldest", () => {
+    const big = (n: number) => record(n, "x".repeat(1024 * 1024));
+    for (let n = 0; n < 20; n++) runs.record([big(n)]);
+    expect(usage.bytes().records).toBeLessThanOrEqual(MAX_RUN_RECORD_BYTES_PER_WORKSPACE);
+    expect(usage.bytes().records).toBe(storedBytes());
+    expect(runs.get("run19").payload).toHaveLength(1024 * 1024);
+    expect(() => runs.get("run0")).toThrow(/not found/);
+  });
+
+  it("refuses only the record the workspace has no room for, and stores the rest of the batch", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    usage.grow("shares", usage.usage().quotaBytes - 5_000);
+    runs.record([record(1, "x".repeat(10_000)), record(2)]);
+    expect(runs.list(10).map((summary) => summary.runId)).toEqual(["run2"]);
+    expect(usage.bytes().records).toBe(storedBytes());
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("storing a run record failed"));
+  });
+});

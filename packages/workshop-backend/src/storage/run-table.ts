@@ -1,0 +1,133 @@
+/**
+ * A workspace's run records, laid out by run-rows.ts: kept for the last runs only, and within their own
+ * share of the quota (records are history, not data), the oldest pruned to make room.
+ */
+
+import type { RunRecord, RunSummary } from "@gadgets/workshop-shared/api";
+import {
+  MAX_LIST_LIMIT,
+  MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
+  MAX_RUN_RECORDS_PER_WORKSPACE,
+  WORKSPACE_QUOTA_BYTES,
+} from "@gadgets/workshop-shared/limits";
+import { USAGE_CATEGORIES } from "./quota.ts";
+import { insertRunRows, runRows } from "./run-rows.ts";
+import type { UsageTable } from "./usage-table.ts";
+
+/** Records beyond the cap are deleted once this many have piled up. */
+const RUN_PRUNE_STEP = 50;
+/** Oldest records deleted at a time when a new one needs bytes. */
+const RECORD_ROOM_STEP = 10;
+
+export class RunTable {
+  /** Rows in `run_summaries`, counted once and then tracked. */
+  #count: number | undefined;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly usage: UsageTable,
+    /** Runs `work` in one transaction (the Durable Object's `transactionSync`). */
+    private readonly transaction: (work: () => void) => void,
+  ) {}
+
+  /** Each record is stored on its own: one that cannot be stored does not take the others with it. */
+  record(records: RunRecord[]): void {
+    let stored = 0;
+    for (const record of records) {
+      try {
+        this.transaction(() => this.#recordOne(record));
+        stored++;
+      } catch (error) {
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "storing a run record failed",
+            runId: record.runId,
+            reason: String(error),
+          }),
+        );
+      }
+    }
+    this.#count ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
+    this.#count += stored;
+    // Pruning in steps keeps the COUNT and DELETE off most writes.
+    if (this.#count > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP)
+      this.#deleteOldest(this.#count - MAX_RUN_RECORDS_PER_WORKSPACE);
+  }
+
+  list(limit: number): RunSummary[] {
+    const rows = this.sql
+      .exec<{ summary: string }>(
+        "SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?",
+        Math.min(limit, MAX_LIST_LIMIT),
+      )
+      .toArray();
+    return rows.map((row) => JSON.parse(row.summary) as RunSummary);
+  }
+
+  get(runId: string): RunRecord {
+    const summary = this.sql
+      .exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId)
+      .toArray()[0];
+    if (!summary)
+      throw new Error(
+        `Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`,
+      );
+    const parts = new Map(
+      this.sql
+        .exec<{ part: string; value: string }>("SELECT part, value FROM run_parts WHERE run_id = ?", runId)
+        .toArray()
+        .map((row) => [row.part, JSON.parse(row.value) as unknown]),
+    );
+    const events = (parts.get("events") ?? { events: [], droppedEvents: 0 }) as {
+      events: RunRecord["events"];
+      droppedEvents: number;
+    };
+    return {
+      ...(JSON.parse(summary.summary) as RunSummary),
+      payload: (parts.get("payload") ?? null) as RunRecord["payload"],
+      files: (parts.get("files") ?? []) as RunRecord["files"],
+      events: events.events,
+      droppedEvents: events.droppedEvents,
+      outcome: parts.get("outcome") as RunRecord["outcome"],
+      ...(parts.has("trace") ? { trace: parts.get("trace") as RunRecord["trace"] } : {}),
+    };
+  }
+
+  #recordOne(record: RunRecord): void {
+    const rows = runRows(record);
+    if (!this.#makeRoom(rows.bytes))
+      throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
+    insertRunRows(this.sql, record.runId, record.startedAt, rows);
+    this.sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
+    this.usage.grow("records", rows.bytes);
+  }
+
+  /**
+   * Makes room for a record of `bytes`: records stay within their own share of the quota, and the
+   * workspace within its quota, by pruning the oldest records. False when even that cannot make room.
+   */
+  #makeRoom(bytes: number): boolean {
+    for (;;) {
+      const usage = this.usage.bytes();
+      const total = USAGE_CATEGORIES.reduce((sum, category) => sum + usage[category], 0);
+      if (usage.records + bytes <= MAX_RUN_RECORD_BYTES_PER_WORKSPACE && total + bytes <= WORKSPACE_QUOTA_BYTES)
+        return true;
+      if (this.sql.exec("SELECT 1 FROM run_summaries LIMIT 1").toArray().length === 0) return false;
+      this.#deleteOldest(RECORD_ROOM_STEP);
+    }
+  }
+
+  /** Deletes the `count` oldest run records, and their bytes from the usage. */
+  #deleteOldest(count: number): void {
+    const oldest = "SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?";
+    const freed = this.sql
+      .exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`, count)
+      .one().n;
+    this.sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, count);
+    this.sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, count);
+    this.sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, count);
+    this.usage.grow("records", -freed);
+    this.#count = undefined;
+  }
+}
