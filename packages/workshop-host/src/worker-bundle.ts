@@ -1,7 +1,7 @@
 /**
  * Bundles a Worker entry into one ES module with esbuild, the way wrangler would for deploy: the
- * runtime's own modules (`cloudflare:*`, `node:*`) stay imports, names are not kept (the harness ships
- * a function's source text into isolates).
+ * runtime's own modules (`cloudflare:*`, `node:*`) stay imports, names are not kept (`keep_names = false`
+ * in wrangler.toml).
  */
 
 import { build } from "esbuild";

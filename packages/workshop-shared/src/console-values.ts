@@ -35,8 +35,9 @@ export type EncodedValue =
   | { t: "unreadable"; reason: string };
 
 /**
- * Encodes console arguments. Runs inside the gadget's isolate: it is shipped there as source text
- * (`encodeConsoleValues.toString()`), so it must stay self-contained — no imports, no outer names.
+ * Encodes console arguments. Runs inside the gadget's isolate, bundled into the harness's console
+ * module (`workshop-backend/src/isolate/harness/`), in the gadget's realm: its output is checked again
+ * outside (`sanitizeEncodedValues`).
  */
 export function encodeConsoleValues(values: readonly unknown[], caps: ConsoleCaps): EncodedValue[] {
   let nodes = 0;

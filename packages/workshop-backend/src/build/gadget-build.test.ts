@@ -1,6 +1,6 @@
 import type { GadgetFile, GadgetManifest } from "@gadgets/workshop-shared/api";
 import { describe, expect, it } from "vitest";
-import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness.ts";
+import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
 import { buildGadget, contentHash, mapPosition, moduleNameFor } from "./gadget-build.ts";
 import { mapError } from "./stack-map.ts";
 

@@ -11,7 +11,8 @@ import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
 import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
-import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE, harnessConsoleSource, harnessSource } from "../isolate/harness.ts";
+import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
+import { HARNESS_DIGEST, harnessModules } from "../isolate/harness-modules.ts";
 import { LRUCache } from "lru-cache";
 
 export interface GadgetBuild {
@@ -22,7 +23,10 @@ export interface GadgetBuild {
 
 export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error: RunErrorInfo };
 
-/** Bumped whenever the harness or the module layout changes, so old cached isolates are not reused. */
+/**
+ * Bumped whenever the module layout changes, so old cached isolates are not reused (a changed harness
+ * changes HARNESS_DIGEST, which is hashed too).
+ */
 const BUILD_FORMAT = "2";
 /** Builds kept in memory; a build is a few hundred KB at most. */
 const BUILD_CACHE_SIZE = 128;
@@ -38,7 +42,7 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toSt
 /** SHA-256 over the files in path order: equal gadgets share one hash. */
 export async function contentHash(files: readonly GadgetFile[]): Promise<string> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const text = `${BUILD_FORMAT}\0${sorted.map((f) => `${f.path}\0${f.content.length}\0${f.content}`).join("\0")}`;
+  const text = `${BUILD_FORMAT}\0${HARNESS_DIGEST}\0${sorted.map((f) => `${f.path}\0${f.content.length}\0${f.content}`).join("\0")}`;
   return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
@@ -192,8 +196,7 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
     sources.set(moduleName, { path: file.path, map });
   }
 
-  modules[HARNESS_CONSOLE_MODULE] = harnessConsoleSource();
-  modules[HARNESS_MODULE] = harnessSource(moduleNameFor(manifest.entry));
+  Object.assign(modules, harnessModules(moduleNameFor(manifest.entry)));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
   buildCache.set(hash, build);
   return { ok: true, build };

@@ -5,18 +5,13 @@
  * can only end the *wait* for an asynchronous run — synchronous runaway code needs the runner pool.
  */
 
-import type { GadgetGrants, JsonValue } from "@gadgets/workshop-shared/api";
-import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
+import type { JsonValue } from "@gadgets/workshop-shared/api";
+import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
 import { abortResult } from "./abort-result.ts";
 import { COMPATIBILITY_DATE } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
-import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
+import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
-
-type HarnessReply = (
-  | { status: "ok"; json: string }
-  | { status: "error"; kind: "user" | "invalid"; error: RawError }
-) & { eventLines?: number; droppedEvents?: number };
 
 /** workerd's words when every promise of a request is pending with nothing left that could settle one. */
 const HUNG = /code had hung and would never generate a response/;
@@ -28,16 +23,6 @@ function untilAborted(signal: AbortSignal): Promise<ExecuteResult> {
 
 /** Code received from another process (the runner's supervisor), by content hash. */
 const codeCache = createCodeCache(64 * 1024 * 1024);
-
-interface HarnessEntrypoint {
-  run(
-    payload: JsonValue,
-    sink: SinkTarget | null,
-    runId: string,
-    grants: GadgetGrants,
-    capabilities: CapabilityTarget,
-  ): Promise<HarnessReply>;
-}
 
 export interface LoaderExecutorOptions {
   loader: WorkerLoader;

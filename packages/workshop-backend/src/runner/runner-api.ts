@@ -1,6 +1,6 @@
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 
-export { EVENT_LINE_MARKER } from "../isolate/harness.ts";
+export { EVENT_LINE_MARKER } from "../isolate/harness/contract.ts";
 
 /**
  * What a runner process offers its supervisor over Cap'n Web: execute one job in an isolate. Events
