@@ -1,11 +1,22 @@
 /**
  * The Workshop contract: every type that crosses the wire between a client (browser IDE, Node backend,
  * embed) and the Workshop backend. The backend `implements` these interfaces; clients use them as
- * types through Cap'n Web stubs. Types are not validation: the backend checks every argument again at
- * run time (see `validate.ts`).
+ * types through Cap'n Web stubs. Types are not validation: what a client sends is defined once as a
+ * schema (`schemas/`), its type inferred here, and the backend checks every argument with that schema.
+ * An optional argument may be left out, undefined or null: all three mean none.
  */
 
+import type * as v from "valibot";
 import type { EncodedValue } from "./console-values.ts";
+import type {
+  CreateDraftInputSchema,
+  PublishOptionsSchema,
+  RunOptionsSchema,
+  SaveDraftInputSchema,
+  SettingsChangesSchema,
+} from "./schemas/calls.ts";
+import type { GadgetFileSchema, GadgetGrantsSchema, GadgetManifestSchema } from "./schemas/gadget.ts";
+import type { TestCaseSchema, TestExpectationsSchema } from "./schemas/test-file.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -17,30 +28,13 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 // Gadget format
 
 /** One source file of a gadget. `path` is relative (`index.ts`, `lib/util.ts`, `gadget.json`). */
-export interface GadgetFile {
-  path: string;
-  content: string;
-}
+export type GadgetFile = v.InferOutput<typeof GadgetFileSchema>;
 
-/** The grants a gadget asks for in its manifest. Only what is listed here reaches `env`. */
-export interface GadgetGrants {
-  /** Outbound HTTP to exactly these hosts (`example.com`, `127.0.0.1:8080`). */
-  fetch?: { hosts: string[] };
-  /** A small key-value store scoped to (workspace, gadget). */
-  kv?: boolean;
-  /** Calls to other published agents of the same workspace. */
-  catalog?: boolean;
-}
+/** The grants a gadget asks for in its manifest (`fetch`, `kv`, `catalog`). Only these reach `env`. */
+export type GadgetGrants = v.InferOutput<typeof GadgetGrantsSchema>;
 
-/** `gadget.json`: what the gadget is, where it starts and what it may use. */
-export interface GadgetManifest {
-  name: string;
-  /** The entry module, relative path of a `.ts` or `.js` file whose default export has `run`. */
-  entry: string;
-  description?: string;
-  exampleInput?: JsonValue;
-  grants?: GadgetGrants;
-}
+/** `gadget.json`, checked: what the gadget is, where it starts and what it may use (grants default to none). */
+export type GadgetManifest = v.InferOutput<typeof GadgetManifestSchema>;
 
 /** The manifest's file name inside a gadget. */
 export const MANIFEST_PATH = "gadget.json";
@@ -60,15 +54,10 @@ export interface Draft extends DraftSummary {
   files: GadgetFile[];
 }
 
-export interface CreateDraftInput {
-  files: GadgetFile[];
-}
+export type CreateDraftInput = v.InferOutput<typeof CreateDraftInputSchema>;
 
-export interface SaveDraftInput {
-  /** The version this edit was based on; a save based on an older version is a conflict. */
-  baseVersion: number;
-  files: GadgetFile[];
-}
+/** An edit: `baseVersion` is the version it was based on; a save based on an older version is a conflict. */
+export type SaveDraftInput = v.InferOutput<typeof SaveDraftInputSchema>;
 
 /** A save either lands or reports the newer version it would have overwritten. */
 export type SaveOutcome =
@@ -198,18 +187,17 @@ export interface EventSource {
 /** A callback the caller passes to receive run events as they happen. */
 export type RunEventListener = (event: RunEvent) => void | Promise<void>;
 
-export interface RunOptions {
-  /** Wall-clock limit for this run, within the server's maximum; defaults to the workspace's setting. */
-  timeoutMs?: number;
-}
+/** Options of one run (`timeoutMs`: its wall-clock limit, within the server's maximum). */
+export type RunOptions = NonNullable<v.InferOutput<typeof RunOptionsSchema>>;
 
-/** Per-workspace settings. */
-export interface WorkspaceSettings {
-  /** Default wall-clock limit of a run in this workspace (1 ms up to the server's maximum). */
-  runTimeoutMs: number;
-  /** The workspace's policy: the only hosts any manifest here may be granted for fetch (null: no cap). */
-  fetchHosts: string[] | null;
-}
+/** Changes to a workspace's settings: any of `runTimeoutMs` and `fetchHosts`. */
+export type WorkspaceSettingsChanges = v.InferOutput<typeof SettingsChangesSchema>;
+
+/**
+ * Per-workspace settings: `runTimeoutMs`, the default wall-clock limit of a run (1 ms up to the server's
+ * maximum), and `fetchHosts`, the only hosts any manifest here may be granted for fetch (null: no cap).
+ */
+export type WorkspaceSettings = Required<WorkspaceSettingsChanges>;
 
 export interface RunSummary {
   runId: string;
@@ -270,26 +258,11 @@ export interface RunTrace {
 /** The test file's name inside a gadget. */
 export const TESTS_PATH = "gadget.tests.json";
 
-export interface TestExpectations {
-  /** `ok` (the default) or the error kind the run must end with. */
-  outcome?: "ok" | RunErrorKind;
-  /** The result, exactly (deep equality). */
-  equals?: JsonValue;
-  /** A JSON subset of the result: objects need only the listed keys; arrays match item by item. */
-  contains?: JsonValue;
-  /** A regular expression the result (a string) must match, evaluated in linear time; a supported subset. */
-  matches?: string;
-  /** No `console.error` lines (default false). */
-  noErrorLogs?: boolean;
-  /** The run's total time must not exceed this. */
-  maxMs?: number;
-}
+/** What a case's run must show: `outcome`, `equals`, `contains`, `matches`, `noErrorLogs`, `maxMs`. */
+export type TestExpectations = v.InferOutput<typeof TestExpectationsSchema>;
 
-export interface TestCase {
-  name: string;
-  input: JsonValue;
-  expect: TestExpectations;
-}
+/** One case of `gadget.tests.json`: its `name`, the `input` it runs with (null when left out), `expect`. */
+export type TestCase = v.InferOutput<typeof TestCaseSchema>;
 
 /** One expectation that did not hold: the structured diff of expected and actual. */
 export interface TestFailure {
@@ -348,10 +321,8 @@ export interface TestStatus {
 
 export type TestResultListener = (result: TestCaseResult) => void | Promise<void>;
 
-export interface PublishOptions {
-  /** Publish even when the tests fail (or the test file is invalid); the version records it. */
-  overrideTests?: boolean;
-}
+/** Options of `publishDraft` (`overrideTests`: publish even when the tests fail; the version records it). */
+export type PublishOptions = NonNullable<v.InferOutput<typeof PublishOptionsSchema>>;
 
 // ---------------------------------------------------------------------------------------------
 // Shares: immutable snapshots anyone with the link can open
@@ -387,7 +358,7 @@ export interface SharedRunRecord {
 export interface PublicShare {
   snapshot(): Promise<ShareSnapshot>;
   /** Runs the snapshot — or, in an embed that edited them, these files instead. */
-  run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome>;
+  run(payload: JsonValue, onEvent?: RunEventListener | null, files?: GadgetFile[] | null): Promise<RunOutcome>;
   /** Cancels a run this same session started (its id is on every event); false when it is not running. */
   cancel(runId: string): Promise<boolean>;
 }
@@ -396,7 +367,7 @@ export interface PublicShare {
 export interface PublicRecord {
   record(): Promise<SharedRunRecord>;
   /** Runs the recorded snapshot again with the recorded payload (anonymous, rate-limited). */
-  runAgain(onEvent?: RunEventListener): Promise<RunOutcome>;
+  runAgain(onEvent?: RunEventListener | null): Promise<RunOutcome>;
   /** Cancels a run this same session started; false when it is not running. */
   cancel(runId: string): Promise<boolean>;
 }
@@ -434,7 +405,11 @@ export interface Agent {
   /** Runs the agent; resolves with its result, rejects with an error that says what happened and where. */
   run(payload: JsonValue): Promise<JsonValue>;
   /** Runs the agent and streams its events; never rejects for a failed run (the outcome says). */
-  runWithEvents(payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome>;
+  runWithEvents(
+    payload: JsonValue,
+    onEvent?: RunEventListener | null,
+    options?: RunOptions | null,
+  ): Promise<RunOutcome>;
 }
 
 /** The caller's workspace, reached with its token. */
@@ -442,7 +417,7 @@ export interface Session {
   workspace(): Promise<{ workspaceId: string }>;
   getSettings(): Promise<WorkspaceSettings>;
   /** Changes settings; they apply to this session at once and to sessions opened afterwards. */
-  updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings>;
+  updateSettings(changes: WorkspaceSettingsChanges): Promise<WorkspaceSettings>;
 
   listDrafts(): Promise<DraftSummary[]>;
   createDraft(input: CreateDraftInput): Promise<Draft>;
@@ -451,7 +426,12 @@ export interface Session {
   deleteDraft(draftId: string): Promise<void>;
 
   /** Runs the draft's latest saved version; events reach `onEvent` while the run goes on. */
-  runDraft(draftId: string, payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome>;
+  runDraft(
+    draftId: string,
+    payload: JsonValue,
+    onEvent?: RunEventListener | null,
+    options?: RunOptions | null,
+  ): Promise<RunOutcome>;
   /** Stops a run of this session; resolves true when a run was stopped. */
   cancelRun(runId: string): Promise<boolean>;
 
@@ -459,7 +439,7 @@ export interface Session {
    * Runs every case of the draft's saved version's `gadget.tests.json`, a few at a time, streaming one
    * result per case; each case's run is an ordinary run record.
    */
-  runTests(draftId: string, onResult?: TestResultListener): Promise<TestRunSummary>;
+  runTests(draftId: string, onResult?: TestResultListener | null): Promise<TestRunSummary>;
   /** The draft's last test results (for its current version or an older one), if any. */
   lastTestStatus(draftId: string): Promise<TestStatus | null>;
 
@@ -467,12 +447,12 @@ export interface Session {
    * Runs the draft's tests, then publishes its saved version; refuses when they fail, unless
    * `overrideTests` is set. The version records its test results.
    */
-  publishDraft(draftId: string, options?: PublishOptions): Promise<AgentVersion>;
+  publishDraft(draftId: string, options?: PublishOptions | null): Promise<AgentVersion>;
   listAgents(): Promise<AgentSummary[]>;
   /** `agentId` runs the latest version, `agentId@3` a fixed one. Usable pipelined. */
   getAgent(agentRef: string): Agent;
 
-  listRuns(limit?: number): Promise<RunSummary[]>;
+  listRuns(limit?: number | null): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunRecord>;
 
   /** Makes an immutable snapshot of the draft's saved files with this payload; the link is `/s/<shareId>`. */

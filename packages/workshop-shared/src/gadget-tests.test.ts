@@ -90,6 +90,25 @@ describe("checkTests", () => {
       '"maxMs" must be a whole number',
     );
   });
+
+  it("names a case by its place until its name is known, then by its name", () => {
+    const error = (tests: unknown[]) => {
+      const checked = checkTests(withTests({ tests }));
+      return checked.ok ? "" : checked.error;
+    };
+    expect(error([{ name: "a" }, 7])).toBe(
+      'gadget.tests.json: tests[1]: a case must be an object { "name", "input", "expect" }.',
+    );
+    expect(error([{ name: "" }])).toBe(
+      `gadget.tests.json: tests[0]: "name" must be a non-empty string of at most ${MAX_TEST_NAME_LENGTH} characters.`,
+    );
+    expect(error([{ name: " b ", expect: { noErrorLogs: 1 } }])).toBe(
+      'gadget.tests.json: test "b": "noErrorLogs" must be true or false.',
+    );
+    expect(error([{ name: "c", when: 1 }])).toBe(
+      'gadget.tests.json: test "c": unknown field "when"; a case has "name", "input" and "expect".',
+    );
+  });
 });
 
 describe("judgeCase", () => {

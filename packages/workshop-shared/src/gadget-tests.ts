@@ -7,36 +7,15 @@
 import {
   type GadgetFile,
   type JsonValue,
-  type RunErrorKind,
   type RunOutcome,
   type TestCase,
-  type TestExpectations,
   type TestFailure,
   TESTS_PATH,
 } from "./api.ts";
-import {
-  MAX_MATCH_STEPS,
-  MAX_MATCH_SUBJECT_CHARS,
-  MAX_RUN_TIMEOUT_MS,
-  MAX_TEST_CASES,
-  MAX_TEST_FAILURES_PER_CASE,
-  MAX_TEST_NAME_LENGTH,
-  MAX_TEST_PATTERN_LENGTH,
-} from "./limits.ts";
+import { MAX_MATCH_STEPS, MAX_MATCH_SUBJECT_CHARS, MAX_TEST_CASES, MAX_TEST_FAILURES_PER_CASE } from "./limits.ts";
 import { compileLinearRegex } from "./linear-regex.ts";
-import { type Checked, checkPayload } from "./validate.ts";
-
-const OUTCOMES: readonly ("ok" | RunErrorKind)[] = [
-  "ok",
-  "user",
-  "timeout",
-  "cpu",
-  "memory",
-  "invalid",
-  "cancelled",
-  "busy",
-];
-const EXPECTATION_KEYS = ["outcome", "equals", "contains", "matches", "noErrorLogs", "maxMs"] as const;
+import { type Checked, check, issueSentence, parseWithIssue } from "./schemas/check.ts";
+import { TestCaseSchema, TestFileSchema } from "./schemas/test-file.ts";
 
 const fail = <T>(error: string): Checked<T> => ({ ok: false, error });
 
@@ -50,80 +29,26 @@ export function checkTests(files: readonly GadgetFile[]): Checked<TestCase[]> {
   } catch (error) {
     return fail(`${TESTS_PATH} is not valid JSON: ${(error as Error).message}.`);
   }
-  const list = (raw as { tests?: unknown } | null)?.tests;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Array.isArray(list))
-    return fail(`${TESTS_PATH} must hold { "tests": [ { "name": "…", "input": …, "expect": { "equals": … } } ] }.`);
-  if (list.length > MAX_TEST_CASES)
-    return fail(
-      `${TESTS_PATH} has ${list.length} test cases; the limit is ${MAX_TEST_CASES}. Keep the ones that matter.`,
-    );
+  const list = check(TestFileSchema, raw);
+  if (!list.ok) return list;
   const names = new Set<string>();
   const cases: TestCase[] = [];
-  for (const [i, item] of list.entries()) {
-    const checked = checkCase(item, i);
-    if (!checked.ok) return fail(`${TESTS_PATH}: ${checked.error}`);
-    if (names.has(checked.value.name))
-      return fail(`${TESTS_PATH}: two test cases are named "${checked.value.name}"; give each its own name.`);
-    names.add(checked.value.name);
-    cases.push(checked.value);
+  for (const [i, item] of list.value.tests.entries()) {
+    const parsed = parseWithIssue(TestCaseSchema, item);
+    if (!parsed.ok) {
+      // The name is checked first: an issue anywhere else comes from a case that can be called by its name.
+      const { issue } = parsed;
+      const named = issue.path !== undefined && issue.path[0]?.key !== "name";
+      const label = named ? `test "${(item as { name: string }).name.trim()}"` : `tests[${i}]`;
+      return fail(`${TESTS_PATH}: ${label}: ${issueSentence(issue)}`);
+    }
+    const checked = parsed.value;
+    if (names.has(checked.name))
+      return fail(`${TESTS_PATH}: two test cases are named "${checked.name}"; give each its own name.`);
+    names.add(checked.name);
+    cases.push(checked);
   }
   return { ok: true, value: cases };
-}
-
-function checkCase(item: unknown, i: number): Checked<TestCase> {
-  const at = `tests[${i}]`;
-  if (typeof item !== "object" || item === null || Array.isArray(item))
-    return fail(`${at} must be an object { "name", "input", "expect" }.`);
-  const raw = item as Record<string, unknown>;
-  for (const key of Object.keys(raw))
-    if (key !== "name" && key !== "input" && key !== "expect")
-      return fail(`${at} has an unknown field "${key}"; a case has "name", "input" and "expect".`);
-  const { name } = raw;
-  if (typeof name !== "string" || name.trim() === "" || name.length > MAX_TEST_NAME_LENGTH)
-    return fail(`${at}.name must be a non-empty string of at most ${MAX_TEST_NAME_LENGTH} characters.`);
-  const label = `test "${name}"`;
-  const input = checkPayload(raw.input === undefined ? null : raw.input, `${label} input`);
-  if (!input.ok) return input;
-  const expect = raw.expect === undefined ? {} : raw.expect;
-  if (typeof expect !== "object" || expect === null || Array.isArray(expect))
-    return fail(`${label}: "expect" must be an object like { "outcome": "ok", "equals": "Echo: hi" }.`);
-  const e = expect as Record<string, unknown>;
-  for (const key of Object.keys(e))
-    if (!(EXPECTATION_KEYS as readonly string[]).includes(key))
-      return fail(`${label}: unknown expectation "${key}"; the expectations are ${EXPECTATION_KEYS.join(", ")}.`);
-  const checked: TestExpectations = {};
-  if (e.outcome !== undefined) {
-    if (!OUTCOMES.includes(e.outcome as "ok"))
-      return fail(`${label}: "outcome" must be one of ${OUTCOMES.join(", ")}.`);
-    checked.outcome = e.outcome as "ok";
-  }
-  for (const key of ["equals", "contains"] as const) {
-    if (e[key] === undefined) continue;
-    const value = checkPayload(e[key], `${label} expect.${key}`);
-    if (!value.ok) return value;
-    checked[key] = value.value;
-  }
-  if (e.matches !== undefined) {
-    if (typeof e.matches !== "string" || e.matches.length > MAX_TEST_PATTERN_LENGTH)
-      return fail(`${label}: "matches" must be a pattern of at most ${MAX_TEST_PATTERN_LENGTH} characters.`);
-    const compiled = compileLinearRegex(e.matches);
-    if (!compiled.ok) return fail(`${label}: "matches" is not a supported pattern: ${compiled.error}.`);
-    checked.matches = e.matches;
-  }
-  if (e.noErrorLogs !== undefined) {
-    if (typeof e.noErrorLogs !== "boolean") return fail(`${label}: "noErrorLogs" must be true or false.`);
-    checked.noErrorLogs = e.noErrorLogs;
-  }
-  if (e.maxMs !== undefined) {
-    if (typeof e.maxMs !== "number" || !Number.isInteger(e.maxMs) || e.maxMs < 1 || e.maxMs > MAX_RUN_TIMEOUT_MS)
-      return fail(`${label}: "maxMs" must be a whole number of milliseconds from 1 to ${MAX_RUN_TIMEOUT_MS}.`);
-    checked.maxMs = e.maxMs;
-  }
-  if ((checked.outcome ?? "ok") !== "ok" && (checked.equals ?? checked.contains ?? checked.matches) !== undefined)
-    return fail(
-      `${label}: "equals", "contains" and "matches" check a result, and a run that ends in an error has none.`,
-    );
-  return { ok: true, value: { name: name.trim(), input: input.value, expect: checked } };
 }
 
 /** What a case's run produced, as the judge needs it. */

@@ -27,6 +27,8 @@ export const MAX_FETCH_HOSTS = 32;
 
 /** Ids we hand out are 22 characters (128 bits, base64url); anything longer is not ours. */
 export const MAX_ID_LENGTH = 64;
+/** An agent reference: an id or a name, `@`, and a version of up to 9 digits, with two characters to spare. */
+export const MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
 /** Workspace tokens are `gw_` + 43 characters (256 bits). */
 export const MAX_TOKEN_LENGTH = 128;
 

@@ -4,7 +4,7 @@ import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contr
 import { buildGadget, contentHash, mapPosition, moduleNameFor } from "./gadget-build.ts";
 import { mapError } from "./stack-map.ts";
 
-const manifest: GadgetManifest = { name: "g", entry: "index.ts" };
+const manifest: GadgetManifest = { name: "g", entry: "index.ts", grants: {} };
 const files = (entry: string, ...more: GadgetFile[]): GadgetFile[] => [
   { path: "gadget.json", content: JSON.stringify(manifest) },
   { path: "index.ts", content: entry },

@@ -9,10 +9,10 @@ import type {
   RunOptions,
   RunOutcome,
 } from "@gadgets/workshop-shared/api";
-import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from "@gadgets/workshop-shared/limits";
+import { AgentRefSchema, parseArgument, RunEventListenerSchema } from "@gadgets/workshop-shared/schemas";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
-import { launchRun, resolveAgentRef, type RunContext, splitAgentRef } from "./run-launcher.ts";
+import { launchRun, resolveAgentRef, type RunContext } from "./run-launcher.ts";
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 
 /**
@@ -33,11 +33,9 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   async #resolve(): Promise<ResolvedAgent & { meta: AgentVersion }> {
-    const ref = this.ref;
-    if (typeof ref !== "string" || ref.length === 0 || ref.length > Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12) {
-      throw new TypeError("An agent reference must be its id or name, optionally with @version (like echo@2).");
-    }
-    const pinned = splitAgentRef(ref).version !== undefined;
+    // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
+    const { ref, version } = parseArgument(AgentRefSchema, this.ref);
+    const pinned = version !== undefined;
     const key = `${this.context.workspaceId}:${ref}`;
     const cached = pinned ? pinnedVersions.get(key) : undefined;
     if (cached) return cached;
@@ -59,18 +57,22 @@ export class AgentTarget extends RpcTarget implements Agent {
     return (await this.#resolve()).meta;
   }
 
-  async runWithEvents(payload: JsonValue, onEvent?: RunEventListener, options?: RunOptions): Promise<RunOutcome> {
+  async runWithEvents(
+    payload: JsonValue,
+    onEvent?: RunEventListener | null,
+    options?: RunOptions | null,
+  ): Promise<RunOutcome> {
     const receivedAt = Date.now();
-    if (onEvent !== undefined && typeof onEvent !== "function")
-      throw new TypeError("onEvent must be a function (or left out).");
+    const listener = parseArgument(RunEventListenerSchema, onEvent);
     const agent = await this.#resolve();
     return launchRun(this.context, {
       source: { kind: "agent", agentId: agent.agentId, version: agent.version },
       scope: agent.draftId,
       files: agent.files,
       payload,
-      listener: onEvent,
-      timeoutMs: options?.timeoutMs ?? this.context.timeoutMs,
+      options,
+      listener,
+      timeoutMs: this.context.timeoutMs,
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });

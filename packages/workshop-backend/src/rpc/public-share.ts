@@ -21,7 +21,7 @@ import {
   ANONYMOUS_RUNS_PER_MINUTE,
   ANONYMOUS_RUNS_PER_MINUTE_GLOBAL,
 } from "@gadgets/workshop-shared/limits";
-import { checkId } from "@gadgets/workshop-shared/validate";
+import { parseArgument, RunEventListenerSchema, RunIdSchema } from "@gadgets/workshop-shared/schemas";
 import { randomId } from "../storage/ids.ts";
 import { clientAnonymousRuns } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
@@ -72,8 +72,7 @@ async function runAnonymously(
     message,
     timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
   });
-  if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function")
-    throw new TypeError("onEvent must be a function (or left out).");
+  const listener = parseArgument(RunEventListenerSchema, onEvent);
   const refused = anonymousRunRefusal(connection);
   if (refused) return refuse(refused);
   const controller = connection.acquireRunSlot(runId);
@@ -87,7 +86,7 @@ async function runAnonymously(
       files,
       payload,
       timeoutMs: ANONYMOUS_RUN_TIMEOUT_MS,
-      listener: (onEvent ?? undefined) as RunEventListener | undefined,
+      listener,
       signal: controller.signal,
       receivedAt,
       ...(codeKey === undefined ? {} : { codeKey }),
@@ -101,9 +100,7 @@ async function runAnonymously(
 
 /** Stops a run this same visitor started (runs live per connection: nobody can stop another's). */
 function cancelOwnRun(connection: Connection, runId: unknown): boolean {
-  const checked = checkId(runId, "run id");
-  if (!checked.ok) throw new TypeError(checked.error);
-  const controller = connection.runs.get(checked.value);
+  const controller = connection.runs.get(parseArgument(RunIdSchema, runId));
   if (!controller) return false;
   controller.abort({ kind: "cancelled", message: "The run was cancelled by the user." });
   return true;
@@ -121,7 +118,7 @@ export class PublicShareTarget extends RpcTarget implements PublicShare {
     return this.value;
   }
 
-  run(payload: JsonValue, onEvent?: RunEventListener, files?: GadgetFile[]): Promise<RunOutcome> {
+  run(payload: JsonValue, onEvent?: RunEventListener | null, files?: GadgetFile[] | null): Promise<RunOutcome> {
     // Edited files are checked by the overseer like any other; only the snapshot's build is cached.
     if (files !== undefined && files !== null)
       return runAnonymously(this.connection, files, payload, onEvent, undefined);
@@ -145,7 +142,7 @@ export class PublicRecordTarget extends RpcTarget implements PublicRecord {
     return this.value;
   }
 
-  runAgain(onEvent?: RunEventListener): Promise<RunOutcome> {
+  runAgain(onEvent?: RunEventListener | null): Promise<RunOutcome> {
     return runAnonymously(
       this.connection,
       this.value.files,

@@ -19,7 +19,14 @@ import {
   MAX_CONCURRENT_CATALOG_CALLS_PER_RUN,
   MAX_NAME_LENGTH,
 } from "@gadgets/workshop-shared/limits";
-import { checkId, checkPayload, checkTimeoutMs } from "@gadgets/workshop-shared/validate";
+import {
+  AgentIdSchema,
+  AgentRefSchema,
+  type Checked,
+  check,
+  PayloadSchema,
+  RunOptionsSchema,
+} from "@gadgets/workshop-shared/schemas";
 import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
@@ -31,9 +38,13 @@ import { codedError } from "@gadgets/workshop-shared/errors";
 export interface LaunchRequest {
   source: RunSummary["source"];
   files: readonly GadgetFile[];
+  /** As the caller sent it: checked here, a bad one answered as an `invalid` outcome. */
   payload: unknown;
+  /** The caller's RunOptions as sent, checked like the payload. */
+  options?: unknown;
   listener: RunEventListener | undefined;
-  timeoutMs: unknown;
+  /** The wall-clock limit when the options name none. */
+  timeoutMs: number;
   receivedAt: number;
   /** Immutable identity of the files (`draft:<id>@<version>`), so the build is cached. */
   codeKey: string;
@@ -62,20 +73,16 @@ export interface RunContext {
   fetchHosts: string[] | null;
 }
 
-/** `id`, `id@N`, `name` or `name@N` of a published agent in this workspace. */
-/** `base@N` → base and version N; no `@` → the latest. Throws for a version that is not a positive whole number. */
-export function splitAgentRef(ref: string): { base: string; version: number | undefined } {
-  const at = ref.lastIndexOf("@");
-  const base = at > 0 ? ref.slice(0, at) : ref;
-  const versionText = at > 0 ? ref.slice(at + 1) : undefined;
-  if (versionText !== undefined && !/^[1-9][0-9]{0,8}$/.test(versionText))
-    throw new Error(`Invalid agent version in "${ref}": use a positive whole number, like ${base}@2.`);
-  return { base, version: versionText === undefined ? undefined : Number(versionText) };
-}
-
+/**
+ * The published agent `ref` names in this workspace: `id`, `id@N`, `name` or `name@N` (no `@`: the
+ * latest). A gadget's catalog call passes its ref as written: a malformed one is refused with the
+ * schema's message, an unknown one with AGENT_NOT_FOUND.
+ */
 export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
-  const { base, version } = splitAgentRef(ref);
-  const byId = checkId(base, "agent id").ok ? await store.resolveAgent(base, version) : undefined;
+  const parsed = check(AgentRefSchema, ref);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const { base, version } = parsed.value;
+  const byId = check(AgentIdSchema, base).ok ? await store.resolveAgent(base, version) : undefined;
   const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
   if (!found) throw codedError("AGENT_NOT_FOUND", `No published agent "${ref}" in this workspace.`);
   return found as ResolvedAgent;
@@ -157,12 +164,13 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
   }
 }
 
-/** What is wrong with a call's own arguments (payload, timeout), checked before a run or a record exists. */
-function badArguments(request: LaunchRequest): string | undefined {
-  const payload = checkPayload(request.payload);
-  if (!payload.ok) return payload.error;
-  const timeout = request.timeoutMs === undefined ? undefined : checkTimeoutMs(request.timeoutMs, "timeoutMs");
-  return timeout && !timeout.ok ? timeout.error : undefined;
+/** A call's own arguments (payload, options) checked before a run or a record exists, or what is wrong with them. */
+function checkArguments(request: LaunchRequest): Checked<{ payload: JsonValue; timeoutMs: number }> {
+  const payload = check(PayloadSchema, request.payload);
+  if (!payload.ok) return payload;
+  const options = check(RunOptionsSchema, request.options);
+  if (!options.ok) return options;
+  return { ok: true, value: { payload: payload.value, timeoutMs: options.value?.timeoutMs ?? request.timeoutMs } };
 }
 
 /**
@@ -195,14 +203,14 @@ async function runAndRecord(
   const { connection, workspaceId, records } = context;
   const runId = randomId();
   // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
-  const bad = badArguments(request);
-  if (bad !== undefined) {
+  const args = checkArguments(request);
+  if (!args.ok) {
     const totalMs = Date.now() - request.receivedAt;
     const outcome: RunOutcome = {
       status: "error",
       runId,
       kind: "invalid",
-      message: bad,
+      message: args.error,
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
     };
     return { outcome, stored: Promise.resolve() };
@@ -230,8 +238,8 @@ async function runAndRecord(
       workspaceId,
       source: request.source,
       files: request.files,
-      payload: request.payload,
-      timeoutMs: request.timeoutMs,
+      payload: args.value.payload,
+      timeoutMs: args.value.timeoutMs,
       listener: request.listener,
       signal: controller.signal,
       receivedAt: request.receivedAt,

@@ -24,19 +24,25 @@ import type {
   TestRunSummary,
   TestStatus,
   WorkspaceSettings,
+  WorkspaceSettingsChanges,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
 import { codedError } from "@gadgets/workshop-shared/errors";
-import { MAX_FETCH_HOSTS, MAX_LIST_LIMIT, MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
+import { MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
-  byteLength,
-  checkFiles,
-  checkHost,
-  checkId,
-  checkManifest,
-  checkPayload,
-  checkTimeoutMs,
-} from "@gadgets/workshop-shared/validate";
+  CreateDraftInputSchema,
+  DraftIdSchema,
+  ListLimitSchema,
+  PayloadSchema,
+  PublishOptionsSchema,
+  parseArgument,
+  RunEventListenerSchema,
+  RunIdSchema,
+  SaveDraftInputSchema,
+  SettingsChangesSchema,
+  TestResultListenerSchema,
+} from "@gadgets/workshop-shared/schemas";
+import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
@@ -47,27 +53,10 @@ import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
 import { runTestSuite, testStatusOf } from "./test-runner.ts";
 
-function must<T>(checked: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!checked.ok) throw new TypeError(checked.error);
-  return checked.value;
-}
-
 /** A manifest's description, or "" when it has none (or the manifest does not parse). */
 function descriptionOf(files: readonly GadgetFile[]): string {
   const manifest = checkManifest(files);
   return manifest.ok ? (manifest.value.description ?? "") : "";
-}
-
-function checkVersion(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
-    throw new TypeError("baseVersion must be the draft version your edit started from (a positive whole number).");
-  return value;
-}
-
-function checkListener(value: unknown): RunEventListener | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "function") throw new TypeError("onEvent must be a function (or left out).");
-  return value as RunEventListener;
 }
 
 export class SessionTarget extends RpcTarget implements Session {
@@ -104,25 +93,12 @@ export class SessionTarget extends RpcTarget implements Session {
     return { ...this.settings };
   }
 
-  async updateSettings(changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> {
-    if (typeof changes !== "object" || changes === null)
-      throw new TypeError("updateSettings takes an object like { runTimeoutMs: 5000 }.");
-    for (const key of Object.keys(changes)) {
-      if (key !== "runTimeoutMs" && key !== "fetchHosts")
-        throw new TypeError(`Unknown setting "${key}"; the settings are: runTimeoutMs, fetchHosts.`);
-    }
-    const hosts = changes.fetchHosts;
-    if (hosts !== undefined && hosts !== null) {
-      if (!Array.isArray(hosts) || hosts.length > MAX_FETCH_HOSTS)
-        throw new TypeError(`fetchHosts must be null (no cap) or a list of at most ${MAX_FETCH_HOSTS} hosts.`);
-      for (const host of hosts) must(checkHost(host));
-    }
-    const timeout =
-      changes.runTimeoutMs === undefined ? undefined : must(checkTimeoutMs(changes.runTimeoutMs, "runTimeoutMs"));
+  async updateSettings(changes: WorkspaceSettingsChanges): Promise<WorkspaceSettings> {
+    const { runTimeoutMs, fetchHosts } = parseArgument(SettingsChangesSchema, changes);
     await checkDiskForWrite(this.connection.env);
     this.settings = await this.store.updateSettings({
-      ...(timeout === undefined ? {} : { runTimeoutMs: timeout }),
-      ...(hosts === undefined ? {} : { fetchHosts: hosts }),
+      ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
+      ...(fetchHosts === undefined ? {} : { fetchHosts }),
     });
     return { ...this.settings };
   }
@@ -132,52 +108,51 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async createDraft(input: CreateDraftInput): Promise<Draft> {
-    const files = must(checkFiles((input as Partial<CreateDraftInput> | undefined)?.files));
+    const { files } = parseArgument(CreateDraftInputSchema, input);
     await checkDiskForWrite(this.connection.env);
     return this.store.createDraft(files);
   }
 
   openDraft(draftId: string): Promise<Draft> {
-    return this.store.getDraft(must(checkId(draftId, "draft id")));
+    return this.store.getDraft(parseArgument(DraftIdSchema, draftId));
   }
 
   async saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
-    const id = must(checkId(draftId, "draft id"));
-    const raw = (input ?? {}) as Partial<SaveDraftInput>;
-    const baseVersion = checkVersion(raw.baseVersion);
-    const files = must(checkFiles(raw.files));
+    const id = parseArgument(DraftIdSchema, draftId);
+    const { baseVersion, files } = parseArgument(SaveDraftInputSchema, input);
     await checkDiskForWrite(this.connection.env);
     return this.store.saveDraft(id, baseVersion, files);
   }
 
   deleteDraft(draftId: string): Promise<void> {
-    return this.store.deleteDraft(must(checkId(draftId, "draft id")));
+    return this.store.deleteDraft(parseArgument(DraftIdSchema, draftId));
   }
 
   async runDraft(
     draftId: string,
     payload: JsonValue,
-    onEvent?: RunEventListener,
-    options?: RunOptions,
+    onEvent?: RunEventListener | null,
+    options?: RunOptions | null,
   ): Promise<RunOutcome> {
     const receivedAt = Date.now();
-    const id = must(checkId(draftId, "draft id"));
-    const listener = checkListener(onEvent);
+    const id = parseArgument(DraftIdSchema, draftId);
+    const listener = parseArgument(RunEventListenerSchema, onEvent);
     const draft = await this.store.getDraft(id);
     return launchRun(this.#context(), {
       source: { kind: "draft", draftId: draft.id, version: draft.version },
       scope: draft.id,
       files: draft.files,
       payload,
+      options,
       listener,
-      timeoutMs: (options as RunOptions | undefined)?.timeoutMs ?? this.settings.runTimeoutMs,
+      timeoutMs: this.settings.runTimeoutMs,
       receivedAt,
       codeKey: `draft:${draft.id}@${draft.version}`,
     });
   }
 
   async cancelRun(runId: string): Promise<boolean> {
-    const controller = this.connection.runs.get(must(checkId(runId, "run id")));
+    const controller = this.connection.runs.get(parseArgument(RunIdSchema, runId));
     if (!controller) return false;
     controller.abort({ kind: "cancelled", message: "The run was cancelled by the user." });
     return true;
@@ -203,24 +178,18 @@ export class SessionTarget extends RpcTarget implements Session {
     }
   }
 
-  runTests(draftId: string, onResult?: TestResultListener): Promise<TestRunSummary> {
-    const id = must(checkId(draftId, "draft id"));
-    if (onResult !== undefined && onResult !== null && typeof onResult !== "function")
-      throw new TypeError("onResult must be a function (or left out).");
-    return this.#test(id, onResult ?? undefined);
+  runTests(draftId: string, onResult?: TestResultListener | null): Promise<TestRunSummary> {
+    const id = parseArgument(DraftIdSchema, draftId);
+    return this.#test(id, parseArgument(TestResultListenerSchema, onResult));
   }
 
   lastTestStatus(draftId: string): Promise<TestStatus | null> {
-    return this.store.testStatus(must(checkId(draftId, "draft id")));
+    return this.store.testStatus(parseArgument(DraftIdSchema, draftId));
   }
 
-  async publishDraft(draftId: string, options?: PublishOptions): Promise<AgentVersion> {
-    const id = must(checkId(draftId, "draft id"));
-    if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options)))
-      throw new TypeError("publishDraft options must be an object like { overrideTests: true } (or left out).");
-    const override = (options as PublishOptions | undefined)?.overrideTests;
-    if (override !== undefined && typeof override !== "boolean")
-      throw new TypeError("overrideTests must be true or false.");
+  async publishDraft(draftId: string, options?: PublishOptions | null): Promise<AgentVersion> {
+    const id = parseArgument(DraftIdSchema, draftId);
+    const override = parseArgument(PublishOptionsSchema, options)?.overrideTests;
     const summary = await this.#test(id, undefined);
     const status = testStatusOf(summary, Date.now());
     const failing = summary.status === "failed" || summary.status === "invalid";
@@ -253,19 +222,17 @@ export class SessionTarget extends RpcTarget implements Session {
     return new AgentTarget(this.#context(), agentRef);
   }
 
-  async listRuns(limit = 50): Promise<RunSummary[]> {
-    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-      throw new TypeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT}.`);
-    }
+  async listRuns(limit?: number | null): Promise<RunSummary[]> {
+    const rows = parseArgument(ListLimitSchema, limit);
     await this.#records.flush();
-    return this.store.listRuns(limit);
+    return this.store.listRuns(rows);
   }
 
   async getRun(runId: string): Promise<RunRecord> {
     await this.#records.flush();
     // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
     const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(
-      must(checkId(runId, "run id")),
+      parseArgument(RunIdSchema, runId),
     );
     return record as RunRecord;
   }
@@ -276,8 +243,8 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {
-    const id = must(checkId(draftId, "draft id"));
-    const checkedPayload = must(checkPayload(payload));
+    const id = parseArgument(DraftIdSchema, draftId);
+    const checkedPayload = parseArgument(PayloadSchema, payload);
     this.#countShare();
     const draft = await this.store.getDraft(id);
     const tests = await this.store.testStatus(id);

@@ -2,7 +2,7 @@
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
 import { MAX_SHARE_MISSES_PER_CONNECTION } from "@gadgets/workshop-shared/limits";
-import { checkId } from "@gadgets/workshop-shared/validate";
+import { check, LinkIdSchema } from "@gadgets/workshop-shared/schemas";
 import type { Env } from "../env.ts";
 import type { ShareKind } from "../storage/share-store.ts";
 import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
@@ -28,7 +28,7 @@ export async function storeShare(
  * touches a share's storage: malformed ids are refused here, unknown ones by the directory.
  */
 export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise<string | undefined> {
-  const checked = checkId(id, "link");
+  const checked = check(LinkIdSchema, id);
   if (!checked.ok) return undefined;
   const store = env.SHARES.get(env.SHARES.idFromName(checked.value));
   if (!(await isRegistered(env, kind, checked.value, async () => (await store.get(kind)) !== undefined)))

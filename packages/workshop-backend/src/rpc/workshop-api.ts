@@ -10,11 +10,11 @@ import type {
 } from "@gadgets/workshop-shared/api";
 import {
   MAX_FAILED_SESSIONS_PER_CONNECTION,
-  MAX_TOKEN_LENGTH,
   MAX_WORKSPACES_PER_CONNECTION,
   WORKSPACES_PER_CLIENT_PER_HOUR,
 } from "@gadgets/workshop-shared/limits";
-import { isWellFormedToken, newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
+import { check, WorkspaceTokenSchema } from "@gadgets/workshop-shared/schemas";
+import { newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
 import { clientMisses, clientWorkspaces, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
@@ -50,11 +50,11 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     return { workspaceId, token };
   }
 
-  async getSession(token: string): Promise<SessionTarget> {
-    const invalid =
-      "Invalid workspace token: it should look like gw_… (46 characters). Create a workspace with createWorkspace(), or check WORKSHOP_TOKEN.";
-    if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH || !isWellFormedToken(token))
-      throw codedError("INVALID_TOKEN", invalid, TypeError);
+  async getSession(rawToken: string): Promise<SessionTarget> {
+    // A malformed token has its own code, so clients can tell it from an unknown one.
+    const checked = check(WorkspaceTokenSchema, rawToken);
+    if (!checked.ok) throw codedError("INVALID_TOKEN", checked.error, TypeError);
+    const token = checked.value;
     const { connection } = this;
     // Only this connection's and this client's own misses count here: another client's never do.
     if (connection.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientMisses.allows(connection.client))

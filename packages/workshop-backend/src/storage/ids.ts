@@ -16,10 +16,6 @@ export function newWorkspaceToken(): string {
   return `gw_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
-export function isWellFormedToken(token: unknown): token is string {
-  return typeof token === "string" && /^gw_[A-Za-z0-9_-]{43}$/.test(token);
-}
-
 /**
  * The workspace id is derived from the token (SHA-256, first 128 bits): the server stores no token,
  * and holding an id does not grant access.

@@ -1,0 +1,54 @@
+/** The contract's input types are inferred from the wire schemas: these pin what they came out as. */
+
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  CreateDraftInput,
+  GadgetFile,
+  GadgetGrants,
+  GadgetManifest,
+  JsonValue,
+  PublishOptions,
+  RunOptions,
+  SaveDraftInput,
+  TestCase,
+  TestExpectations,
+  WorkspaceSettings,
+  WorkspaceSettingsChanges,
+} from "./api.ts";
+
+describe("types inferred from the wire schemas", () => {
+  it("describe a gadget as clients write it", () => {
+    expectTypeOf<GadgetFile>().toEqualTypeOf<{ path: string; content: string }>();
+    expectTypeOf<GadgetGrants>().toEqualTypeOf<{
+      fetch?: { hosts: string[] } | undefined;
+      kv?: boolean | undefined;
+      catalog?: boolean | undefined;
+    }>();
+    expectTypeOf<GadgetManifest>().toEqualTypeOf<{
+      name: string;
+      entry: string;
+      description?: string | undefined;
+      exampleInput?: JsonValue | undefined;
+      grants: GadgetGrants;
+    }>();
+  });
+
+  it("describe the arguments of the session's methods", () => {
+    expectTypeOf<CreateDraftInput>().toEqualTypeOf<{ files: GadgetFile[] }>();
+    expectTypeOf<SaveDraftInput>().toEqualTypeOf<{ baseVersion: number; files: GadgetFile[] }>();
+    expectTypeOf<RunOptions>().toEqualTypeOf<{ timeoutMs?: number | undefined }>();
+    expectTypeOf<PublishOptions>().toEqualTypeOf<{ overrideTests?: boolean | undefined }>();
+    expectTypeOf<WorkspaceSettingsChanges>().toEqualTypeOf<{
+      runTimeoutMs?: number | undefined;
+      fetchHosts?: string[] | null | undefined;
+    }>();
+    expectTypeOf<WorkspaceSettings>().toEqualTypeOf<{ runTimeoutMs: number; fetchHosts: string[] | null }>();
+  });
+
+  it("describe a test case", () => {
+    expectTypeOf<TestCase>().toEqualTypeOf<{ name: string; input: JsonValue; expect: TestExpectations }>();
+    expectTypeOf<TestExpectations["outcome"]>().toEqualTypeOf<
+      "ok" | "user" | "timeout" | "cpu" | "memory" | "invalid" | "cancelled" | "busy" | undefined
+    >();
+  });
+});

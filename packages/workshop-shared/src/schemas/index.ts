@@ -1,0 +1,11 @@
+/**
+ * One schema per type that crosses the wire into the Workshop; `api.ts` infers those types from them.
+ * RPC targets check every argument with `parseArgument` (or `check`, where a bad value is answered as
+ * data), so the types and the run-time checks cannot drift apart.
+ */
+
+export * from "./calls.ts";
+export * from "./check.ts";
+export * from "./gadget.ts";
+export * from "./json.ts";
+export * from "./test-file.ts";
