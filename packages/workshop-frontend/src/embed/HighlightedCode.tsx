@@ -7,6 +7,7 @@ const TOKEN_STYLE: Record<TokenKind, string> = {
   number: "text-orange-700 dark:text-orange-300",
   keyword: "text-violet-700 dark:text-violet-300",
   type: "text-sky-700 dark:text-sky-300",
+  function: "text-amber-700 dark:text-amber-300",
   plain: "",
 };
 
