@@ -8,8 +8,8 @@ import { expect, newDraft, test } from "./fixtures.ts";
 
 const ECHO = `export default {\n  async run({ input }: { input: string }) {\n    console.log("embedded got", input);\n    return "Echo: " + input;\n  },\n};\n`;
 
-/** A shared echo gadget, made through the API as a backend would. */
-async function shareEcho(): Promise<string> {
+/** A shared echo gadget (or other code), made through the API as a backend would. */
+async function shareEcho(code = ECHO): Promise<string> {
   const url = process.env.WORKSHOP_E2E_URL ?? "";
   const boot = createRpcClient({ url });
   const { token } = await boot.createWorkspace();
@@ -20,7 +20,7 @@ async function shareEcho(): Promise<string> {
     const draft = await session.createDraft({
       files: [
         { path: "gadget.json", content: JSON.stringify({ name: "embedded-echo", entry: "index.ts" }) },
-        { path: "index.ts", content: ECHO },
+        { path: "index.ts", content: code },
       ],
     });
     return (await session.shareDraft(draft.id, { input: "default" })).shareId;
@@ -145,6 +145,17 @@ test.describe("the embeddable playground", () => {
     expect(requests.filter((url) => /editor\.api/.test(url))).toEqual([]);
     await page.getByRole("button", { name: "Edit" }).click();
     await expect(page.locator(".monaco-editor").first()).toBeVisible();
+  });
+
+  test("the first paint highlights the code as text: markup in it stays characters", async ({ page }) => {
+    const hostile = `// </pre><script>window.hit = 1</script>\nexport default {\n  async run() {\n    return "<img src=x onerror=\\"window.hit = 2\\">";\n  },\n};\n`;
+    await page.goto(`/embed/${await shareEcho(hostile)}`);
+    const code = page.getByTestId("embed-code");
+    await expect(code).toHaveText(hostile);
+    await expect(code.locator("img, script")).toHaveCount(0);
+    await expect(code.locator("span", { hasText: /^export$/ })).toHaveClass(/violet/);
+    await expect(code.locator("span", { hasText: /^\/\/ <\/pre>/ })).toHaveClass(/italic/);
+    expect(await page.evaluate(() => (window as { hit?: number }).hit)).toBeUndefined();
   });
 
   test("IDE pages refuse to be framed; unknown embeds show not found", async ({

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useDraftMutations, useDrafts } from "../hooks/use-drafts.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
-import { TEMPLATES } from "../drafts/templates.ts";
+import { filesFromTemplate, TEMPLATES } from "../drafts/templates.ts";
 import { StorageUsage } from "./StorageUsage.tsx";
 
 /** The workspace's drafts; new ones start from a template. */
@@ -18,12 +18,10 @@ export function DraftList({
   const [error, setError] = useState<string>();
 
   const createFrom = async (templateId: string) => {
-    const template = TEMPLATES.find((t) => t.id === templateId);
-    if (!template) return;
+    const files = filesFromTemplate(templateId);
+    if (!files) return;
     try {
-      const draft = await create.mutateAsync(
-        template.files(`${template.id}-${Math.random().toString(36).slice(2, 6)}`),
-      );
+      const draft = await create.mutateAsync(files);
       onOpen(draft.id);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -1,30 +1,27 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import { checkManifest, type RunEvent, type RunOutcome, type SharedRunRecord } from "@gadgets/workshop-shared";
+import { useMemo } from "react";
+import { checkManifest, type RunOutcome, type SharedRunRecord } from "@gadgets/workshop-shared";
 import { ConsoleStore } from "../console/console-store.ts";
 import { diffRuns } from "../console/run-diff.ts";
+import { useDocumentTitle } from "../hooks/use-document-title.ts";
 import { usePublicLink } from "../hooks/use-public-api.ts";
+import { useRecordReplay } from "../hooks/use-record-replay.ts";
+import { useRunAgain } from "../hooks/use-run-again.ts";
 import { useTheme } from "../hooks/use-theme.ts";
+import { outcomeText, timingsText } from "../runs/run-text.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
+import { RunDiffView } from "./RunDiffView.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { TraceWaterfall } from "./TraceWaterfall.tsx";
-
-function fill(store: ConsoleStore, record: { events: readonly RunEvent[]; name: string }, runId: string) {
-  store.clear();
-  store.startRun(runId, record.name);
-  for (const event of record.events) store.add(event);
-}
 
 function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string }) {
   return (
     <p className="text-xs" data-testid={`${label}-outcome`}>
-      <span className="font-semibold">{label}:</span>{" "}
-      {outcome.status === "ok" ? `ok → ${JSON.stringify(outcome.result)}` : `${outcome.kind}: ${outcome.message}`}{" "}
+      <span className="font-semibold">{label}:</span> {outcomeText(outcome)}{" "}
       <span className="text-zinc-500" data-testid={`${label}-timings`}>
-        · queue {outcome.timings.queueMs} ms · build {outcome.timings.buildMs} ms · run {outcome.timings.runMs} ms ·
-        total {outcome.timings.totalMs} ms
+        · {timingsText(outcome.timings)}
       </span>
     </p>
   );
@@ -34,11 +31,6 @@ function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string })
 export function RecordPage({ recordId }: { recordId: string }) {
   const [theme, toggleTheme] = useTheme();
   const recorded = useMemo(() => new ConsoleStore(), []);
-  const rerunStore = useMemo(() => new ConsoleStore(), []);
-  const [rerun, setRerun] = useState<{ events: RunEvent[]; outcome?: RunOutcome; error?: string }>();
-  const [replaying, setReplaying] = useState(false);
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-
   const {
     link: shared,
     value: record,
@@ -48,52 +40,12 @@ export function RecordPage({ recordId }: { recordId: string }) {
     (client, id) => client.api.openRecord(id),
     (opened) => opened.record() as Promise<SharedRunRecord>,
   );
-
-  useEffect(() => {
-    if (!record) return;
-    fill(recorded, record, record.outcome.runId);
-    document.title = `Run of ${record.name} — Gadget Workshop`;
-  }, [record, recorded]);
-
-  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const { replaying, replay } = useRecordReplay(recorded, record);
+  const { store: rerunStore, rerun, runAgain } = useRunAgain(shared, record);
+  useDocumentTitle(record && `Run of ${record.name}`);
 
   if (missing) return <NotFound message={missing} />;
   if (!record || !shared) return <p className="p-6 text-sm text-zinc-500">Opening the run record…</p>;
-
-  const replay = () => {
-    timers.current.forEach(clearTimeout);
-    recorded.clear();
-    recorded.startRun(record.outcome.runId, record.name);
-    setReplaying(true);
-    // The console again, at the pace it streamed: each event at its recorded time.
-    timers.current = record.events.map((event, i) =>
-      setTimeout(() => {
-        recorded.add(event);
-        if (i === record.events.length - 1) setReplaying(false);
-      }, event.t),
-    );
-    if (record.events.length === 0) setReplaying(false);
-  };
-
-  const runAgain = async () => {
-    rerunStore.clear();
-    const events: RunEvent[] = [];
-    setRerun({ events });
-    let started = false;
-    try {
-      const outcome = await shared.runAgain((event) => {
-        if (!started) {
-          started = true;
-          rerunStore.startRun(event.runId, `${record.name} (again)`);
-        }
-        events.push(event);
-        rerunStore.add(event);
-      });
-      setRerun({ events: [...events], outcome });
-    } catch (error) {
-      setRerun({ events, error: error instanceof Error ? error.message : String(error) });
-    }
-  };
 
   const diff = rerun?.outcome ? diffRuns(record, { events: rerun.events, outcome: rerun.outcome }) : undefined;
   const manifest = checkManifest(record.files);
@@ -151,47 +103,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
               {rerun.error}
             </p>
           )}
-          {diff && (
-            <section
-              aria-label="Differences"
-              data-testid="run-diff"
-              className="rounded border border-zinc-200 p-1 text-xs dark:border-zinc-800"
-            >
-              {diff.same ? (
-                <p>
-                  Same outcome, result and console lines ({diff.time.beforeMs} ms then, {diff.time.afterMs} ms now).
-                </p>
-              ) : (
-                <ul className="space-y-0.5">
-                  {!diff.outcome.same && (
-                    <li className="text-amber-700 dark:text-amber-300">
-                      outcome: {diff.outcome.before} → {diff.outcome.after}
-                    </li>
-                  )}
-                  {!diff.result.same && (
-                    <li className="text-amber-700 dark:text-amber-300">
-                      result: {diff.result.before} → {diff.result.after}
-                    </li>
-                  )}
-                  {diff.lines.onlyBefore.map((line, i) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-                    <li key={`b${i}`} className="text-red-700 dark:text-red-300">
-                      − {line}
-                    </li>
-                  ))}
-                  {diff.lines.onlyAfter.map((line, i) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-                    <li key={`a${i}`} className="text-emerald-700 dark:text-emerald-300">
-                      + {line}
-                    </li>
-                  ))}
-                  <li>
-                    time: {diff.time.beforeMs} ms → {diff.time.afterMs} ms
-                  </li>
-                </ul>
-              )}
-            </section>
-          )}
+          {diff && <RunDiffView diff={diff} />}
           <div className={`grid min-h-0 flex-1 gap-1 ${rerun ? "grid-cols-2" : "grid-cols-1"}`}>
             <div
               className="flex min-h-0 flex-col border border-zinc-200 dark:border-zinc-800"

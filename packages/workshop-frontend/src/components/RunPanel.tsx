@@ -1,35 +1,10 @@
-import { useEffect, useState } from "react";
-import { checkPayload, type JsonValue } from "@gadgets/workshop-shared";
-import type { RunState } from "../hooks/use-run.ts";
+import { encodeResult } from "../console/encode-result.ts";
+import { usePayloadPresets } from "../hooks/use-payload-presets.ts";
+import { parsePayload } from "../runs/payload.ts";
+import type { RunState } from "../runs/run-state.ts";
+import { runStatusText, timingsText } from "../runs/run-text.ts";
 import { Icon } from "./Icon.tsx";
 import { ValueView } from "./ValueView.tsx";
-import { STORAGE_KEYS } from "../storage-keys.ts";
-
-interface Preset {
-  name: string;
-  payload: string;
-}
-
-function loadPresets(draftId: string): Preset[] {
-  try {
-    const parsed = JSON.parse(window.localStorage.getItem(STORAGE_KEYS.presets(draftId)) ?? "[]") as unknown;
-    return Array.isArray(parsed)
-      ? parsed.filter((p): p is Preset => typeof p?.name === "string" && typeof p?.payload === "string")
-      : [];
-  } catch {
-    return [];
-  }
-}
-
-export function parsePayload(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
-  let value: unknown;
-  try {
-    value = text.trim() === "" ? null : JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `The payload is not valid JSON: ${(error as Error).message}` };
-  }
-  return checkPayload(value);
-}
 
 /** Payload editor with saved presets, the run button, status, timings and the result. */
 export function RunPanel(props: {
@@ -48,17 +23,14 @@ export function RunPanel(props: {
   presets?: boolean;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
-  const [presets, setPresets] = useState<Preset[]>(() => loadPresets(draftId));
-  useEffect(() => setPresets(loadPresets(draftId)), [draftId]);
+  const { presets, save } = usePayloadPresets(draftId);
   const parsed = parsePayload(payloadText);
   const running = state.status === "running";
 
   const savePreset = () => {
     const name = window.prompt("Name this payload preset:")?.trim();
     if (!name) return;
-    const next = [...presets.filter((p) => p.name !== name), { name, payload: payloadText }].slice(-20);
-    setPresets(next);
-    window.localStorage.setItem(STORAGE_KEYS.presets(draftId), JSON.stringify(next));
+    save({ name, payload: payloadText });
   };
 
   return (
@@ -131,10 +103,7 @@ export function RunPanel(props: {
           </button>
         )}
         <span className="text-xs text-zinc-500" data-testid="run-status" aria-live="polite">
-          {state.status === "running" && `${state.phase}…`}
-          {state.status === "done" && (state.outcome.status === "ok" ? "✓ ok" : `✗ ${state.outcome.kind}`)}
-          {state.status === "interrupted" && "interrupted"}
-          {state.status === "failed" && "could not run"}
+          {runStatusText(state)}
         </span>
       </div>
       {state.status === "done" && (
@@ -158,12 +127,11 @@ export function RunPanel(props: {
                 Save as test case
               </button>
             )}
-            queue {state.outcome.timings.queueMs} ms · build {state.outcome.timings.buildMs} ms · run{" "}
-            {state.outcome.timings.runMs} ms · total {state.outcome.timings.totalMs} ms
+            {timingsText(state.outcome.timings)}
           </p>
           {state.outcome.status === "ok" ? (
             <div className="rounded border border-zinc-200 p-1 font-mono text-xs dark:border-zinc-800">
-              <ValueView value={toEncoded(state.outcome.result)} dark={props.dark} />
+              <ValueView value={encodeResult(state.outcome.result)} dark={props.dark} />
             </div>
           ) : (
             <p className="whitespace-pre-wrap text-xs text-red-600">{state.outcome.message}</p>
@@ -177,15 +145,4 @@ export function RunPanel(props: {
       )}
     </section>
   );
-}
-
-/** Results are JSON; give them the console's encoding so the same inspector shows them. */
-function toEncoded(value: JsonValue): import("@gadgets/workshop-shared/console-values").EncodedValue {
-  if (value === null) return { t: "null" };
-  if (typeof value === "string") return { t: "string", v: value };
-  if (typeof value === "number") return { t: "number", v: value };
-  if (typeof value === "boolean") return { t: "boolean", v: value };
-  if (Array.isArray(value)) return { t: "array", items: value.map(toEncoded), length: value.length };
-  const entries = Object.entries(value).map(([k, v]): [string, ReturnType<typeof toEncoded>] => [k, toEncoded(v)]);
-  return { t: "object", ctor: "Object", entries, size: entries.length };
 }

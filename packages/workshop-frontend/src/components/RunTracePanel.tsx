@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
 import type { RunRecord } from "@gadgets/workshop-shared";
+import { showRecordedRun } from "../console/run-feed.ts";
+import { errorMessage } from "../error-message.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { TraceWaterfall } from "./TraceWaterfall.tsx";
 
@@ -22,7 +24,7 @@ export function RunTracePanel({ runId }: { runId: string | undefined }) {
         const record = await (await connection.ready()).getRun(runId);
         if (current) setStack([record]);
       } catch (reason) {
-        if (current) setError(reason instanceof Error ? reason.message : String(reason));
+        if (current) setError(errorMessage(reason));
       }
     })();
     return () => {
@@ -34,11 +36,10 @@ export function RunTracePanel({ runId }: { runId: string | undefined }) {
     try {
       const record = await (await connection.ready()).getRun(nestedId);
       consoleStore.setScope(undefined);
-      consoleStore.startRun(record.runId, `${record.name} (called agent, recorded)`);
-      for (const event of record.events) consoleStore.add(event);
+      showRecordedRun(consoleStore, { ...record, name: `${record.name} (called agent, recorded)` });
       setStack((previous) => [...previous, record]);
     } catch (reason) {
-      setError(reason instanceof Error ? reason.message : String(reason));
+      setError(errorMessage(reason));
     }
   };
 

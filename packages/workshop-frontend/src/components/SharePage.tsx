@@ -1,31 +1,20 @@
-import { useEffect, useRef, useState } from "react";
 import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
+import { useDocumentTitle } from "../hooks/use-document-title.ts";
+import { useForkShare } from "../hooks/use-fork-share.ts";
 import { usePublicLink } from "../hooks/use-public-api.ts";
-import type { RunState } from "../hooks/use-run.ts";
+import { useSharedRun } from "../hooks/use-shared-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
-import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
-import { ThemeToggle } from "./ThemeToggle.tsx";
-import { parsePayload, RunPanel } from "./RunPanel.tsx";
+import { RunPanel } from "./RunPanel.tsx";
 import { SharedTests } from "./SharedTests.tsx";
-import { STORAGE_KEYS } from "../storage-keys.ts";
+import { ThemeToggle } from "./ThemeToggle.tsx";
 
 /** `/s/<id>`: a shared gadget, read-only, with Run (anonymous) and Fork (into the visitor's workspace). */
 export function SharePage({ shareId }: { shareId: string }) {
-  const { connection, console: consoleStore } = useWorkshop();
   const [theme, toggleTheme] = useTheme();
-  const [payloadText, setPayloadText] = useState("");
-  const [runState, setRunState] = useState<RunState>({ status: "idle" });
-  const [forking, setForking] = useState(false);
-  const runId = useRef<string>(undefined);
-
-  // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
-  // so it waits for their click: any site can link here, and a link must not change anything.
-  const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
-
   const {
     link: share,
     value: snapshot,
@@ -35,52 +24,16 @@ export function SharePage({ shareId }: { shareId: string }) {
     (client, id) => client.api.openShare(id),
     (opened) => opened.snapshot() as Promise<ShareSnapshot>,
   );
+  const run = useSharedRun(share, snapshot);
+  const { forking, fork } = useForkShare(shareId, run.fail);
+  useDocumentTitle(snapshot?.name);
 
-  useEffect(() => {
-    if (!snapshot) return;
-    setPayloadText(JSON.stringify(snapshot.payload, null, 2));
-    document.title = `${snapshot.name} — Gadget Workshop`;
-  }, [snapshot]);
+  // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
+  // so it waits for their click: any site can link here, and a link must not change anything.
+  const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
 
   if (missing) return <NotFound message={missing} />;
   if (!snapshot || !share) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
-
-  const run = async () => {
-    const payload = parsePayload(payloadText);
-    if (!payload.ok) return;
-    const startedAt = performance.now();
-    setRunState({ status: "running", startedAt, phase: "queued" });
-    let started = false;
-    runId.current = undefined;
-    try {
-      const outcome = await share.run(payload.value, (event) => {
-        if (!started) {
-          started = true;
-          consoleStore.startRun(event.runId, snapshot.name);
-          runId.current = event.runId;
-        }
-        consoleStore.add(event);
-        if (event.type === "status")
-          setRunState({ status: "running", runId: event.runId, startedAt, phase: event.status });
-      });
-      setRunState({ status: "done", outcome });
-    } catch (error) {
-      setRunState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
-    }
-  };
-
-  async function fork() {
-    setForking(true);
-    connection.start();
-    try {
-      const draft = await (await connection.ready()).forkShare(shareId);
-      window.localStorage.setItem(STORAGE_KEYS.activeDraft, draft.id);
-      window.location.assign("/");
-    } catch (error) {
-      setForking(false);
-      setRunState({ status: "failed", message: error instanceof Error ? error.message : String(error) });
-    }
-  }
 
   const manifest = checkManifest(snapshot.files);
   const dark = theme === "dark";
@@ -136,13 +89,11 @@ export function SharePage({ shareId }: { shareId: string }) {
           <div className="h-2/5 min-h-0 border-b border-zinc-200 dark:border-zinc-800">
             <RunPanel
               draftId={`share-${shareId}`}
-              payloadText={payloadText}
-              onPayloadText={setPayloadText}
-              state={runState}
-              onRun={() => void run()}
-              onCancel={() => {
-                if (runId.current) void share.cancel(runId.current).catch(() => undefined);
-              }}
+              payloadText={run.payloadText}
+              onPayloadText={run.setPayloadText}
+              state={run.state}
+              onRun={() => void run.run()}
+              onCancel={run.cancel}
               dark={dark}
               presets={false}
             />

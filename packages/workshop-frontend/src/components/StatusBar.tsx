@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import type { SaveState } from "../drafts/draft-editor.ts";
 import { describeUsage } from "../drafts/usage-text.ts";
 import { useUsage } from "../hooks/use-usage.ts";
-import type { RunState } from "../hooks/use-run.ts";
+import type { RunState } from "../runs/run-state.ts";
 import { ConnectionBadge, SaveBadge } from "./StatusBadges.tsx";
 
 function runText(state: RunState): string {

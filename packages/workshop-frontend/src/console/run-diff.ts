@@ -3,7 +3,8 @@
  * lines (compared as text, in order, as multisets) and time.
  */
 
-import { formatConsoleLine, type RunEvent, type RunOutcome } from "@gadgets/workshop-shared";
+import type { RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import { comparableLines } from "./console-text.ts";
 
 export interface RunSide {
   events: readonly RunEvent[];
@@ -22,15 +23,6 @@ const describeOutcome = (outcome: RunOutcome) =>
   outcome.status === "ok" ? "ok" : `${outcome.kind}: ${outcome.message}`;
 const describeResult = (outcome: RunOutcome) => (outcome.status === "ok" ? JSON.stringify(outcome.result) : "—");
 
-export function consoleLines(events: readonly RunEvent[]): string[] {
-  return events.flatMap((event) => {
-    if (event.type === "log") return [`${event.level}: ${formatConsoleLine(event.values)}`];
-    if (event.type === "error") return [`uncaught: ${event.error.name}: ${event.error.message}`];
-    if (event.type === "trace") return [`${event.capability}: ${event.summary}`];
-    return [];
-  });
-}
-
 /** Lines of `a` not matched one-for-one by a line of `b`. */
 function missingFrom(a: string[], b: string[]): string[] {
   const counts = new Map<string, number>();
@@ -48,8 +40,8 @@ function missingFrom(a: string[], b: string[]): string[] {
 export function diffRuns(before: RunSide, after: RunSide): RunDiff {
   const outcome = { before: describeOutcome(before.outcome), after: describeOutcome(after.outcome) };
   const result = { before: describeResult(before.outcome), after: describeResult(after.outcome) };
-  const beforeLines = consoleLines(before.events);
-  const afterLines = consoleLines(after.events);
+  const beforeLines = comparableLines(before.events);
+  const afterLines = comparableLines(after.events);
   const lines = { onlyBefore: missingFrom(beforeLines, afterLines), onlyAfter: missingFrom(afterLines, beforeLines) };
   const diff: RunDiff = {
     outcome: { ...outcome, same: outcome.before === outcome.after },

@@ -92,3 +92,11 @@ export default {
     ],
   },
 ];
+
+/** A new draft's files from a template, named after it with a short random tail (`echo-k3x9`). */
+export function filesFromTemplate(
+  templateId: string,
+  tail = Math.random().toString(36).slice(2, 6),
+): GadgetFile[] | undefined {
+  return TEMPLATES.find((template) => template.id === templateId)?.files(`${templateId}-${tail}`);
+}

@@ -8,7 +8,6 @@ import {
   checkFiles,
   checkPayload,
   type EmbedApi,
-  formatConsoleLine,
   type GadgetFile,
   type JsonValue,
   type RunEvent,
@@ -17,12 +16,11 @@ import {
   type ShareSnapshot,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { type ConsoleTextLine, consoleLineText } from "../console/console-text.ts";
 import { Subscribable } from "../subscribable.ts";
 
-export interface EmbedLine {
+export interface EmbedLine extends ConsoleTextLine {
   id: number;
-  level: string;
-  text: string;
   t: number;
 }
 
@@ -129,19 +127,9 @@ export class EmbedController extends Subscribable {
   }
 
   #onEvent(event: RunEvent): void {
-    let line: Omit<EmbedLine, "id"> | undefined;
-    if (event.type === "log") line = { level: event.level, text: formatConsoleLine(event.values), t: event.t };
-    else if (event.type === "error")
-      line = { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}`, t: event.t };
-    else if (event.type === "dropped") line = { level: "debug", text: `${event.count} lines dropped`, t: event.t };
-    else if (event.type === "trace")
-      line = {
-        level: event.ok ? "info" : "warn",
-        text: `⇄ ${event.capability}: ${event.summary} (${event.ms} ms)`,
-        t: event.t,
-      };
+    const line = consoleLineText(event);
     if (!line) return;
-    const lines = [...this.#state.lines, { ...line, id: this.#nextLine++ }].slice(-MAX_LINES);
+    const lines = [...this.#state.lines, { ...line, id: this.#nextLine++, t: event.t }].slice(-MAX_LINES);
     this.#set({ lines });
   }
 

@@ -1,38 +1,64 @@
+/// <reference path="./prism.d.ts" />
 /**
- * A small TypeScript highlighter for the embed's first paint: tokens for comments, strings, numbers,
- * keywords and the rest, rendered as text spans. Monaco loads only when the reader starts to edit.
+ * TypeScript highlighting for the embed's first paint, by Prism (its core and the TypeScript grammar:
+ * a few KB, where Monaco is megabytes; Monaco loads only when the reader starts to edit). Prism's
+ * tokens come back as kinds and text, which the page renders as text, never as HTML.
  */
 
-export type TokenKind = "comment" | "string" | "number" | "keyword" | "type" | "plain";
+import "./prism-manual.ts";
+import Prism from "prismjs/components/prism-core";
+import "prismjs/components/prism-clike";
+import "prismjs/components/prism-javascript";
+import "prismjs/components/prism-typescript";
+
+export type TokenKind = "comment" | "string" | "number" | "keyword" | "type" | "function" | "plain";
 export interface Token {
   kind: TokenKind;
   text: string;
 }
 
-const KEYWORDS = new Set(
-  "abstract as async await break case catch class const continue debugger declare default delete do else enum export extends false finally for from function get if implements import in instanceof interface let new null of private protected public readonly return set static super switch this throw true try type typeof undefined var void while with yield".split(
-    " ",
-  ),
-);
+/** Prism's token types (and aliases) by the kind the embed colours them as; the rest stay plain. */
+const KIND_OF: Record<string, TokenKind> = {
+  comment: "comment",
+  string: "string",
+  "template-string": "string",
+  regex: "string",
+  number: "number",
+  keyword: "keyword",
+  boolean: "keyword",
+  "class-name": "type",
+  builtin: "type",
+  function: "function",
+};
 
-const PATTERN =
-  /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?|`(?:[^`\\]|\\[\s\S])*`?)|(\b\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?n?\b)|([A-Za-z_$][\w$]*)/g;
+type Stream = string | Prism.Token | (string | Prism.Token)[];
 
-export function highlight(source: string): Token[] {
-  const tokens: Token[] = [];
-  let last = 0;
-  for (const match of source.matchAll(PATTERN)) {
-    const at = match.index ?? 0;
-    if (at > last) tokens.push({ kind: "plain", text: source.slice(last, at) });
-    const [text, comment, string, number, word] = match;
-    if (comment) tokens.push({ kind: "comment", text });
-    else if (string) tokens.push({ kind: "string", text });
-    else if (number) tokens.push({ kind: "number", text });
-    else if (word && KEYWORDS.has(word)) tokens.push({ kind: "keyword", text });
-    else if (word && /^[A-Z]/.test(word)) tokens.push({ kind: "type", text });
-    else tokens.push({ kind: "plain", text });
-    last = at + text.length;
+function kindOf(token: Prism.Token, outer: TokenKind): TokenKind {
+  for (const name of [token.type, ...(Array.isArray(token.alias) ? token.alias : token.alias ? [token.alias] : [])]) {
+    const kind = KIND_OF[name];
+    if (kind) return kind;
   }
-  if (last < source.length) tokens.push({ kind: "plain", text: source.slice(last) });
+  // Inside a template string, `${…}` is code again.
+  return token.type === "interpolation" ? "plain" : outer;
+}
+
+function flatten(stream: Stream, kind: TokenKind, into: Token[]): void {
+  if (typeof stream === "string") {
+    const last = into.at(-1);
+    if (last?.kind === kind) last.text += stream;
+    else if (stream) into.push({ kind, text: stream });
+  } else if (Array.isArray(stream)) {
+    for (const part of stream) flatten(part, kind, into);
+  } else {
+    flatten(stream.content, kindOf(stream, kind), into);
+  }
+}
+
+/** The source as coloured runs of text; joined, they give the source back unchanged. */
+export function highlight(source: string): Token[] {
+  const grammar = Prism.languages.typescript;
+  if (!grammar) return [{ kind: "plain", text: source }];
+  const tokens: Token[] = [];
+  flatten(Prism.tokenize(source, grammar), "plain", tokens);
   return tokens;
 }

@@ -1,5 +1,6 @@
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
 import { firstVisitAction } from "../drafts/first-visit.ts";
+import type { EditorCommands } from "../editor/monaco-view.tsx";
 import { TEMPLATES } from "../drafts/templates.ts";
 import { useDraftMutations, useDrafts } from "./use-drafts.ts";
 import { STORAGE_KEYS } from "../storage-keys.ts";
@@ -39,4 +40,14 @@ export function useFirstVisit(
     );
   }, [action, create, setActiveDraft]);
   return { welcome, dismiss: () => setWelcome(false) };
+}
+
+/** The first visit's example opens with the cursor in its code, so typing and Ctrl+Enter work at once. */
+export function useWelcomeFocus(welcome: boolean, commands: EditorCommands | undefined): void {
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!welcome || !commands || focused.current) return;
+    focused.current = true;
+    commands.focus();
+  }, [welcome, commands]);
 }
