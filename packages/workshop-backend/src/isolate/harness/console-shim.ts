@@ -50,7 +50,7 @@ export function withoutFramesOf(stack: string, moduleName: string): string {
     .join("\n");
 }
 
-/** Built-in objects the encoder shows in their own way, never as rows of a table. */
+/** An array or object the encoder shows by its keys: rows for a table (a Map, a Date… are shown their own way). */
 function isTabular(data: unknown): data is object {
   if (typeof data !== "object" || data === null) return false;
   if (Array.isArray(data)) return true;
