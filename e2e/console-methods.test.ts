@@ -1,6 +1,9 @@
-/** The console a gadget gets behaves as in browsers: timers with durations, counters, assert, trace. */
+/**
+ * The console a gadget gets behaves as in browsers: timers with durations, counters, assert, trace,
+ * groups that nest what follows, tables.
+ */
 
-import type { EncodedValue } from "@gadgets/workshop-shared";
+import type { EncodedValue, RunEvent, RunRecord } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Connected, connectNewWorkspace, eventCollector, gadget } from "./helpers.ts";
 
@@ -64,5 +67,60 @@ describe("console methods", () => {
       expect(JSON.stringify(trace)).toContain("index.ts:17");
       expect(JSON.stringify(trace)).not.toContain("__workshop");
     }
+  });
+
+  it("carries group depth and labels and table columns on the events and in the stored record", async () => {
+    const session = ws.client.getSession();
+    const draft = await session.createDraft({
+      files: gadget(`export default {
+  async run() {
+    console.groupEnd();
+    console.group("outer");
+    console.log("one in");
+    console.groupCollapsed("inner");
+    console.warn("two in");
+    console.table([{ name: "ada", age: 36 }, { name: "alan" }, 7]);
+    console.groupEnd();
+    console.table({ a: { x: 1 } }, ["x", "y"]);
+    console.groupEnd();
+    console.groupEnd();
+    console.table("not rows");
+    console.log("top");
+    return "done";
+  },
+};
+`),
+    });
+    const events = eventCollector();
+    const outcome = await session.runDraft(draft.id, null, events.listener);
+    expect(outcome).toMatchObject({ status: "ok" });
+    const layout = (logs: RunEvent[]) =>
+      logs.flatMap((event) =>
+        event.type === "log"
+          ? [{ text: text(event.values), depth: event.depth, group: event.group, columns: event.table?.columns }]
+          : [],
+      );
+    const expected = [
+      { text: "outer", depth: undefined, group: "open", columns: undefined },
+      { text: "one in", depth: 1, group: undefined, columns: undefined },
+      { text: "inner", depth: 1, group: "collapsed", columns: undefined },
+      { text: "two in", depth: 2, group: undefined, columns: undefined },
+      { text: expect.any(String), depth: 2, group: undefined, columns: ["name", "age"] },
+      { text: expect.any(String), depth: 1, group: undefined, columns: ["x", "y"] },
+      { text: "not rows", depth: undefined, group: undefined, columns: undefined },
+      { text: "top", depth: undefined, group: undefined, columns: undefined },
+    ];
+    const streamed = events.ofType("log");
+    expect(layout(streamed)).toEqual(expected);
+    // A plain line carries no layout at all, as before groups and tables existed.
+    expect(Object.keys(streamed.at(-1) ?? {}).sort()).toEqual(["level", "runId", "seq", "t", "type", "values"]);
+    expect(streamed[4]?.values[0]).toMatchObject({ t: "array", length: 3 });
+
+    let record: RunRecord | undefined;
+    for (let tries = 0; tries < 50 && !record; tries++) {
+      record = await session.getRun(outcome.runId).catch(() => undefined);
+      if (!record) await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(layout(record?.events ?? [])).toEqual(expected);
   });
 });

@@ -43,6 +43,7 @@ import { type CapabilityServices, createCapabilityHandler } from "./capabilities
 import { mapError } from "./build/stack-map.ts";
 import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
 import { LRUCache } from "lru-cache";
+import { sanitizeLogLayout } from "./log-layout.ts";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
 import { TraceRecorder } from "./trace-recorder.ts";
 
@@ -321,7 +322,7 @@ export class Overseer {
       timer = setTimeout(timedOut, timeoutMs);
     };
     // Caps first: past them an event costs a count, never sanitizing or stack mapping.
-    const logEvent = (level: LogLevel, values: EncodedValue[]) => {
+    const logEvent = (level: LogLevel, values: EncodedValue[], layout?: unknown) => {
       if (events.closed) return;
       if (!events.accepting) return events.refuse();
       const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
@@ -329,6 +330,7 @@ export class Overseer {
         type: "log",
         level: checkedLevel,
         values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build),
+        ...sanitizeLogLayout(layout),
       });
     };
     const errorEvent = (raw: RawError, uncaught: boolean) => {
@@ -393,7 +395,8 @@ export class Overseer {
             if (!Array.isArray(batch)) return;
             for (const event of batch.slice(0, MAX_EVENTS_PER_RUN)) {
               if (!events.accepting) return events.refuse();
-              if (event?.kind === "log" && Array.isArray(event.values)) logEvent(event.level, event.values);
+              if (event?.kind === "log" && Array.isArray(event.values))
+                logEvent(event.level, event.values, event.layout);
               else if (event?.kind === "error") errorEvent(event.error, event.uncaught);
             }
           },

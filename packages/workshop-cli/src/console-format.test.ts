@@ -1,6 +1,6 @@
 import { CONSOLE_CAPS, encodeConsoleValues } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { formatConsoleValues } from "./console-format.ts";
+import { formatConsoleTable, formatConsoleValues } from "./console-format.ts";
 
 const show = (...values: unknown[]) =>
   formatConsoleValues(encodeConsoleValues(values, CONSOLE_CAPS), false, (stack) =>
@@ -36,5 +36,28 @@ describe("formatConsoleValues", () => {
 
   it("keeps keys that look like Object.prototype's own", () => {
     expect(show({ constructor: "c", ["__proto__"]: 1 })).toContain("constructor: 'c'");
+  });
+});
+
+describe("formatConsoleTable", () => {
+  it("aligns every column to its widest cell, cuts long cells and says what was left out", () => {
+    const lines = formatConsoleTable({
+      header: ["(index)", "a"],
+      rows: [
+        ["0", "x".repeat(50)],
+        ["1", "two\nlines"],
+      ],
+      moreRows: 3,
+      moreColumns: 2,
+    });
+    expect(lines).toEqual([
+      `┌─────────┬${"─".repeat(42)}┐`,
+      `│ (index) │ a${" ".repeat(39)} │`,
+      `├─────────┼${"─".repeat(42)}┤`,
+      `│ 0       │ ${"x".repeat(39)}… │`,
+      `│ 1       │ two lines${" ".repeat(31)} │`,
+      `└─────────┴${"─".repeat(42)}┘`,
+      "… 3 more rows, 2 more columns",
+    ]);
   });
 });

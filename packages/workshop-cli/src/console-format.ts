@@ -2,11 +2,11 @@
  * Console values for a terminal: the encoded tree a run streams (see console-values.ts in the shared
  * package) turned back into values Node's `util.inspect` prints the way `console.log` would — Maps as
  * Maps, class names kept — with cut-off parts shown as short labels. Logged errors print as their
- * stack, which the caller points at local files.
+ * stack, which the caller points at local files. A `console.table` prints as an aligned text table.
  */
 
 import { inspect } from "node:util";
-import type { EncodedValue } from "@gadgets/workshop-shared";
+import type { ConsoleTable, EncodedValue } from "@gadgets/workshop-shared";
 
 /** A stand-in for what could not be sent; inspect prints its label as is. */
 class Label {
@@ -109,4 +109,34 @@ export function formatConsoleValues(
           }),
     )
     .join(" ");
+}
+
+/** Characters of a table cell; a longer one is cut so the table stays readable in a terminal. */
+const MAX_CELL_WIDTH = 40;
+
+const cell = (text: string) => {
+  const flat = text.replaceAll("\n", " ");
+  return flat.length > MAX_CELL_WIDTH ? `${flat.slice(0, MAX_CELL_WIDTH - 1)}…` : flat;
+};
+
+/** A table drawn with box lines, one string per terminal line, with what was left out said below it. */
+export function formatConsoleTable(table: ConsoleTable): string[] {
+  const header = table.header.map(cell);
+  const rows = table.rows.map((row) => row.map(cell));
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const rule = (left: string, middle: string, right: string) =>
+    `${left}${widths.map((width) => "─".repeat(width + 2)).join(middle)}${right}`;
+  const line = (cells: string[]) => `│${widths.map((width, i) => ` ${(cells[i] ?? "").padEnd(width)} `).join("│")}│`;
+  const more = [
+    ...(table.moreRows > 0 ? [`${table.moreRows} more rows`] : []),
+    ...(table.moreColumns > 0 ? [`${table.moreColumns} more columns`] : []),
+  ];
+  return [
+    rule("┌", "┬", "┐"),
+    line(header),
+    rule("├", "┼", "┤"),
+    ...rows.map(line),
+    rule("└", "┴", "┘"),
+    ...(more.length > 0 ? [`… ${more.join(", ")}`] : []),
+  ];
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import type { EncodedValue, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
 import { RunPrinter } from "./run-printer.ts";
 import { painter } from "./terminal-style.ts";
@@ -72,6 +72,67 @@ describe("RunPrinter", () => {
     const colored = printerFor(false, true);
     colored.printer.onEvent(event);
     expect(colored.out.stderr).toContain("\u001b[33mwarn ");
+  });
+
+  it("indents grouped lines two spaces per level, continuation lines too", () => {
+    const { printer, out } = printerFor(false);
+    const line = (t: number, values: EncodedValue[], depth?: number): Extract<RunEvent, { type: "log" }> => ({
+      type: "log",
+      runId: "r",
+      seq: t,
+      t,
+      level: "log",
+      values,
+      ...(depth ? { depth } : {}),
+    });
+    printer.onEvent({ ...line(1, [{ t: "string", v: "outer" }]), group: "open" });
+    printer.onEvent(line(2, [{ t: "string", v: "in" }], 1));
+    printer.onEvent(line(3, [{ t: "string", v: "a\nb" }], 2));
+    printer.onEvent(line(4, [{ t: "string", v: "top" }]));
+    expect(out.stderr).toBe(
+      ["     1ms log   outer", "     2ms log     in", "     3ms log       a", "    b", "     4ms log   top", ""].join(
+        "\n",
+      ),
+    );
+  });
+
+  it("prints a table line as an aligned table under its time and level, and keeps the marker in --json", () => {
+    const event: RunEvent = {
+      type: "log",
+      runId: "r",
+      seq: 0,
+      t: 5,
+      level: "log",
+      depth: 1,
+      values: [
+        {
+          t: "array",
+          length: 2,
+          items: [
+            { t: "object", ctor: "Object", size: 1, entries: [["name", { t: "string", v: "ada" }]] },
+            { t: "number", v: 7 },
+          ],
+        },
+      ],
+      table: { columns: ["name"] },
+    };
+    const plain = printerFor(false);
+    plain.printer.onEvent(event);
+    const pad = " ".repeat(15);
+    expect(plain.out.stderr).toBe(
+      [
+        "     5ms log     ┌─────────┬───────┬────────┐",
+        `${pad}  │ (index) │ name  │ Values │`,
+        `${pad}  ├─────────┼───────┼────────┤`,
+        `${pad}  │ 0       │ "ada" │        │`,
+        `${pad}  │ 1       │       │ 7      │`,
+        `${pad}  └─────────┴───────┴────────┘`,
+        "",
+      ].join("\n"),
+    );
+    const json = printerFor(true);
+    json.printer.onEvent(event);
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ depth: 1, table: { columns: ["name"] } });
   });
 
   it("prints the result as JSON on stdout", () => {

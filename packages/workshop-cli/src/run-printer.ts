@@ -6,8 +6,16 @@
  */
 
 import { join, relative } from "node:path";
-import type { GadgetFile, LogLevel, RunErrorInfo, RunEvent, RunOutcome, RunTimings } from "@gadgets/workshop-shared";
-import { formatConsoleValues } from "./console-format.ts";
+import {
+  consoleTable,
+  type GadgetFile,
+  type LogLevel,
+  type RunErrorInfo,
+  type RunEvent,
+  type RunOutcome,
+  type RunTimings,
+} from "@gadgets/workshop-shared";
+import { formatConsoleTable, formatConsoleValues } from "./console-format.ts";
 import type { Painter } from "./terminal-style.ts";
 
 export interface OutputStreams {
@@ -76,8 +84,16 @@ export class RunPrinter {
     const at = paint.paint("dim", `${String(event.t).padStart(6)}ms`);
     switch (event.type) {
       case "log": {
-        const text = formatConsoleValues(event.values, paint.enabled, this.localStack);
-        this.#err(`${at} ${paint.paint(LEVEL_STYLE[event.level], event.level.padEnd(5))} ${text}`);
+        // Grouped lines are indented two spaces per level, as Node's console.group does.
+        const indent = "  ".repeat(event.depth ?? 0);
+        const table = event.table && consoleTable(event.values[0], event.table.columns);
+        const text = table
+          ? formatConsoleTable(table).join("\n")
+          : formatConsoleValues(event.values, paint.enabled, this.localStack);
+        const level = paint.paint(LEVEL_STYLE[event.level], event.level.padEnd(5));
+        // A table's lines stand under its first, past the time and level.
+        const under = table ? " ".repeat(`${String(event.t).padStart(6)}ms `.length + 6) : "";
+        this.#err(`${at} ${level} ${indent}${text.replaceAll("\n", `\n${under}${indent}`)}`);
         return;
       }
       case "error":

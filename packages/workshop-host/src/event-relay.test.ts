@@ -30,6 +30,18 @@ describe("the event relay", () => {
     expect(batches.slice(1).map((batch) => batch.length)).toEqual([MAX_EVENTS_PER_BATCH, 1]);
   });
 
+  it("forwards a line's layout when it has one", () => {
+    const { target, batches } = sink();
+    const relay = new RunEventRelay(target, 10);
+    relay.push(`"log",["log",[{"t":"string","v":"g"}],{"depth":1,"group":"open"}]]`);
+    relay.push(log(1));
+    relay.flush();
+    expect(batches.flat()).toEqual([
+      { kind: "log", level: "log", values: [{ t: "string", v: "g" }], layout: { depth: 1, group: "open" } },
+      { kind: "log", level: "log", values: [{ t: "number", v: 1 }] },
+    ]);
+  });
+
   it("forwards up to its line cap and nothing past it", () => {
     const { target, batches } = sink();
     const relay = new RunEventRelay(target, 5);

@@ -5,7 +5,7 @@
  */
 
 import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
-import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 
 const DROPPED_PREFIX = '"dropped",[';
@@ -61,7 +61,12 @@ export class RunEventRelay {
     const [kind, data] = parsed as [unknown, unknown[]];
     // Shapes are checked again by the overseer.
     if (kind === "log")
-      this.#batch.push({ kind: "log", level: data[0] as LogLevel, values: data[1] as EncodedValue[] });
+      this.#batch.push({
+        kind: "log",
+        level: data[0] as LogLevel,
+        values: data[1] as EncodedValue[],
+        ...(data[2] === undefined ? {} : { layout: data[2] as LogLayout }),
+      });
     else if (kind === "error")
       this.#batch.push({ kind: "error", error: data[0] as RawError, uncaught: data[1] === true });
     else return;

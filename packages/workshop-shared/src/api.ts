@@ -144,7 +144,7 @@ export type RunOutcome =
 /** Streamed to the caller while a run goes on. `t` is milliseconds since the run started. */
 export type RunEvent =
   | { type: "status"; runId: string; seq: number; t: number; status: "queued" | "building" | "running" }
-  | {
+  | ({
       type: "log";
       runId: string;
       seq: number;
@@ -153,7 +153,7 @@ export type RunEvent =
       values: EncodedValue[];
       /** Set when the line came from an agent this run called through the catalog. */
       from?: EventSource;
-    }
+    } & LogLayout)
   | {
       type: "error";
       runId: string;
@@ -177,6 +177,22 @@ export type RunEvent =
       from?: EventSource;
     }
   | { type: "end"; runId: string; seq: number; t: number; outcome: RunOutcome };
+
+/**
+ * Where a console line sits, as browsers lay out `console.group` and `console.table`. Every field is
+ * absent in the common case (a plain line at the top level), so older records and clients read the same.
+ */
+export interface LogLayout {
+  /** `console.group` nesting of the run when the line was written, 1 up to `MAX_CONSOLE_GROUP_DEPTH`. */
+  depth?: number;
+  /**
+   * The line is a group's label (`console.group`, or `groupCollapsed`: shown closed): the lines after it
+   * one level deeper, up to its `groupEnd`, belong to it.
+   */
+  group?: "open" | "collapsed";
+  /** The line's first value is a `console.table` of rows; `columns` are shown after the index column. */
+  table?: { columns: string[] };
+}
 
 /** The nested run (an agent called through the catalog) an event came from. */
 export interface EventSource {

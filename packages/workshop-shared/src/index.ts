@@ -3,6 +3,7 @@ export { MANIFEST_PATH, TESTS_PATH } from "./api.ts";
 export * from "./client.ts";
 export * from "./embed.ts";
 export * from "./errors.ts";
+export * from "./console-table.ts";
 export * from "./console-values.ts";
 export * from "./gadget-tests.ts";
 export * from "./limits.ts";

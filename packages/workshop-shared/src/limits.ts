@@ -85,6 +85,18 @@ export const CONSOLE_CAPS = {
 
 export type ConsoleCaps = { readonly [K in keyof typeof CONSOLE_CAPS]: number };
 
+/**
+ * `console.group` nesting a line reports. Deeper groups still open and close in step, their lines stay
+ * at this depth: past it an indent only pushes the text out of view (recursion that groups, say).
+ */
+export const MAX_CONSOLE_GROUP_DEPTH = 32;
+
+/**
+ * What a `console.table` shows in the IDE and the terminal; the rest is counted ("… 5 more rows"). The
+ * rows travel capped anyway (`CONSOLE_CAPS.maxKeys`); past 20 columns a table no longer fits a screen.
+ */
+export const CONSOLE_TABLE_SHOWN = { rows: 100, columns: 20 } as const;
+
 /** Memory a run may add to its runner, as on Cloudflare (128 MB per isolate). Enforced by the local pool. */
 export const RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
 /**

@@ -5,7 +5,7 @@
  * and a supervised runner pool for local runs that must survive runaway code.
  */
 
-import type { GadgetGrants, JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
+import type { GadgetGrants, JsonValue, LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 
 /** What the sandboxed code reported about a thrown value, before stack mapping. */
@@ -17,7 +17,7 @@ export interface RawError {
 
 /** One console call or uncaught error, as the runner pool forwards them in batches. */
 export type IsolateEvent =
-  | { kind: "log"; level: LogLevel; values: EncodedValue[] }
+  | { kind: "log"; level: LogLevel; values: EncodedValue[]; layout?: LogLayout }
   | { kind: "error"; error: RawError; uncaught: boolean };
 
 /** Receives what the isolate emits while it runs. Called over RPC from inside the isolate. */
@@ -27,7 +27,8 @@ export interface IsolateEventSink {
    * the deadline itself from when the run starts (the runner pool) need not call it.
    */
   started(): void;
-  log(level: LogLevel, values: EncodedValue[]): void;
+  /** `layout` only when the line has one (grouped, a group's label, a table). */
+  log(level: LogLevel, values: EncodedValue[], layout?: LogLayout): void;
   error(error: RawError, uncaught: boolean): void;
   /** Several events at once, in order: one call per batch instead of one per event. */
   events(batch: IsolateEvent[]): void;

@@ -1,5 +1,5 @@
 import { RpcTarget } from "capnweb";
-import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import type {
   CapabilityCall,
@@ -26,8 +26,8 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
     this.#sink.started();
   }
 
-  log(level: LogLevel, values: EncodedValue[]): void {
-    this.#sink.log(level, values);
+  log(level: LogLevel, values: EncodedValue[], layout?: LogLayout): void {
+    this.#sink.log(level, values, layout);
   }
 
   error(error: RawError, uncaught: boolean): void {

@@ -2,7 +2,44 @@
 // A unit test (scripts/harness-text.test.ts) fails while it is stale.
 
 /** `__workshop_console.js`: console-module.ts and what it imports. */
-export const CONSOLE_MODULE_TEXT = `// src/isolate/harness/contract.ts
+export const CONSOLE_MODULE_TEXT = `// ../workshop-shared/src/limits.ts
+var MAX_PAYLOAD_BYTES = 1024 * 1024;
+var MAX_RESULT_BYTES = 1024 * 1024;
+var MAX_FILE_BYTES = 256 * 1024;
+var MAX_GADGET_BYTES = 1024 * 1024;
+var MAX_NAME_LENGTH = 64;
+var MAX_ID_LENGTH = 64;
+var MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
+var MAX_EVENTS_PER_RUN = 2e3;
+var DROPPED_TALLY_EVERY = 100;
+var MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
+var CONSOLE_CAPS = {
+  /** Arguments of one console call. */
+  maxArgs: 32,
+  /** Nesting depth of objects and arrays. */
+  maxDepth: 6,
+  /** Keys shown per object, entries per Map/Set, items per array. */
+  maxKeys: 100,
+  /** Characters kept per string. */
+  maxStringLength: 1e4,
+  /** Nodes encoded per console call. */
+  maxNodes: 2e3,
+  /** Characters of string content per console call, summed over its strings: six full strings. */
+  maxCharsPerCall: 6e4
+};
+var MAX_CONSOLE_GROUP_DEPTH = 32;
+var RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
+var KV_MAX_VALUE_BYTES = 64 * 1024;
+var KV_MAX_TOTAL_BYTES = 1024 * 1024;
+var MAX_FETCH_RESPONSE_BYTES = 1024 * 1024;
+var MAX_FETCH_REQUEST_BYTES = 1024 * 1024;
+var MAX_TEST_RESULT_BYTES = 64 * 1024;
+var MAX_TRACE_BYTES = 128 * 1024;
+var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
+var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
+var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
+
+// src/isolate/harness/contract.ts
 var HARNESS_CONSOLE_MODULE = "__workshop_console.js";
 var EVENT_LINE_MARKER = "\u001eGWEV1 ";
 
@@ -11,18 +48,64 @@ var LEVELS = ["log", "info", "warn", "error", "debug"];
 function withoutFramesOf(stack, moduleName) {
   return stack.split("\\n").filter((line) => !line.includes(moduleName)).join("\\n");
 }
+function isTabular(data) {
+  if (typeof data !== "object" || data === null) return false;
+  if (Array.isArray(data)) return true;
+  return !(data instanceof Map || data instanceof Set || data instanceof Date || data instanceof RegExp || data instanceof Error || data instanceof Promise || ArrayBuffer.isView(data));
+}
+function tableColumns(data, columns) {
+  if (!isTabular(data)) return void 0;
+  const cut = (key) => String(key).slice(0, 200);
+  if (Array.isArray(columns)) return columns.slice(0, CONSOLE_CAPS.maxKeys).map(cut);
+  const rows = Array.isArray(data) ? data.slice(0, CONSOLE_CAPS.maxKeys) : Object.values(data).slice(0, CONSOLE_CAPS.maxKeys);
+  const seen = /* @__PURE__ */ new Set();
+  for (const row of rows) {
+    if (!isTabular(row)) continue;
+    for (const key of Object.keys(row)) {
+      if (seen.size >= CONSOLE_CAPS.maxKeys) break;
+      seen.add(cut(key));
+    }
+  }
+  return [...seen];
+}
 function installConsole(target, output, now) {
-  function logAll(level, args) {
-    for (const run of output.current()) output.log(run, level, args);
+  function write(run, level, args, layout) {
+    const depth = run.groupDepth ?? 0;
+    if (depth === 0) output.log(run, level, args, layout);
+    else
+      output.log(run, level, args, {
+        depth: Math.min(depth, MAX_CONSOLE_GROUP_DEPTH),
+        ...layout
+      });
+  }
+  function logAll(level, args, layout) {
+    for (const run of output.current()) write(run, level, args, layout);
   }
   for (const level of LEVELS) target[level] = (...args) => logAll(level, args);
-  const tableOrDir = (...args) => logAll("log", args);
-  target.table = tableOrDir;
-  target.dir = tableOrDir;
-  target.dirxml = tableOrDir;
-  target.group = (...label) => logAll("log", label.length > 0 ? label : ["console.group"]);
-  target.groupCollapsed = target.group;
+  const dir = (...args) => logAll("log", args);
+  target.dir = dir;
+  target.dirxml = dir;
+  target.table = (...args) => {
+    let columns;
+    try {
+      columns = tableColumns(args[0], args[1]);
+    } catch {
+    }
+    if (columns) logAll("log", [args[0]], { table: { columns } });
+    else logAll("log", args);
+  };
+  const group = (kind, name) => (...label) => {
+    for (const run of output.current()) {
+      const depth = run.groupDepth ?? 0;
+      const layout = depth < MAX_CONSOLE_GROUP_DEPTH ? { group: kind } : void 0;
+      write(run, "log", label.length > 0 ? label : [name], layout);
+      run.groupDepth = depth + 1;
+    }
+  };
+  target.group = group("open", "console.group");
+  target.groupCollapsed = group("collapsed", "console.groupCollapsed");
   target.groupEnd = () => {
+    for (const run of output.current()) if (run.groupDepth) run.groupDepth--;
   };
   target.assert = (condition, ...args) => {
     if (condition) return;
@@ -34,7 +117,7 @@ function installConsole(target, output, now) {
       run.counts ??= /* @__PURE__ */ new Map();
       const n = (run.counts.get(String(label)) ?? 0) + 1;
       run.counts.set(String(label), n);
-      output.log(run, "log", [\`\${String(label)}: \${n}\`]);
+      write(run, "log", [\`\${String(label)}: \${n}\`]);
     }
   };
   target.countReset = (label = "default") => {
@@ -44,7 +127,7 @@ function installConsole(target, output, now) {
   target.time = (label = "default") => {
     for (const run of output.current()) {
       run.timers ??= /* @__PURE__ */ new Map();
-      if (run.timers.has(String(label))) output.log(run, "warn", [\`Timer '\${String(label)}' already exists\`]);
+      if (run.timers.has(String(label))) write(run, "warn", [\`Timer '\${String(label)}' already exists\`]);
       else run.timers.set(String(label), now());
     }
   };
@@ -52,11 +135,11 @@ function installConsole(target, output, now) {
     for (const run of output.current()) {
       const start = run.timers?.get(String(label));
       if (start === void 0) {
-        output.log(run, "warn", [\`Timer '\${String(label)}' does not exist\`]);
+        write(run, "warn", [\`Timer '\${String(label)}' does not exist\`]);
         continue;
       }
       if (remove) run.timers?.delete(String(label));
-      output.log(run, "log", [\`\${String(label)}: \${elapsed(start)}\`, ...args]);
+      write(run, "log", [\`\${String(label)}: \${elapsed(start)}\`, ...args]);
     }
   };
   target.timeEnd = timerEnd(true);
@@ -206,42 +289,6 @@ function encodeConsoleValues(values, caps) {
   return out;
 }
 
-// ../workshop-shared/src/limits.ts
-var MAX_PAYLOAD_BYTES = 1024 * 1024;
-var MAX_RESULT_BYTES = 1024 * 1024;
-var MAX_FILE_BYTES = 256 * 1024;
-var MAX_GADGET_BYTES = 1024 * 1024;
-var MAX_NAME_LENGTH = 64;
-var MAX_ID_LENGTH = 64;
-var MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
-var MAX_EVENTS_PER_RUN = 2e3;
-var DROPPED_TALLY_EVERY = 100;
-var MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
-var CONSOLE_CAPS = {
-  /** Arguments of one console call. */
-  maxArgs: 32,
-  /** Nesting depth of objects and arrays. */
-  maxDepth: 6,
-  /** Keys shown per object, entries per Map/Set, items per array. */
-  maxKeys: 100,
-  /** Characters kept per string. */
-  maxStringLength: 1e4,
-  /** Nodes encoded per console call. */
-  maxNodes: 2e3,
-  /** Characters of string content per console call, summed over its strings: six full strings. */
-  maxCharsPerCall: 6e4
-};
-var RUN_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
-var KV_MAX_VALUE_BYTES = 64 * 1024;
-var KV_MAX_TOTAL_BYTES = 1024 * 1024;
-var MAX_FETCH_RESPONSE_BYTES = 1024 * 1024;
-var MAX_FETCH_REQUEST_BYTES = 1024 * 1024;
-var MAX_TEST_RESULT_BYTES = 64 * 1024;
-var MAX_TRACE_BYTES = 128 * 1024;
-var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
-var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
-var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
-
 // src/isolate/harness/describe-thrown.ts
 var stringify = JSON.stringify;
 function describeThrown(thrown) {
@@ -266,7 +313,7 @@ function createEventChannel(writeLine) {
   function emit(run, event) {
     run.emitted++;
     if (run.sink) {
-      const call = event.kind === "log" ? run.sink.log(event.data[0], event.data[1]) : run.sink.error(event.data[0], event.data[1]);
+      const call = event.kind !== "log" ? run.sink.error(event.data[0], event.data[1]) : event.data[2] ? run.sink.log(event.data[0], event.data[1], event.data[2]) : run.sink.log(event.data[0], event.data[1]);
       run.pending[run.pending.length] = Promise.resolve(call).catch(() => {
       });
     } else {
@@ -283,7 +330,7 @@ function createEventChannel(writeLine) {
     });
     else writeLine(EVENT_LINE_MARKER + stringify2([run.id, "dropped", [run.dropped]]));
   }
-  function log(run, level, args) {
+  function log(run, level, args, layout) {
     if (run.emitted >= MAX_EVENTS_PER_RUN || run.bytes >= MAX_EVENT_BYTES_PER_RUN) {
       countDropped(run);
       return;
@@ -294,7 +341,7 @@ function createEventChannel(writeLine) {
     } catch {
       values = [{ t: "unreadable", reason: "console value could not be encoded" }];
     }
-    emit(run, { kind: "log", data: [level, values] });
+    emit(run, { kind: "log", data: layout ? [level, values, layout] : [level, values] });
   }
   function finish(run) {
     if (run.lines > 0) writeLine(\`\${EVENT_LINE_MARKER}\${stringify2([run.id, "done", run.lines])}\`);
@@ -518,4 +565,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "000a7804bc677c9ecaee067761fad204e8e75b983f6aeb61f28012d8a0ba586a";
+export const HARNESS_DIGEST = "48ef94df66bca59ffc6be040002b0295740173f34d6b4cdafbd94e8fc26ca05f";

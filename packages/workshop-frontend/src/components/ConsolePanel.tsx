@@ -1,8 +1,10 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import type { StackFrame } from "@gadgets/workshop-shared";
+import { consoleTable } from "@gadgets/workshop-shared/console-table";
 import type { ConsoleEntry, ConsoleStore, LevelFilter } from "../console/console-store.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
+import { ConsoleTableView } from "./ConsoleTableView.tsx";
 import { Icon } from "./Icon.tsx";
 import { ValueView } from "./ValueView.tsx";
 
@@ -53,13 +55,70 @@ function Frames({ frames, onOpen }: { frames: StackFrame[]; onOpen(frame: StackF
   );
 }
 
+/** A console line: indented by its group depth, a group's label with its fold button, a table as a table. */
+function LogLine({
+  entry,
+  dark,
+  store,
+}: {
+  entry: ConsoleEntry & { kind: "log" };
+  dark: boolean;
+  store: ConsoleStore;
+}) {
+  const table = entry.table && consoleTable(entry.values[0], entry.table.columns);
+  const closed = entry.group ? store.isGroupClosed(entry) : false;
+  const values = (
+    <span className="flex min-w-0 flex-wrap gap-x-2">
+      {entry.values.map((value, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: values of one line never reorder
+        <ValueView key={i} value={value} dark={dark} />
+      ))}
+    </span>
+  );
+  return (
+    <div
+      className={`flex gap-2 px-1 ${LEVEL_STYLE[entry.level] ?? ""}`}
+      data-level={entry.level}
+      data-depth={entry.depth ?? 0}
+      data-testid="console-line"
+    >
+      <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+      <From entry={entry} />
+      <span className="flex min-w-0 gap-1" style={{ paddingLeft: `${(entry.depth ?? 0) * 1.5}em` }}>
+        {entry.group ? (
+          <>
+            <button
+              type="button"
+              className="shrink-0 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
+              aria-expanded={!closed}
+              aria-label={closed ? "Show the lines of this group" : "Hide the lines of this group"}
+              title={closed ? "Show the lines of this group" : "Hide the lines of this group"}
+              data-testid="console-group"
+              onClick={() => store.toggleGroup(entry.id)}
+            >
+              {closed ? "▸" : "▾"}
+            </button>
+            <span className="font-semibold">{values}</span>
+          </>
+        ) : table ? (
+          <ConsoleTableView table={table} />
+        ) : (
+          values
+        )}
+      </span>
+    </div>
+  );
+}
+
 function Entry({
   entry,
   dark,
+  store,
   onOpenFrame,
 }: {
   entry: ConsoleEntry;
   dark: boolean;
+  store: ConsoleStore;
   onOpenFrame(frame: StackFrame): void;
 }) {
   switch (entry.kind) {
@@ -70,22 +129,7 @@ function Entry({
         </div>
       );
     case "log":
-      return (
-        <div
-          className={`flex gap-2 px-1 ${LEVEL_STYLE[entry.level] ?? ""}`}
-          data-level={entry.level}
-          data-testid="console-line"
-        >
-          <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
-          <From entry={entry} />
-          <span className="flex flex-wrap gap-x-2">
-            {entry.values.map((value, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: values of one line never reorder
-              <ValueView key={i} value={value} dark={dark} />
-            ))}
-          </span>
-        </div>
-      );
+      return <LogLine entry={entry} dark={dark} store={store} />;
     case "error":
       return (
         <div className={`px-1 ${LEVEL_STYLE.error}`} data-testid="console-error">
@@ -313,7 +357,7 @@ export function ConsolePanel({
                   transform: `translateY(${item.start}px)`,
                 }}
               >
-                <Entry entry={entry} dark={dark} onOpenFrame={onOpenFrame} />
+                <Entry entry={entry} dark={dark} store={store} onOpenFrame={onOpenFrame} />
               </div>
             );
           })}

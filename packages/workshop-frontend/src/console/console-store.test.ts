@@ -2,7 +2,7 @@ import type { RunEvent } from "@gadgets/workshop-shared";
 import { describe, expect, it, vi } from "vitest";
 import { ConsoleStore, MAX_CONSOLE_ENTRIES } from "./console-store.ts";
 
-const log = (i: number, level: "log" | "warn" = "log"): RunEvent => ({
+const log = (i: number, level: "log" | "warn" = "log"): Extract<RunEvent, { type: "log" }> => ({
   type: "log",
   runId: "r",
   seq: i,
@@ -12,6 +12,23 @@ const log = (i: number, level: "log" | "warn" = "log"): RunEvent => ({
 });
 
 describe("ConsoleStore", () => {
+  it("keeps a line's group and table layout, and folds a group when its label is toggled", () => {
+    const store = new ConsoleStore();
+    store.add({ ...log(1), group: "collapsed" });
+    store.add({ ...log(2), depth: 1, table: { columns: ["a"] } });
+    store.add(log(3));
+    const [label] = store.all();
+    expect(store.all()[1]).toMatchObject({ depth: 1, table: { columns: ["a"] } });
+    expect(store.visible().map((entry) => entry.id)).toEqual([1, 3]);
+    if (label?.kind !== "log") throw new Error("no label");
+    expect(store.isGroupClosed(label)).toBe(true);
+    store.toggleGroup(label.id);
+    expect(store.isGroupClosed(label)).toBe(false);
+    expect(store.visible().map((entry) => entry.id)).toEqual([1, 2, 3]);
+    store.toggleGroup(label.id);
+    expect(store.visible().map((entry) => entry.id)).toEqual([1, 3]);
+  });
+
   it("keeps MAX_CONSOLE_ENTRIES entries and counts one more as dropped", () => {
     const store = new ConsoleStore();
     for (let i = 0; i < MAX_CONSOLE_ENTRIES; i++) store.add(log(i));

@@ -1,15 +1,25 @@
 /**
- * The console panel's entries: runs separated, levels filterable, capped so a 10,000-line flood stays
- * smooth — past the cap the oldest lines are dropped and counted. Framework-free; React subscribes.
+ * The console panel's entries: runs separated, levels filterable, groups foldable, capped so a
+ * 10,000-line flood stays smooth — past the cap the oldest lines are dropped and counted.
+ * Framework-free; React subscribes.
  */
 
-import type { EventSource, LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
+import type { EventSource, LogLayout, LogLevel, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { Subscribable } from "../subscribable.ts";
+import { withoutClosedGroups } from "./console-groups.ts";
 
 export type ConsoleEntry =
   | { kind: "run-start"; id: number; runId: string; name: string; at: number }
-  | { kind: "log"; id: number; runId: string; level: LogLevel; values: EncodedValue[]; t: number; from?: EventSource }
+  | ({
+      kind: "log";
+      id: number;
+      runId: string;
+      level: LogLevel;
+      values: EncodedValue[];
+      t: number;
+      from?: EventSource;
+    } & LogLayout)
   | { kind: "error"; id: number; runId: string; error: RunErrorInfo; t: number; from?: EventSource }
   | { kind: "dropped"; id: number; runId: string; count: number; t: number }
   | {
@@ -47,6 +57,8 @@ export class ConsoleStore extends Subscribable {
   #filter: LevelFilter = { ...ALL_LEVELS };
   #visible: ConsoleEntry[] | undefined;
   #scope: ((entry: ConsoleEntry) => boolean) | undefined;
+  /** Group labels the reader opened or closed, against how they started (`groupCollapsed` starts closed). */
+  #toggled = new Set<number>();
   #notifyScheduled = false;
 
   /** Lines dropped because the panel was full. */
@@ -73,9 +85,19 @@ export class ConsoleStore extends Subscribable {
     this.#changed(true);
   }
 
-  /** Entries that pass the filter (cached until the next change). */
+  /** Whether a group's lines are hidden under its label. */
+  isGroupClosed = (entry: ConsoleEntry & { kind: "log" }): boolean =>
+    (entry.group === "collapsed") !== this.#toggled.has(entry.id);
+
+  /** Opens a closed group or closes an open one. */
+  toggleGroup(id: number): void {
+    if (!this.#toggled.delete(id)) this.#toggled.add(id);
+    this.#changed(true);
+  }
+
+  /** Entries that pass the filter and no closed group hides (cached until the next change). */
   visible(): ConsoleEntry[] {
-    this.#visible ??= this.#entries.filter((entry) => {
+    this.#visible ??= withoutClosedGroups(this.#entries, this.isGroupClosed).filter((entry) => {
       if (this.#scope && !this.#scope(entry)) return false;
       if (entry.kind === "log") return this.#filter[entry.level];
       if (entry.kind === "error") return this.#filter["error-events"];
@@ -105,6 +127,9 @@ export class ConsoleStore extends Subscribable {
           values: event.values,
           t: event.t,
           ...(event.from ? { from: event.from } : {}),
+          ...(event.depth ? { depth: event.depth } : {}),
+          ...(event.group ? { group: event.group } : {}),
+          ...(event.table ? { table: event.table } : {}),
         });
         break;
       case "error":
@@ -144,6 +169,7 @@ export class ConsoleStore extends Subscribable {
   clear(): void {
     this.#entries = [];
     this.#scope = undefined;
+    this.#toggled.clear();
     this.#droppedByCap = 0;
     this.#changed(true);
   }

@@ -4,7 +4,7 @@
  * sides import this file; the harness bundle inlines the constants.
  */
 
-import type { GadgetGrants, JsonValue, LogLevel } from "@gadgets/workshop-shared/api";
+import type { GadgetGrants, JsonValue, LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import type { CapabilityHandler, RawError } from "../../executors/executor.ts";
 
@@ -33,7 +33,8 @@ export const EVENT_LINE_MARKER = "\u001eGWEV1 ";
  * which the harness waits for before the run returns.
  */
 export interface RunSink {
-  log(level: LogLevel, values: EncodedValue[]): unknown;
+  /** `layout` only when the line has one (grouped, a group's label, a table). */
+  log(level: LogLevel, values: EncodedValue[], layout?: LogLayout): unknown;
   error(error: RawError, uncaught: boolean): unknown;
   dropped(total: number): unknown;
 }

@@ -1,4 +1,4 @@
-import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { DROPPED_TALLY_EVERY, MAX_EVENT_BYTES_PER_RUN, MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
@@ -15,8 +15,8 @@ class RecordingSink implements RunSink {
     this.calls.push(call);
     return this.fail ? Promise.reject(new Error("sink gone")) : Promise.resolve();
   }
-  log(level: LogLevel, values: EncodedValue[]) {
-    return this.#answer(["log", level, values]);
+  log(level: LogLevel, values: EncodedValue[], layout?: LogLayout) {
+    return this.#answer(layout ? ["log", level, values, layout] : ["log", level, values]);
   }
   error(error: RawError, uncaught: boolean) {
     return this.#answer(["error", error, uncaught]);
@@ -41,6 +41,14 @@ function overSink() {
 }
 
 describe("createEventChannel over RPC", () => {
+  it("passes a line's layout to the sink, and only when it has one", () => {
+    const { channel, sink, run } = overSink();
+    channel.log(run, "log", [{ a: 1 }], { depth: 2, table: { columns: ["a"] } });
+    channel.log(run, "log", ["plain"]);
+    expect(sink.calls.map((call) => call.length)).toEqual([4, 3]);
+    expect(sink.calls[0]?.[3]).toEqual({ depth: 2, table: { columns: ["a"] } });
+  });
+
   it("sends encoded console values to the sink and writes nothing to stdout", async () => {
     const { channel, sink, lines, run } = overSink();
     channel.log(run, "warn", ["hi", 1]);
@@ -88,6 +96,18 @@ describe("createEventChannel over RPC", () => {
 });
 
 describe("createEventChannel over stdout", () => {
+  it("adds a line's layout after its values, and only when it has one", () => {
+    const { channel, parsed, run } = overStdout();
+    channel.log(run, "log", ["g"], { group: "open" });
+    channel.log(run, "log", ["in"], { depth: 1 });
+    channel.log(run, "log", ["top"]);
+    expect(parsed()).toEqual([
+      ["r1", "log", ["log", [{ t: "string", v: "g" }], { group: "open" }]],
+      ["r1", "log", ["log", [{ t: "string", v: "in" }], { depth: 1 }]],
+      ["r1", "log", ["log", [{ t: "string", v: "top" }]]],
+    ]);
+  });
+
   it("writes marked lines [runId, kind, data], counting lines and bytes, and a done line at the end", () => {
     const { channel, lines, parsed, run } = overStdout();
     channel.log(run, "info", ["hi"]);

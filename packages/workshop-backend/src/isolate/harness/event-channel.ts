@@ -4,7 +4,7 @@
  * counted, so a flood costs neither encoding nor transport.
  */
 
-import type { LogLevel } from "@gadgets/workshop-shared/api";
+import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import { type EncodedValue, encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
 import {
   CONSOLE_CAPS,
@@ -21,14 +21,14 @@ const stringify = JSON.stringify;
 
 /** One event, as its event line carries it: `[runId, kind, data]`. */
 export type ChannelEvent =
-  | { kind: "log"; data: [level: LogLevel, values: EncodedValue[]] }
+  | { kind: "log"; data: [level: LogLevel, values: EncodedValue[], layout?: LogLayout] }
   | { kind: "error"; data: [error: RawError, uncaught: boolean] };
 
 export interface EventChannel {
   /** Sends an event whatever the caps: uncaught errors always get out. */
   emit(run: RunState, event: ChannelEvent): void;
   /** A console call: encoded and sent, or only counted past the caps. */
-  log(run: RunState, level: LogLevel, args: readonly unknown[]): void;
+  log(run: RunState, level: LogLevel, args: readonly unknown[], layout?: LogLayout): void;
   /** The run's last line, when it wrote any: the reader then knows it has them all. */
   finish(run: RunState): void;
 }
@@ -39,9 +39,11 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
     run.emitted++;
     if (run.sink) {
       const call =
-        event.kind === "log"
-          ? run.sink.log(event.data[0], event.data[1])
-          : run.sink.error(event.data[0], event.data[1]);
+        event.kind !== "log"
+          ? run.sink.error(event.data[0], event.data[1])
+          : event.data[2]
+            ? run.sink.log(event.data[0], event.data[1], event.data[2])
+            : run.sink.log(event.data[0], event.data[1]);
       // Indexed, not push: the gadget may have replaced Array.prototype.push.
       run.pending[run.pending.length] = Promise.resolve(call).catch(() => {});
     } else {
@@ -60,7 +62,7 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
     else writeLine(EVENT_LINE_MARKER + stringify([run.id, "dropped", [run.dropped]]));
   }
 
-  function log(run: RunState, level: LogLevel, args: readonly unknown[]): void {
+  function log(run: RunState, level: LogLevel, args: readonly unknown[], layout?: LogLayout): void {
     // Past this much event text the overseer would drop the rest, so it is not even sent.
     if (run.emitted >= MAX_EVENTS_PER_RUN || run.bytes >= MAX_EVENT_BYTES_PER_RUN) {
       countDropped(run);
@@ -72,7 +74,7 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
     } catch {
       values = [{ t: "unreadable", reason: "console value could not be encoded" }];
     }
-    emit(run, { kind: "log", data: [level, values] });
+    emit(run, { kind: "log", data: layout ? [level, values, layout] : [level, values] });
   }
 
   function finish(run: RunState): void {

@@ -19,6 +19,8 @@ export interface RunState {
   /** `console.count` counters and `console.time` timers, per run as a browser tab keeps them. */
   counts?: Map<string, number>;
   timers?: Map<string, number>;
+  /** Groups open in this run (`console.group` minus `groupEnd`): runs of one isolate interleave. */
+  groupDepth?: number;
 }
 
 export function newRunState(id: string, sink: RunSink | null): RunState {
