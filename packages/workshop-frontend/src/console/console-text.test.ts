@@ -32,6 +32,10 @@ describe("consoleLineText", () => {
     expect(consoleLineText(log)).toEqual({ level: "warn", text: "got 2" });
   });
 
+  it("indents a line inside console.group two spaces a level", () => {
+    expect(consoleLineText({ ...log, depth: 2 } as RunEvent)).toEqual({ level: "warn", text: "    got 2" });
+  });
+
   it("shows an error's stack, or its name and message when it has none", () => {
     expect(consoleLineText(error)).toEqual({ level: "error", text: "TypeError: x is undefined\n    at index.ts:3:5" });
     const bare = { ...error, error: { ...(error as { error: object }).error, stack: "" } } as RunEvent;

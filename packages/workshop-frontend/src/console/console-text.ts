@@ -14,7 +14,8 @@ export interface ConsoleTextLine {
 export function consoleLineText(event: RunEvent): ConsoleTextLine | undefined {
   switch (event.type) {
     case "log":
-      return { level: event.level, text: formatConsoleLine(event.values) };
+      // console.group nesting shows as indentation, two spaces a level, as terminals show it.
+      return { level: event.level, text: "  ".repeat(event.depth ?? 0) + formatConsoleLine(event.values) };
     case "error":
       return { level: "error", text: event.error.stack || `${event.error.name}: ${event.error.message}` };
     case "dropped":
