@@ -74,7 +74,8 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
 
   const output = new OutputTail(200);
   // Output may come from gadget code (a runner's isolate can keep the original console): lines are
-  // decoded as UTF-8 across chunk boundaries, cut at MAX_LINE_CHARS, and never re-scanned.
+  // decoded as UTF-8 across chunk boundaries, cut at MAX_LINE_CHARS, and never re-scanned. Node's
+  // readline would buffer a line without bound, which a gadget could use to fill the host's memory.
   const lines = (stream: Readable | null) => {
     if (!stream) return;
     stream.setEncoding("utf8");

@@ -1,4 +1,8 @@
-/** Counts events per key in a sliding window (a minute unless told); `take()` says whether one more is allowed. */
+/**
+ * Counts events per key in a sliding window (a minute unless told); `take()` says whether one more is allowed.
+ * Kept small and in-house: it must run in a Worker (no Node timers or stores) and be readable without
+ * counting (`allows`, `count`) so a server-wide ceiling can shed the heaviest key first.
+ */
 export class RateLimiter {
   readonly #events = new Map<string, number[]>();
   readonly #windowMs: number;

@@ -2,6 +2,8 @@
  * The browser's one Cap'n Web session to the Workshop, with the workspace token kept in the browser
  * (no cookies). Creates a workspace on the first visit, notices a lost connection, and reconnects by
  * itself with backoff. Framework-free: React subscribes through `useSyncExternalStore`.
+ * Reconnecting is written here rather than taken from a library: what it must do on reconnect (new
+ * session, token recovery by error code, runs in flight marked interrupted) is this app's own.
  */
 
 import type { RpcStub } from "capnweb";
