@@ -17,12 +17,12 @@ import type {
 } from "./schemas/calls.ts";
 import type { GadgetFileSchema, GadgetGrantsSchema, GadgetManifestSchema } from "./schemas/gadget.ts";
 import type { TestCaseSchema, TestExpectationsSchema } from "./schemas/test-file.ts";
+import type { JsonValue, RunErrorKind } from "./wire-basics.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Values
 
-/** A JSON-like value: what a gadget receives as payload and returns as result. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from "./wire-basics.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Gadget format
@@ -36,8 +36,7 @@ export type GadgetGrants = v.InferOutput<typeof GadgetGrantsSchema>;
 /** `gadget.json`, checked: what the gadget is, where it starts and what it may use (grants default to none). */
 export type GadgetManifest = v.InferOutput<typeof GadgetManifestSchema>;
 
-/** The manifest's file name inside a gadget. */
-export const MANIFEST_PATH = "gadget.json";
+export { MANIFEST_PATH } from "./wire-basics.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Drafts
@@ -126,7 +125,7 @@ export interface RunTimings {
   totalMs: number;
 }
 
-export type RunErrorKind = "user" | "timeout" | "cpu" | "memory" | "invalid" | "cancelled" | "busy";
+export type { RunErrorKind } from "./wire-basics.ts";
 
 /** How a run ended. Crosses every boundary as data, never as a thrown error. */
 export type RunOutcome =
@@ -271,8 +270,7 @@ export interface RunTrace {
 // ---------------------------------------------------------------------------------------------
 // Test cases (`gadget.tests.json`)
 
-/** The test file's name inside a gadget. */
-export const TESTS_PATH = "gadget.tests.json";
+export { TESTS_PATH } from "./wire-basics.ts";
 
 /** What a case's run must show: `outcome`, `equals`, `contains`, `matches`, `noErrorLogs`, `maxMs`. */
 export type TestExpectations = v.InferOutput<typeof TestExpectationsSchema>;

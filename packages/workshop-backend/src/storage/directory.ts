@@ -5,16 +5,16 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env.ts";
 
 export type DirectoryKind = "workspace" | "snapshot" | "record";
 
-export class Directory extends DurableObject<Env> {
+export class Directory extends DurableObject<unknown> {
   readonly #sql: SqlStorage;
 
   #ready = false;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  // Stores read no bindings: the Worker hands them what they need.
+  constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
   }

@@ -4,14 +4,14 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env.ts";
 
 export type ShareKind = "snapshot" | "record";
 
-export class ShareStore extends DurableObject<Env> {
+export class ShareStore extends DurableObject<unknown> {
   readonly #sql: SqlStorage;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  // Stores read no bindings: the Worker hands them what they need.
+  constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
   }

@@ -24,7 +24,6 @@ import type {
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
-import type { Env } from "../env.ts";
 import { AgentTable, type ResolvedAgent } from "./agent-table.ts";
 import { DraftTable } from "./draft-table.ts";
 import { ErrorReportTable } from "./error-report-table.ts";
@@ -38,7 +37,7 @@ import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
 
 export type { ResolvedAgent } from "./agent-table.ts";
 
-export class WorkspaceStore extends DurableObject<Env> {
+export class WorkspaceStore extends DurableObject<unknown> {
   readonly #sql: SqlStorage;
   #schemaReady = false;
   #exists = false;
@@ -52,7 +51,8 @@ export class WorkspaceStore extends DurableObject<Env> {
   readonly #kv: KvTable;
   readonly #errors: ErrorReportTable;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  // Stores read no bindings: the Worker hands them what they need.
+  constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env);
     const sql = ctx.storage.sql;
     this.#sql = sql;

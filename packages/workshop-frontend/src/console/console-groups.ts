@@ -4,7 +4,14 @@
  * nest on their own, so their lines may interleave without joining each other's groups.
  */
 
-import type { ConsoleEntry } from "./console-store.ts";
+/** What grouping reads of a console line; other entries (errors, calls, a run's end) belong to no group. */
+export interface GroupedLine {
+  kind: "log";
+  runId: string;
+  depth?: number;
+  group?: "open" | "collapsed";
+  from?: { runId: string };
+}
 
 interface OpenGroup {
   depth: number;
@@ -13,20 +20,20 @@ interface OpenGroup {
 }
 
 /** Whose nesting a line follows: its run, or the called agent's run it came from. */
-const nestingOf = (entry: ConsoleEntry & { kind: "log" }) => `${entry.runId} ${entry.from?.runId ?? ""}`;
+const nestingOf = (entry: GroupedLine) => `${entry.runId} ${entry.from?.runId ?? ""}`;
 
 /**
  * The entries a reader sees when the groups `isClosed` says are closed hide their lines. Lines other
  * than console lines (errors, calls, a run's end) are never hidden: they are not part of any group.
  */
-export function withoutClosedGroups(
-  entries: readonly ConsoleEntry[],
-  isClosed: (entry: ConsoleEntry & { kind: "log" }) => boolean,
-): ConsoleEntry[] {
+export function withoutClosedGroups<E extends { kind: string }>(
+  entries: readonly E[],
+  isClosed: (entry: E & GroupedLine) => boolean,
+): E[] {
   const open = new Map<string, OpenGroup[]>();
-  const shown: ConsoleEntry[] = [];
+  const shown: E[] = [];
   for (const entry of entries) {
-    if (entry.kind !== "log") {
+    if (!isGroupedLine(entry)) {
       shown.push(entry);
       continue;
     }
@@ -41,4 +48,8 @@ export function withoutClosedGroups(
     open.set(key, groups);
   }
   return shown;
+}
+
+function isGroupedLine<E extends { kind: string }>(entry: E): entry is E & GroupedLine {
+  return entry.kind === "log";
 }

@@ -6,14 +6,13 @@ import {
   DraftIdSchema,
   ListLimitSchema,
   PublishOptionsSchema,
-  RunEventListenerSchema,
   RunOptionsSchema,
   SaveDraftInputSchema,
   SettingsChangesSchema,
-  TestResultListenerSchema,
   WorkspaceTokenSchema,
 } from "./calls.ts";
 import { check } from "./check.ts";
+import { RunEventListenerSchema, TestResultListenerSchema } from "./listeners.ts";
 
 const files = [
   { path: "gadget.json", content: '{"name":"g","entry":"index.ts"}' },

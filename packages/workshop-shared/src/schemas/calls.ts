@@ -5,7 +5,6 @@
  */
 
 import * as v from "valibot";
-import type { RunEventListener, TestResultListener } from "../api.ts";
 import {
   MAX_AGENT_REF_LENGTH,
   MAX_FETCH_HOSTS,
@@ -85,9 +84,6 @@ export function callbackSchema<F>(name: string) {
     v.custom<F>((value) => typeof value === "function", `${name} must be a function (or left out).`),
   );
 }
-
-export const RunEventListenerSchema = callbackSchema<RunEventListener>("onEvent");
-export const TestResultListenerSchema = callbackSchema<TestResultListener>("onResult");
 
 /**
  * A draft's files as `createDraft` takes them. Left out or null reads as `{}`, so the message names the

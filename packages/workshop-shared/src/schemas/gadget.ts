@@ -1,7 +1,7 @@
 /** A gadget on the wire: its files, their paths, and the manifest (`gadget.json`) with its grants. */
 
 import * as v from "valibot";
-import { MANIFEST_PATH } from "../api.ts";
+import { MANIFEST_PATH } from "../wire-basics.ts";
 import {
   MAX_DESCRIPTION_LENGTH,
   MAX_FETCH_HOSTS,

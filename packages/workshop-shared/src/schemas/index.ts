@@ -8,4 +8,5 @@ export * from "./calls.ts";
 export * from "./check.ts";
 export * from "./gadget.ts";
 export * from "./json.ts";
+export * from "./listeners.ts";
 export * from "./test-file.ts";

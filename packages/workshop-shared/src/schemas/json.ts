@@ -1,7 +1,7 @@
 /** JSON values on the wire: payloads, example inputs and expected results, within MAX_PAYLOAD_BYTES. */
 
 import * as v from "valibot";
-import type { JsonValue } from "../api.ts";
+import type { JsonValue } from "../wire-basics.ts";
 import { MAX_PAYLOAD_BYTES } from "../limits.ts";
 
 const encoder = new TextEncoder();

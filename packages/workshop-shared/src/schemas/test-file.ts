@@ -4,7 +4,7 @@
  */
 
 import * as v from "valibot";
-import { type RunErrorKind, TESTS_PATH } from "../api.ts";
+import { type RunErrorKind, TESTS_PATH } from "../wire-basics.ts";
 import { MAX_RUN_TIMEOUT_MS, MAX_TEST_CASES, MAX_TEST_NAME_LENGTH, MAX_TEST_PATTERN_LENGTH } from "../limits.ts";
 import { compileLinearRegex } from "../linear-regex.ts";
 import { jsonValue } from "./json.ts";
