@@ -8,6 +8,7 @@ import { setPriority } from "node:os";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { WebSocket } from "ws";
 import { text } from "./capnp.ts";
 import { ProcStats } from "./proc-stats.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
@@ -76,17 +77,18 @@ export async function startRunner(
     sockets: ["http"],
     onOutput,
   });
-  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`);
+  // Uncompressed: on loopback, deflating each small message only costs CPU at both ends.
+  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`, { perMessageDeflate: false });
   try {
     await new Promise<void>((resolve, reject) => {
-      socket.addEventListener("open", () => resolve(), { once: true });
-      socket.addEventListener("error", () => reject(new Error("could not connect to the runner")), { once: true });
+      socket.once("open", () => resolve());
+      socket.once("error", () => reject(new Error("could not connect to the runner")));
     });
   } catch (error) {
     process.kill();
     throw error;
   }
-  const api = newWebSocketRpcSession<RunnerApi>(socket);
+  const api = newWebSocketRpcSession<RunnerApi>(socket as unknown as globalThis.WebSocket);
   const stats = new ProcStats(process.pid);
   void process.exited.then(() => stats.close());
   return {
