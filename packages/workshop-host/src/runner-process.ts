@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { setPriority } from "node:os";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-backend/batched-websocket";
+import type { RpcStub } from "capnweb";
 import { WebSocket } from "ws";
 import { text } from "./capnp.ts";
 import { ProcStats } from "./proc-stats.ts";
@@ -88,7 +89,7 @@ export async function startRunner(
     process.kill();
     throw error;
   }
-  const api = newWebSocketRpcSession<RunnerApi>(socket as unknown as globalThis.WebSocket);
+  const api = newBatchedRpcSession<RunnerApi>(socket as unknown as MessageSocket);
   const stats = new ProcStats(process.pid);
   void process.exited.then(() => stats.close());
   return {

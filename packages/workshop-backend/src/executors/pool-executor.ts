@@ -6,9 +6,10 @@
  */
 
 import type { GadgetGrants } from "@gadgets/workshop-shared/api";
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
+import { newBatchedRpcSession } from "./batched-websocket.ts";
 import type { ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
@@ -48,7 +49,7 @@ export class PoolExecutor implements Executor {
     const socket = response.webSocket;
     if (!socket) throw new Error(`the pool answered ${response.status} instead of a WebSocket`);
     socket.accept();
-    return newWebSocketRpcSession<RunnerPoolApi>(socket as unknown as WebSocket);
+    return newBatchedRpcSession<RunnerPoolApi>(socket);
   }
 
   /** Opens the pool session ahead of the first run, which then does not wait for it. */
