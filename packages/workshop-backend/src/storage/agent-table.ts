@@ -160,22 +160,20 @@ export class AgentTable {
   }
 
   resolve(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    // With its agent's draft in the same query: this runs before every run of an agent.
     const row = this.sql
-      .exec<VersionRow>(
+      .exec<VersionRow & { draft_id: string }>(
         version === undefined
-          ? "SELECT v.* FROM agent_versions v JOIN agents a ON a.id = v.agent_id AND a.latest_version = v.version WHERE a.id = ?"
-          : "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
+          ? "SELECT v.*, a.draft_id FROM agent_versions v JOIN agents a ON a.id = v.agent_id AND a.latest_version = v.version WHERE a.id = ?"
+          : "SELECT v.*, a.draft_id FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?",
         ...(version === undefined ? [agentId] : [agentId, version]),
       )
       .toArray()[0];
     if (!row) return undefined;
-    const draftId = this.sql
-      .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
-      .one().draft_id;
     const tests = this.tests.forAgent(row.agent_id, row.version);
     return {
       agentId: row.agent_id,
-      draftId,
+      draftId: row.draft_id,
       version: row.version,
       name: row.name,
       files: JSON.parse(row.files) as GadgetFile[],
