@@ -10,7 +10,14 @@ import { HARNESS_ENTRYPOINT } from "../isolate/harness.ts";
 import { abortResult } from "./abort-result.ts";
 import { COMPATIBILITY_DATE } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
-import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor, RawError } from "./executor.ts";
+import {
+  type ExecuteReply,
+  type ExecuteRequest,
+  type ExecuteResult,
+  type Executor,
+  hasGrants,
+  type RawError,
+} from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 type HarnessReply = (
@@ -35,7 +42,7 @@ interface HarnessEntrypoint {
     sink: SinkTarget | null,
     runId: string,
     grants: GadgetGrants,
-    capabilities: CapabilityTarget,
+    capabilities: CapabilityTarget | null,
   ): Promise<HarnessReply>;
 }
 
@@ -104,7 +111,8 @@ export class LoaderExecutor implements Executor {
           sink,
           request.runId,
           request.grants,
-          new CapabilityTarget(request.capabilities),
+          // The harness builds env from the grants alone: with none, nothing could call out.
+          hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
         ),
         aborted,
       ]);
