@@ -41,7 +41,7 @@ import {
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
-import type { ExecuteResult, Executor, RawError } from "./executors/executor.ts";
+import { type ExecuteResult, type Executor, hasGrants, type RawError } from "./executors/executor.ts";
 import { LRUCache } from "lru-cache";
 import { sanitizeLogLayout } from "./log-layout.ts";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
@@ -339,7 +339,8 @@ export class Overseer {
       events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
     };
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
-    const capabilitiesEnd = new AbortController();
+    // A gadget granted nothing never calls out: no handler is made for it, and none has to be ended.
+    const capabilitiesEnd = hasGrants(grants) ? new AbortController() : undefined;
     request.signal?.addEventListener("abort", onCancel, { once: true });
     events.status("running");
     let result: ExecuteResult;
@@ -349,37 +350,39 @@ export class Overseer {
         workspaceId: request.workspaceId,
         grants,
         ...((request.depth ?? 0) > 0 ? { nested: true } : {}),
-        capabilities: createCapabilityHandler({
-          grants,
-          services: request.services,
-          trace: (info) => {
-            events.emit({
-              type: "trace",
-              capability: info.capability,
-              summary: info.summary,
-              ok: info.ok,
-              ms: info.ms,
-            });
-            tracer.step(
-              {
-                kind: info.capability,
-                name: info.summary,
-                start: info.start,
-                end: info.end,
+        ...(capabilitiesEnd && {
+          capabilities: createCapabilityHandler({
+            grants,
+            services: request.services,
+            trace: (info) => {
+              events.emit({
+                type: "trace",
+                capability: info.capability,
+                summary: info.summary,
                 ok: info.ok,
-                attributes: info.attributes,
-              },
-              info.nested,
-            );
-          },
-          // A called agent's lines join this run's stream (and its caps), marked with where they came from.
-          relay: (event) => {
-            if (events.closed || (event.type !== "log" && event.type !== "error" && event.type !== "trace")) return;
-            const { runId: _runId, seq: _seq, t: _t, ...body } = event;
-            events.emit(body as RunEventBody);
-          },
-          signal: capabilitiesEnd.signal,
-          now: this.#now,
+                ms: info.ms,
+              });
+              tracer.step(
+                {
+                  kind: info.capability,
+                  name: info.summary,
+                  start: info.start,
+                  end: info.end,
+                  ok: info.ok,
+                  attributes: info.attributes,
+                },
+                info.nested,
+              );
+            },
+            // A called agent's lines join this run's stream (and its caps), marked with where they came from.
+            relay: (event) => {
+              if (events.closed || (event.type !== "log" && event.type !== "error" && event.type !== "trace")) return;
+              const { runId: _runId, seq: _seq, t: _t, ...body } = event;
+              events.emit(body as RunEventBody);
+            },
+            signal: capabilitiesEnd.signal,
+            now: this.#now,
+          }),
         }),
         isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
         gadget: build.gadget,
@@ -405,7 +408,7 @@ export class Overseer {
       });
     } finally {
       clearTimeout(timer);
-      capabilitiesEnd.abort();
+      capabilitiesEnd?.abort();
       request.signal?.removeEventListener("abort", onCancel);
     }
     if (result.droppedEvents) events.isolateDropped(result.droppedEvents);

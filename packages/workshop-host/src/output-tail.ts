@@ -1,11 +1,13 @@
-/** Replaces control characters (terminal escapes among them) by a visible mark; keeps tabs. */
+/** Control characters but the tab: terminal escapes among them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/**
+ * Replaces control characters by a visible mark; keeps tabs. The result is a copy of its own, so a kept
+ * line never holds on to the (larger) chunk of output it was cut from.
+ */
 function visible(text: string): string {
-  let out = "";
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    out += (code < 0x20 && code !== 0x09) || code === 0x7f ? "�" : char;
-  }
-  return out;
+  return ` ${text}`.replace(CONTROL, "�").slice(1);
 }
 
 /** The last lines a process printed, for error messages; cheap to append to on every line. */

@@ -8,7 +8,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import type { RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
-import { newWebSocketRpcSession, RpcTarget } from "capnweb";
+import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-backend/batched-websocket";
+import { RpcTarget } from "capnweb";
 import { WebSocketServer } from "ws";
 import type { RunnerPool } from "./runner-pool.ts";
 
@@ -46,7 +47,7 @@ export async function servePool(pool: RunnerPool, secret: string): Promise<{ url
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   server.on("connection", (socket) => {
-    newWebSocketRpcSession(socket as unknown as WebSocket, new PoolTarget(pool), {
+    newBatchedRpcSession(socket as unknown as MessageSocket, new PoolTarget(pool), {
       limits: { maxMessageSize: MAX_POOL_MESSAGE_BYTES },
     });
   });

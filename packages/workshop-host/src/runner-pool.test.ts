@@ -279,6 +279,24 @@ describe("the runner pool", () => {
     await pool.stop();
   });
 
+  it("reads memory every few ms while runs start back to back: a bomb beside a stream of short runs is stopped", async () => {
+    const { pool, run, runnerOf } = await startPool({ runsPerRunner: 4 });
+    const bomb = run(job("a", 10_000));
+    await settle();
+    const runner = runnerOf(bomb.job.runId);
+    runner.rssBytes += 200 * MB;
+    // A short run starts and ends every 4 ms: each start used to put the 10 ms sample off again.
+    for (let i = 0; i < 10 && bomb.settled() === undefined; i++) {
+      const short = run(job("a", 10_000));
+      await settle();
+      await vi.advanceTimersByTimeAsync(4);
+      runner.jobs.get(short.job.runId)?.reply(ok);
+      await settle();
+    }
+    expect(bomb.settled()).toMatchObject({ status: "error", kind: "memory" });
+    await pool.stop();
+  });
+
   it("drains: running and waiting runs end as cancelled because the Workshop is shutting down", async () => {
     const { pool, run } = await startPool({ size: 1, runsPerRunner: 1 });
     const running = run(job("a"));

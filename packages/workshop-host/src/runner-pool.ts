@@ -124,6 +124,8 @@ export class RunnerPool {
   readonly #code = createCodeCache(CODE_CACHE_BYTES);
   readonly #counters = { timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0, leftoverKills: 0 };
   #sampler: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the pending sample is the frequent one of active runs. */
+  #samplerActive = false;
   #lastIdleSample = 0;
   #stopped = false;
 
@@ -458,23 +460,29 @@ export class RunnerPool {
 
   #scheduleSample(): void {
     if (this.#stopped) return;
-    const delay = this.#active.size > 0 ? ACTIVE_SAMPLE_MS : IDLE_SAMPLE_MS;
+    const active = this.#active.size > 0;
     if (this.#sampler) {
-      if (delay === IDLE_SAMPLE_MS) return;
+      // A pending idle sample is brought forward when runs start; a pending active one stands, so runs
+      // starting back to back neither postpone it for ever nor cost a timer each.
+      if (!active || this.#samplerActive) return;
       clearTimeout(this.#sampler);
     }
-    this.#sampler = setTimeout(() => {
-      this.#sampler = undefined;
-      const now = Date.now();
-      const slots = this.#slots.all();
-      this.#watchdog.sampleActive(slots);
-      if (now - this.#lastIdleSample >= IDLE_SAMPLE_MS) {
-        this.#lastIdleSample = now;
-        this.#watchdog.sampleIdle(slots, now);
-        this.#slots.keepSpare(SPARE_AFTER_IDLE_MS);
-      }
-      this.#scheduleSample();
-    }, delay);
+    this.#samplerActive = active;
+    this.#sampler = setTimeout(
+      () => {
+        this.#sampler = undefined;
+        const now = Date.now();
+        const slots = this.#slots.all();
+        this.#watchdog.sampleActive(slots);
+        if (now - this.#lastIdleSample >= IDLE_SAMPLE_MS) {
+          this.#lastIdleSample = now;
+          this.#watchdog.sampleIdle(slots, now);
+          this.#slots.keepSpare(SPARE_AFTER_IDLE_MS);
+        }
+        this.#scheduleSample();
+      },
+      active ? ACTIVE_SAMPLE_MS : IDLE_SAMPLE_MS,
+    );
   }
 
   #limitMb(): number {

@@ -4,12 +4,14 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-backend/batched-websocket";
+import type { RpcStub } from "capnweb";
+import { WebSocket } from "ws";
 import { text } from "./capnp.ts";
+import { ProcStats } from "./proc-stats.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
 
@@ -64,31 +66,6 @@ const runner :Workerd.Worker = (
 `;
 }
 
-export function readRss(pid: number): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux this runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-export function readCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function startRunner(
   bundle: string,
   heapLimitMb: number,
@@ -101,17 +78,20 @@ export async function startRunner(
     sockets: ["http"],
     onOutput,
   });
-  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`);
+  // Uncompressed: on loopback, deflating each small message only costs CPU at both ends.
+  const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`, { perMessageDeflate: false });
   try {
     await new Promise<void>((resolve, reject) => {
-      socket.addEventListener("open", () => resolve(), { once: true });
-      socket.addEventListener("error", () => reject(new Error("could not connect to the runner")), { once: true });
+      socket.once("open", () => resolve());
+      socket.once("error", () => reject(new Error("could not connect to the runner")));
     });
   } catch (error) {
     process.kill();
     throw error;
   }
-  const api = newWebSocketRpcSession<RunnerApi>(socket);
+  const api = newBatchedRpcSession<RunnerApi>(socket as unknown as MessageSocket);
+  const stats = new ProcStats(process.pid);
+  void process.exited.then(() => stats.close());
   return {
     process,
     api,
@@ -120,8 +100,8 @@ export async function startRunner(
     alive: () => process.alive,
     execute: (job, capabilities) => api.execute(job, capabilities),
     ping: () => api.ping(),
-    rss: () => (process.alive ? readRss(process.pid) : undefined),
-    cpuMs: () => (process.alive ? readCpuMs(process.pid) : undefined),
+    rss: () => (process.alive ? stats.rssBytes() : undefined),
+    cpuMs: () => (process.alive ? stats.cpuMs() : undefined),
     setNiceness(niceness) {
       if (!process.alive) return false;
       try {

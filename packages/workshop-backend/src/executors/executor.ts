@@ -87,6 +87,11 @@ export interface ExecuteJob {
   limits: { cpuMs: number; timeoutMs: number };
 }
 
+/** Whether a gadget was granted any capability: one granted none never calls out, so no channel is made for it. */
+export function hasGrants(grants: GadgetGrants): boolean {
+  return Boolean(grants.kv || grants.fetch || grants.catalog);
+}
+
 export interface ExecuteRequest extends ExecuteJob {
   sink: IsolateEventSink;
   /** Performs the run's capability calls; absent, every call is refused. */

@@ -10,7 +10,7 @@ import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/c
 import { abortResult } from "./abort-result.ts";
 import { COMPATIBILITY_DATE } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
-import type { ExecuteReply, ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
+import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 /** workerd's words when every promise of a request is pending with nothing left that could settle one. */
@@ -89,7 +89,8 @@ export class LoaderExecutor implements Executor {
           sink,
           request.runId,
           request.grants,
-          new CapabilityTarget(request.capabilities),
+          // The harness builds env from the grants alone: with none, nothing could call out.
+          hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
         ),
         aborted,
       ]);

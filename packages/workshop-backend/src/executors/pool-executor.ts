@@ -5,11 +5,11 @@
  * a Worker cannot share I/O objects between requests.
  */
 
-import type { GadgetGrants } from "@gadgets/workshop-shared/api";
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
-import type { ExecuteRequest, ExecuteResult, Executor } from "./executor.ts";
+import { newBatchedRpcSession } from "./batched-websocket.ts";
+import { type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 export interface PoolExecutorOptions {
@@ -17,10 +17,6 @@ export interface PoolExecutorOptions {
   url: string;
   /** Shared secret: only this Worker may use the pool. */
   secret: string;
-}
-
-function hasGrants(grants: GadgetGrants): boolean {
-  return Boolean(grants.kv || grants.fetch || grants.catalog);
 }
 
 function unreachable(reason: string): ExecuteResult {
@@ -48,7 +44,7 @@ export class PoolExecutor implements Executor {
     const socket = response.webSocket;
     if (!socket) throw new Error(`the pool answered ${response.status} instead of a WebSocket`);
     socket.accept();
-    return newWebSocketRpcSession<RunnerPoolApi>(socket as unknown as WebSocket);
+    return newBatchedRpcSession<RunnerPoolApi>(socket);
   }
 
   /** Opens the pool session ahead of the first run, which then does not wait for it. */

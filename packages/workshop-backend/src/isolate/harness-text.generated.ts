@@ -420,6 +420,7 @@ import * as entry from "gadget:entry";
 var BODYLESS_STATUSES = [101, 204, 205, 304];
 function buildEnv(grants, capabilities) {
   const call = async (request) => {
+    if (!capabilities) throw new Error("This gadget was granted no capabilities.");
     const reply = await capabilities.call(request);
     if (reply?.ok !== true)
       throw new Error(reply && typeof reply.error === "string" ? reply.error : "The capability call failed.");
@@ -565,4 +566,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "48ef94df66bca59ffc6be040002b0295740173f34d6b4cdafbd94e8fc26ca05f";
+export const HARNESS_DIGEST = "3862ac5c3f5f1a1301c38b9b4774df15c58c1d553fc28fe8d54f7cdd0e0d0628";

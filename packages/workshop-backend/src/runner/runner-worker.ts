@@ -4,7 +4,8 @@
  * process when a run overruns, which is the one way to stop a synchronous loop in workerd.
  */
 
-import { newWorkersWebSocketRpcResponse, RpcTarget } from "capnweb";
+import { RpcTarget } from "capnweb";
+import { newBatchedRpcSession } from "../executors/batched-websocket.ts";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { sameSecret } from "../same-secret.ts";
@@ -51,6 +52,9 @@ export default {
     if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET))
       return new Response("Forbidden", { status: 403 });
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("runner", { status: 426 });
-    return newWorkersWebSocketRpcResponse(request, new Runner(env));
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    server.accept();
+    newBatchedRpcSession(server, new Runner(env));
+    return new Response(null, { status: 101, webSocket: client });
   },
 };

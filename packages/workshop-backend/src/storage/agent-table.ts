@@ -160,22 +160,27 @@ export class AgentTable {
   }
 
   resolve(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
+    // This runs before every run of an agent: two lookups by primary key. (A join of the two tables was
+    // planned anew on every call — the bound id takes part in its plan — for most of its cost.)
+    const agent = this.sql
+      .exec<{ draft_id: string; latest_version: number }>(
+        "SELECT draft_id, latest_version FROM agents WHERE id = ?",
+        agentId,
+      )
+      .toArray()[0];
+    if (!agent) return undefined;
     const row = this.sql
       .exec<VersionRow>(
-        version === undefined
-          ? "SELECT v.* FROM agent_versions v JOIN agents a ON a.id = v.agent_id AND a.latest_version = v.version WHERE a.id = ?"
-          : "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
-        ...(version === undefined ? [agentId] : [agentId, version]),
+        "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
+        agentId,
+        version ?? agent.latest_version,
       )
       .toArray()[0];
     if (!row) return undefined;
-    const draftId = this.sql
-      .exec<{ draft_id: string }>("SELECT draft_id FROM agents WHERE id = ?", row.agent_id)
-      .one().draft_id;
     const tests = this.tests.forAgent(row.agent_id, row.version);
     return {
       agentId: row.agent_id,
-      draftId,
+      draftId: agent.draft_id,
       version: row.version,
       name: row.name,
       files: JSON.parse(row.files) as GadgetFile[],

@@ -47,6 +47,10 @@ export function runRows(record: RunRecord): RunRows {
   return { summaryText, parts, bytes };
 }
 
+/** `INSERT … VALUES (?, ?, ?), …` for n parts: a record's parts are written by one statement. */
+const insertParts = (n: number) =>
+  `INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES ${Array.from({ length: n }, () => "(?, ?, ?)").join(", ")}`;
+
 /** Writes the rows of one record (replacing an earlier record of the same run). */
 export function insertRunRows(sql: SqlStorage, runId: string, startedAt: number, rows: RunRows): void {
   sql.exec(
@@ -55,6 +59,6 @@ export function insertRunRows(sql: SqlStorage, runId: string, startedAt: number,
     rows.summaryText,
     startedAt,
   );
-  for (const [part, text] of rows.parts)
-    sql.exec("INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES (?, ?, ?)", runId, part, text);
+  if (rows.parts.length === 0) return;
+  sql.exec(insertParts(rows.parts.length), ...rows.parts.flatMap(([part, text]) => [runId, part, text]));
 }

@@ -87,6 +87,15 @@ describe("RunTable", () => {
     expect(() => runs.get("run0")).toThrow(/not found/);
   });
 
+  it("prunes within one batch as it goes, the usage kept exact record by record", () => {
+    const big = (n: number) => record(n, "x".repeat(1024 * 1024));
+    runs.record(Array.from({ length: 20 }, (_, n) => big(n)));
+    expect(usage.bytes().records).toBeLessThanOrEqual(MAX_RUN_RECORD_BYTES_PER_WORKSPACE);
+    expect(usage.bytes().records).toBe(storedBytes());
+    expect(runs.get("run19").payload).toHaveLength(1024 * 1024);
+    expect(() => runs.get("run0")).toThrow(/not found/);
+  });
+
   it("refuses only the record the workspace has no room for, and stores the rest of the batch", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     usage.grow("shares", usage.usage().quotaBytes - 5_000);

@@ -10,7 +10,7 @@ import {
   MAX_RUN_RECORDS_PER_WORKSPACE,
   WORKSPACE_QUOTA_BYTES,
 } from "@gadgets/workshop-shared/limits";
-import { USAGE_CATEGORIES } from "./quota.ts";
+import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
 import { insertRunRows, runRows } from "./run-rows.ts";
 import type { UsageTable } from "./usage-table.ts";
 
@@ -33,11 +33,17 @@ export class RunTable {
   /** Each record is stored on its own: one that cannot be stored does not take the others with it. */
   record(records: RunRecord[]): void {
     let stored = 0;
+    // Read once per batch and kept up to date here: nothing else writes while this synchronous call runs.
+    let usage: Record<UsageCategory, number> | undefined;
     for (const record of records) {
       try {
-        this.transaction(() => this.#recordOne(record));
+        usage ??= this.usage.bytes();
+        const known = usage;
+        this.transaction(() => this.#recordOne(record, known));
         stored++;
       } catch (error) {
+        // A rolled-back record leaves the usage as it was; read it again rather than guess.
+        usage = undefined;
         console.error(
           JSON.stringify({
             level: "error",
@@ -94,32 +100,33 @@ export class RunTable {
     };
   }
 
-  #recordOne(record: RunRecord): void {
+  /** Stores one record; `usage` is the workspace's usage now, updated in place when the record is stored. */
+  #recordOne(record: RunRecord, usage: Record<UsageCategory, number>): void {
     const rows = runRows(record);
-    if (!this.#makeRoom(rows.bytes))
+    if (!this.#makeRoom(rows.bytes, usage))
       throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
     insertRunRows(this.sql, record.runId, record.startedAt, rows);
     this.sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
     this.usage.grow("records", rows.bytes);
+    usage.records += rows.bytes;
   }
 
   /**
    * Makes room for a record of `bytes`: records stay within their own share of the quota, and the
    * workspace within its quota, by pruning the oldest records. False when even that cannot make room.
    */
-  #makeRoom(bytes: number): boolean {
+  #makeRoom(bytes: number, usage: Record<UsageCategory, number>): boolean {
     for (;;) {
-      const usage = this.usage.bytes();
       const total = USAGE_CATEGORIES.reduce((sum, category) => sum + usage[category], 0);
       if (usage.records + bytes <= MAX_RUN_RECORD_BYTES_PER_WORKSPACE && total + bytes <= WORKSPACE_QUOTA_BYTES)
         return true;
       if (this.sql.exec("SELECT 1 FROM run_summaries LIMIT 1").toArray().length === 0) return false;
-      this.#deleteOldest(RECORD_ROOM_STEP);
+      usage.records = Math.max(0, usage.records - this.#deleteOldest(RECORD_ROOM_STEP));
     }
   }
 
-  /** Deletes the `count` oldest run records, and their bytes from the usage. */
-  #deleteOldest(count: number): void {
+  /** Deletes the `count` oldest run records, and their bytes from the usage; returns the bytes freed. */
+  #deleteOldest(count: number): number {
     const oldest = "SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?";
     const freed = this.sql
       .exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`, count)
@@ -129,5 +136,6 @@ export class RunTable {
     this.sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, count);
     this.usage.grow("records", -freed);
     this.#count = undefined;
+    return freed;
   }
 }

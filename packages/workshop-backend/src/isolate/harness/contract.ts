@@ -55,6 +55,6 @@ export interface HarnessEntrypoint {
     sink: RunSink | null,
     runId: string,
     grants: GadgetGrants,
-    capabilities: CapabilityHandler,
+    capabilities: CapabilityHandler | null,
   ): Promise<HarnessReply>;
 }

@@ -36,9 +36,11 @@ const BODYLESS_STATUSES = [101, 204, 205, 304];
 
 export function buildEnv(
   grants: GadgetGrants | null | undefined,
-  capabilities: CapabilityHandler,
+  capabilities: CapabilityHandler | null,
 ): Readonly<GadgetEnv> {
   const call = async (request: CapabilityCall): Promise<unknown> => {
+    // A gadget granted nothing gets no channel, and its env has nothing that could call.
+    if (!capabilities) throw new Error("This gadget was granted no capabilities.");
     const reply = await capabilities.call(request);
     if (reply?.ok !== true)
       throw new Error(reply && typeof reply.error === "string" ? reply.error : "The capability call failed.");

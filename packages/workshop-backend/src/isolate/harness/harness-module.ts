@@ -38,7 +38,7 @@ export class GadgetHarness extends WorkerEntrypoint implements HarnessEntrypoint
     sink: RunSink | null,
     runId: string,
     grants: GadgetGrants,
-    capabilities: CapabilityHandler,
+    capabilities: CapabilityHandler | null,
   ): Promise<HarnessReply> {
     if (!channel) {
       return {

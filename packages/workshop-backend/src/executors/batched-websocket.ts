@@ -1,0 +1,149 @@
+/**
+ * The Cap'n Web transport of the runner pool's own links (Worker ↔ supervisor ↔ runner): the messages
+ * sent in one moment leave as one WebSocket frame. Cap'n Web sends a frame per message — a warm run is a
+ * push, a pull, a resolve and a release or two on each link — and on loopback every frame is a system
+ * call for the sender and a wake-up for the receiver, most of what a warm run costs these processes.
+ *
+ * Messages are joined by newlines (JSON text never holds a raw newline). A frame of nothing but
+ * releases waits to ride along with the next message (at most RELEASE_DELAY_MS): nobody waits for a
+ * release. Order is kept. Both ends of a link must use this transport.
+ */
+
+import { type RpcCompatible, RpcSession, type RpcSessionOptions, type RpcStub, type RpcTransport } from "capnweb";
+
+/** The part of a WebSocket (workerd's, or the `ws` package's in Node) this transport uses; it is open. */
+export interface MessageSocket {
+  send(message: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "message", listener: (event: { data?: unknown }) => void): void;
+  addEventListener(type: "close" | "error", listener: (event: { code?: number; reason?: string }) => void): void;
+}
+
+const SEPARATOR = "\n";
+const RELEASE = '["release",';
+/** How long releases alone wait for company. */
+const RELEASE_DELAY_MS = 20;
+/**
+ * Messages join a frame until it holds this many characters; a longer message goes alone. Frames stay
+ * under the links' frame limits (the pool's 8 MiB), however many large jobs start at once.
+ */
+const MAX_BATCH_CHARS = 256 * 1024;
+/**
+ * Microtask turns before the frame leaves: a call's push and the pull that awaiting it sends one
+ * turn later (`await` on a thenable) travel together.
+ */
+const FLUSH_AFTER_TURNS = 3;
+
+export class BatchedWebSocketTransport implements RpcTransport {
+  readonly #socket: MessageSocket;
+  #outgoing: string[] = [];
+  #outgoingChars = 0;
+  #onlyReleases = true;
+  #flushQueued = false;
+  #releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #received: string[] = [];
+  #receiver: { resolve(message: string): void; reject(error: unknown): void } | undefined;
+  #error: unknown;
+
+  constructor(socket: MessageSocket) {
+    this.#socket = socket;
+    socket.addEventListener("message", (event) => {
+      if (this.#error !== undefined) return;
+      if (typeof event.data !== "string") {
+        this.#fail(new TypeError("Received a binary frame on a text RPC link."));
+        return;
+      }
+      for (const message of event.data.split(SEPARATOR)) {
+        if (this.#receiver) {
+          this.#receiver.resolve(message);
+          this.#receiver = undefined;
+        } else this.#received.push(message);
+      }
+    });
+    socket.addEventListener("close", (event) =>
+      this.#fail(new Error(`Peer closed WebSocket: ${event.code} ${event.reason}`)),
+    );
+    socket.addEventListener("error", () => this.#fail(new Error("WebSocket connection failed.")));
+  }
+
+  send(message: string): void {
+    if (this.#outgoingChars + message.length > MAX_BATCH_CHARS) this.#flush();
+    this.#outgoing.push(message);
+    this.#outgoingChars += message.length + 1;
+    if (this.#onlyReleases && !message.startsWith(RELEASE)) this.#onlyReleases = false;
+    if (!this.#onlyReleases) this.#queueFlush();
+    else this.#releaseTimer ??= setTimeout(() => this.#releasesDue(), RELEASE_DELAY_MS);
+  }
+
+  receive(): Promise<string> {
+    const message = this.#received.shift();
+    if (message !== undefined) return Promise.resolve(message);
+    if (this.#error !== undefined) return Promise.reject(this.#error);
+    return new Promise((resolve, reject) => {
+      this.#receiver = { resolve, reject };
+    });
+  }
+
+  abort(reason: unknown): void {
+    // The last message is often Cap'n Web's "abort": it leaves before the socket closes.
+    this.#flush();
+    const text = reason instanceof Error ? reason.message : String(reason);
+    try {
+      // A close reason is at most 123 bytes.
+      this.#socket.close(3000, text.slice(0, 40));
+    } catch {
+      // already closed
+    }
+    this.#error ??= reason;
+  }
+
+  #queueFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    let turns = FLUSH_AFTER_TURNS;
+    const turn = () => {
+      if (--turns > 0) queueMicrotask(turn);
+      else {
+        this.#flushQueued = false;
+        this.#flush();
+      }
+    };
+    queueMicrotask(turn);
+  }
+
+  #releasesDue(): void {
+    this.#releaseTimer = undefined;
+    // Anything else queued leaves on its own turn; releases that waited go now.
+    if (this.#onlyReleases) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#outgoing.length === 0) return;
+    const frame = this.#outgoing.length === 1 ? (this.#outgoing[0] as string) : this.#outgoing.join(SEPARATOR);
+    this.#outgoing = [];
+    this.#outgoingChars = 0;
+    this.#onlyReleases = true;
+    if (this.#error !== undefined) return;
+    try {
+      this.#socket.send(frame);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#error !== undefined) return;
+    this.#error = error;
+    this.#receiver?.reject(error);
+    this.#receiver = undefined;
+  }
+}
+
+/** A Cap'n Web session over `socket` with batched frames; the other end must batch too. */
+export function newBatchedRpcSession<T extends RpcCompatible<T>>(
+  socket: MessageSocket,
+  localMain?: unknown,
+  options?: RpcSessionOptions,
+): RpcStub<T> {
+  return new RpcSession<T>(new BatchedWebSocketTransport(socket), localMain, options).getRemoteMain();
+}
