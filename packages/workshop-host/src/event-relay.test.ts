@@ -1,6 +1,6 @@
 import type { IsolateEvent, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import { describe, expect, it } from "vitest";
-import { MAX_EVENTS_PER_BATCH, RunEventRelay } from "./event-relay.ts";
+import { DROPPED_SEND_EVERY_MS, MAX_EVENTS_PER_BATCH, RunEventRelay } from "./event-relay.ts";
 
 function sink() {
   const batches: IsolateEvent[][] = [];
@@ -60,6 +60,28 @@ describe("the event relay", () => {
     relay.push(`"dropped",[5200]]`);
     relay.flush();
     expect(dropped).toEqual([5000, 5100]);
+  });
+
+  it("sends a flooding run's tally at most every DROPPED_SEND_EVERY_MS while it runs, and the latest at the end", async () => {
+    const { target, dropped } = sink();
+    let now = 0;
+    const relay = new RunEventRelay(target, 1, () => now);
+    relay.push(`"dropped",[100]]`);
+    await new Promise((done) => setImmediate(done));
+    for (let total = 200; total <= 1000; total += 100) {
+      now += 10;
+      relay.push(`"dropped",[${total}]]`);
+      await new Promise((done) => setImmediate(done));
+    }
+    expect(dropped).toEqual([100]);
+    now = DROPPED_SEND_EVERY_MS;
+    relay.push(`"dropped",[1100]]`);
+    await new Promise((done) => setImmediate(done));
+    expect(dropped).toEqual([100, 1100]);
+    now += 1;
+    relay.push(`"dropped",[1200]]`);
+    relay.close();
+    expect(dropped).toEqual([100, 1100, 1200]);
   });
 
   it("ignores lines that are not events, and knows when the run's last line is in", async () => {

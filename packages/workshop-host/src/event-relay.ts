@@ -12,6 +12,11 @@ const DROPPED_PREFIX = '"dropped",[';
 
 /** Events in one batch; a longer backlog leaves in several. */
 export const MAX_EVENTS_PER_BATCH = 256;
+/**
+ * A flooding run's dropped tally leaves at most this often while it runs (and always at the end): one
+ * call per stdout read would queue thousands of calls ahead of the run's outcome on the Worker's link.
+ */
+export const DROPPED_SEND_EVERY_MS = 100;
 
 export class RunEventRelay {
   readonly #sink: IsolateEventSink;
@@ -23,15 +28,19 @@ export class RunEventRelay {
   /** The isolate's latest running count of dropped calls, and the last one sent. */
   #dropped = 0;
   #droppedSent = 0;
+  #droppedSentAt = Number.NEGATIVE_INFINITY;
+  #droppedTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #now: () => number;
   #markDone: () => void = () => {};
   /** Resolves when the harness's `done` line was read: every event line of the run is in. */
   readonly done = new Promise<void>((resolve) => {
     this.#markDone = resolve;
   });
 
-  constructor(sink: IsolateEventSink, maxLines: number) {
+  constructor(sink: IsolateEventSink, maxLines: number, now: () => number = performance.now.bind(performance)) {
     this.#sink = sink;
     this.#maxLines = maxLines;
+    this.#now = now;
   }
 
   /** One event line's body (after the marker and the run id): `"kind",data]`. */
@@ -77,11 +86,15 @@ export class RunEventRelay {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => this.#send(false));
   }
 
-  /** Sends what is batched now (calls on one session arrive in order, before the run's reply). */
+  /** Sends everything read so far now (calls on one session arrive in order, before the run's reply). */
   flush(): void {
+    this.#send(true);
+  }
+
+  #send(all: boolean): void {
     this.#scheduled = false;
     if (this.#closed) return;
     if (this.#batch.length > 0) {
@@ -89,15 +102,26 @@ export class RunEventRelay {
       this.#batch = [];
       void Promise.resolve(this.#sink.events(batch)).catch(() => {});
     }
-    if (this.#dropped > this.#droppedSent) {
+    if (this.#dropped <= this.#droppedSent) return;
+    const wait = all ? 0 : this.#droppedSentAt + DROPPED_SEND_EVERY_MS - this.#now();
+    if (wait <= 0) {
+      clearTimeout(this.#droppedTimer);
+      this.#droppedTimer = undefined;
       this.#droppedSent = this.#dropped;
+      this.#droppedSentAt = this.#now();
       void Promise.resolve(this.#sink.dropped(this.#dropped)).catch(() => {});
+    } else {
+      this.#droppedTimer ??= setTimeout(() => {
+        this.#droppedTimer = undefined;
+        this.#send(false);
+      }, wait);
     }
   }
 
   /** What is read so far is sent (ahead of the run's outcome); nothing after. */
   close(): void {
     this.flush();
+    clearTimeout(this.#droppedTimer);
     this.#closed = true;
     this.#batch = [];
     this.#markDone();

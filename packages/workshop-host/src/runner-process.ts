@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { setPriority } from "node:os";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
-import type { RunnerApi } from "@gadgets/workshop-backend/runner-api";
+import { EVENT_LINE_MARKER, type RunnerApi } from "@gadgets/workshop-backend/runner-api";
 import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-backend/batched-websocket";
 import type { RpcStub } from "capnweb";
 import { WebSocket } from "ws";
@@ -77,6 +77,7 @@ export async function startRunner(
     files: { "runner.js": bundle },
     sockets: ["http"],
     onOutput,
+    dataMarker: EVENT_LINE_MARKER,
   });
   // Uncompressed: on loopback, deflating each small message only costs CPU at both ends.
   const socket = new WebSocket(`ws://127.0.0.1:${process.ports.http}/run/${secret}`, { perMessageDeflate: false });

@@ -34,6 +34,11 @@ export interface WorkerdProcessOptions {
   files: Record<string, string>;
   /** Called with each line the process prints. */
   onOutput?: (line: string) => void;
+  /**
+   * Lines holding this text are data for `onOutput` (a runner's event lines), not output kept for error
+   * messages: a gadget flooding its console then costs the host no copy per line.
+   */
+  dataMarker?: string;
   /** Socket names to wait for before `start` resolves. */
   sockets: string[];
 }
@@ -91,7 +96,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
           skipping = false;
           continue;
         }
-        output.push(line);
+        if (options.dataMarker === undefined || !line.includes(options.dataMarker)) output.push(line);
         options.onOutput?.(line);
       }
       if (skipping) return;
