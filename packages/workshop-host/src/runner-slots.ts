@@ -222,6 +222,8 @@ export class RunnerSlots {
   async #spawn(): Promise<void> {
     this.#starting++;
     try {
+      // Starting a process blocks for milliseconds (files, fork): the outcome that freed a slot leaves first.
+      await new Promise((resolve) => setImmediate(resolve));
       while (!this.#stopped) {
         let slot: Slot | undefined;
         try {
