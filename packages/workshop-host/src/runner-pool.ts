@@ -66,9 +66,12 @@ const SPARE_AFTER_IDLE_MS = 2000;
 /**
  * A run still going after this long, on a runner that burnt at least BURNING_CPU_SHARE of that time,
  * yields the CPU to others: its runner's scheduling priority is lowered (so a spinning gadget on a small
- * machine cannot double everyone else's latency) and it takes no new runs until it is done.
+ * machine cannot double everyone else's latency) and it takes no new runs until it is done. 25 ms is
+ * twenty-odd warm runs: soon enough that a workspace's next runs go to its other runner instead of
+ * queueing behind a blocked one (bench: a sibling session's p99 beside a spinner ×1.0–1.3 of idle, was
+ * ×250–340 at 100 ms), long past anything an ordinary run spends on the CPU.
  */
-const LONG_RUN_MS = 100;
+const LONG_RUN_MS = 25;
 const BURNING_CPU_SHARE = 0.5;
 const LONG_RUN_NICENESS = 10;
 /** How long a finished run's result waits for its last event lines to be read from the pipe. */
@@ -80,7 +83,7 @@ const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
 /** When a run's deadline passes beside other runs, how long its runner has to show it is not blocked. */
 const RESPONSIVE_WITHIN_MS = 10;
 /** Before demoting a runner that burns CPU, how long it has to show it is busy rather than spinning. */
-const SPIN_CHECK_WITHIN_MS = 50;
+const SPIN_CHECK_WITHIN_MS = 15;
 
 interface ActiveRun {
   runId: string;
