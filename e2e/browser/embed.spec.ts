@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createRpcClient } from "@gadgets/workshop-shared";
 import { build } from "esbuild";
 import { gadgetFiles, withWorkspace } from "./api-helpers.ts";
 import { expect, newDraft, test } from "./fixtures.ts";
@@ -9,24 +8,11 @@ import { expect, newDraft, test } from "./fixtures.ts";
 const ECHO = `export default {\n  async run({ input }: { input: string }) {\n    console.log("embedded got", input);\n    return "Echo: " + input;\n  },\n};\n`;
 
 /** A shared echo gadget (or other code), made through the API as a backend would. */
-async function shareEcho(code = ECHO): Promise<string> {
-  const url = process.env.WORKSHOP_E2E_URL ?? "";
-  const boot = createRpcClient({ url });
-  const { token } = await boot.createWorkspace();
-  boot[Symbol.dispose]();
-  const client = createRpcClient({ url, token });
-  try {
-    const session = client.getSession();
-    const draft = await session.createDraft({
-      files: [
-        { path: "gadget.json", content: JSON.stringify({ name: "embedded-echo", entry: "index.ts" }) },
-        { path: "index.ts", content: code },
-      ],
-    });
+function shareEcho(code = ECHO): Promise<string> {
+  return withWorkspace(async (session) => {
+    const draft = await session.createDraft({ files: gadgetFiles("embedded-echo", code) });
     return (await session.shareDraft(draft.id, { input: "default" })).shareId;
-  } finally {
-    client[Symbol.dispose]();
-  }
+  });
 }
 
 /** A host page on another origin (another port), with the shipped host helper bundled for the browser. */
