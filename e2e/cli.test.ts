@@ -302,6 +302,7 @@ describe("gadgets publish, agents, call and share", () => {
     expect(byName.code).toBe(0);
     expect(JSON.parse(byName.stdout)).toBe("Echo v2: hi");
     const pinned = await runCli(["call", `${agentId}@1`, "--input", '{"input":"hi"}'], user);
+    expect(pinned.code, pinned.stderr).toBe(0);
     expect(JSON.parse(pinned.stdout)).toBe("Echo: hi");
     expect(pinned.stderr).toMatch(/log\s+got \{ input: 'hi' \}/);
 
