@@ -7,20 +7,53 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
-import type { RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
+import type { DirectFate, Lease, LeaseListener, RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
 import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-backend/batched-websocket";
-import { RpcTarget } from "capnweb";
+import { RpcTarget, type RpcStub } from "capnweb";
 import { WebSocketServer } from "ws";
 import type { RunnerPool } from "./runner-pool.ts";
 
 /** Jobs carry a gadget (≤ 1 MiB of files, plus the harness) and a payload (≤ 1 MiB). */
 const MAX_POOL_MESSAGE_BYTES = 8 * 1024 * 1024;
 
+/** Leases one Worker session may hold: one per workspace it runs for, and workspaces per session are capped upstream. */
+const MAX_LEASES_PER_SESSION = 256;
+/** How long a revoked lease's listener is kept for the runs sent on it before it was revoked. */
+const LISTENER_GRACE_MS = 35_000;
+
 class PoolTarget extends RpcTarget implements RunnerPoolApi {
   readonly #pool: RunnerPool;
+  /** This session's leases, released with it. */
+  readonly leases = new Set<string>();
   constructor(pool: RunnerPool) {
     super();
     this.#pool = pool;
+  }
+  async lease(workspaceId: string, listener: LeaseListener): Promise<Lease | null> {
+    if (typeof workspaceId !== "string" || this.leases.size >= MAX_LEASES_PER_SESSION) return null;
+    // A stub received as an argument lasts only for the call: the lease keeps its own, until runs
+    // started on it before it was revoked have surely ended (their deadlines are at most the longest run).
+    const kept = (listener as RpcStub<LeaseListener>).dup();
+    const leases = this.leases;
+    const held: LeaseListener = {
+      events: (runId, batch) => kept.events(runId, batch),
+      dropped: (runId, total) => kept.dropped(runId, total),
+      finished: (runId) => kept.finished(runId),
+      ended: (runId, result) => kept.ended(runId, result),
+      revoked(leaseId) {
+        leases.delete(leaseId);
+        const done = setTimeout(() => kept[Symbol.dispose](), LISTENER_GRACE_MS);
+        done.unref();
+        return kept.revoked(leaseId);
+      },
+    };
+    const lease = await this.#pool.lease(workspaceId, held);
+    if (lease) this.leases.add(lease.leaseId);
+    else kept[Symbol.dispose]();
+    return lease;
+  }
+  fate(runId: string): Promise<DirectFate> {
+    return this.#pool.fate(String(runId));
   }
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink, capabilities);
@@ -47,9 +80,11 @@ export async function servePool(pool: RunnerPool, secret: string): Promise<{ url
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   server.on("connection", (socket) => {
-    newBatchedRpcSession(socket as unknown as MessageSocket, new PoolTarget(pool), {
+    const target = new PoolTarget(pool);
+    newBatchedRpcSession(socket as unknown as MessageSocket, target, {
       limits: { maxMessageSize: MAX_POOL_MESSAGE_BYTES },
     });
+    socket.on("close", () => pool.releaseLeases(target.leases));
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

@@ -15,8 +15,15 @@ import type {
   ExecuteResult,
   IsolateEventSink,
 } from "@gadgets/workshop-backend/executor";
+import { randomBytes } from "node:crypto";
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
-import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
+import { readControl } from "@gadgets/workshop-backend/control-lines";
+import {
+  type DirectFate,
+  EVENT_LINE_MARKER,
+  type Lease,
+  type LeaseListener,
+} from "@gadgets/workshop-backend/runner-api";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { RunEventRelay } from "./event-relay.ts";
 import { FairScheduler, type Refusal } from "./fair-scheduler.ts";
@@ -85,14 +92,32 @@ const RESPONSIVE_WITHIN_MS = 10;
 /** Before demoting a runner that burns CPU, how long it has to show it is busy rather than spinning. */
 const SPIN_CHECK_WITHIN_MS = 15;
 
+/** How long a cancel of a direct run not seen starting yet waits for its start line. */
+const PENDING_CANCEL_MS = 10_000;
+/** Direct runs whose fate the pool remembers, for a Worker whose runner went away mid-run. */
+const MAX_FATES = 4096;
+/** How long `fate` waits for a direct run's start line to be read from a runner that went away. */
+const FATE_WAIT_MS = 1000;
+/** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
+const MAX_DIRECT_TIMEOUT_MS = 30_000;
+
+interface LeaseRecord {
+  slot: Slot;
+  listener: LeaseListener;
+}
+
 interface ActiveRun {
   runId: string;
   slot: Slot;
   relay: RunEventRelay;
+  /** Sent by the Worker on a lease: the pool learns its start and end from the runner's control lines. */
+  direct?: { listener: LeaseListener | undefined };
   stoppedWith?: ExecuteResult;
   /** The runtime said it can never settle: it ends as `timeout` at its deadline. */
   hung: boolean;
   settle(result: ExecuteResult): void;
+  /** Stops its deadline and demotion timers. */
+  unwatch?: () => void;
 }
 
 interface Waiter {
@@ -113,6 +138,8 @@ export interface RunnerPoolStats {
   cancels: number;
   busyRejections: number;
   leftoverKills: number;
+  /** Runs the Worker sent straight to a leased runner. */
+  directRuns: number;
 }
 
 const SHUTTING_DOWN: ExecuteResult = { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
@@ -125,7 +152,19 @@ export class RunnerPool {
   readonly #active = new Map<string, ActiveRun>();
   readonly #waiters = new Map<string, { workspace: string; waiter: Waiter }>();
   readonly #code = createCodeCache(CODE_CACHE_BYTES);
-  readonly #counters = { timeouts: 0, memoryKills: 0, cancels: 0, busyRejections: 0, leftoverKills: 0 };
+  readonly #counters = {
+    timeouts: 0,
+    memoryKills: 0,
+    cancels: 0,
+    busyRejections: 0,
+    leftoverKills: 0,
+    directRuns: 0,
+  };
+  readonly #leases = new Map<string, LeaseRecord>();
+  /** Cancels of direct runs whose start line was not read yet, and when they were asked for. */
+  readonly #pendingCancels = new Map<string, { reason: "timeout" | "cancelled"; at: number }>();
+  /** Direct runs by id: running, ended by the pool (with the outcome it sent), or finished by their runner. */
+  readonly #fates = new Map<string, ExecuteResult | "running" | "finished">();
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
   #samplerActive = false;
@@ -144,6 +183,7 @@ export class RunnerPool {
       onLine: (slot, line) => this.#onRunnerLine(slot, line),
       onChange: () => this.#pump(),
       onDied: (slot, exit) => this.#onDied(slot, exit),
+      onClosing: (slot) => this.#revokeLeases(slot),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
     this.#watchdog = new RunnerWatchdog({
@@ -233,10 +273,67 @@ export class RunnerPool {
       return true;
     }
     const waiting = this.#waiters.get(runId);
-    if (!waiting || !this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
+    if (!waiting) {
+      // Possibly a direct run whose start line is still on its way: it is stopped as soon as it is read.
+      if (!this.#fates.has(runId)) this.#pendingCancel(runId, reason);
+      return false;
+    }
+    if (!this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
     this.#counters.cancels++;
     waiting.waiter.resolve({ status: "error", kind: "cancelled", message: "The run was cancelled before it started." });
     return true;
+  }
+
+  /**
+   * A lease on a runner `workspace` already holds, so the Worker can send it runs itself (see
+   * DirectRunnerApi); null when it holds none that may take more. The pool still watches every run
+   * sent there, and tells `listener` about them.
+   */
+  async lease(workspace: string, listener: LeaseListener): Promise<Lease | null> {
+    const usable = (slot: Slot) => !slot.retired && !slot.closing && !slot.niced && slot.runner.alive();
+    const slot = this.#slots.ownedBy(workspace).find(usable);
+    if (this.#stopped || !slot) return null;
+    try {
+      await slot.runner.assign(workspace, this.#options.runsPerRunner);
+    } catch {
+      return null;
+    }
+    // Closed while it was being opened: the close was sent after the assign, so the lane is shut.
+    if (this.#stopped || !usable(slot)) return null;
+    slot.leased = true;
+    const leaseId = randomBytes(16).toString("hex");
+    this.#leases.set(leaseId, { slot, listener });
+    return { leaseId, url: slot.runner.directUrl };
+  }
+
+  /** The Worker session holding these leases has gone. */
+  releaseLeases(leaseIds: Iterable<string>): void {
+    for (const leaseId of leaseIds) this.#leases.delete(leaseId);
+  }
+
+  /**
+   * What became of a direct run whose runner went away under it: its outcome, or — when no start line
+   * was read for it — that it never started, so the Worker may send it again.
+   */
+  async fate(runId: string): Promise<DirectFate> {
+    const since = Date.now();
+    for (;;) {
+      const known = this.#fates.get(runId);
+      if (known === "finished")
+        return {
+          status: "ended",
+          result: {
+            status: "error",
+            kind: "cancelled",
+            message: "The run ended, but its runner went away before its answer was read. Run it again.",
+          },
+        };
+      if (known !== undefined && known !== "running") return { status: "ended", result: known };
+      const waited = Date.now() - since;
+      if (known === undefined && waited >= FATE_WAIT_MS) return { status: "never-started" };
+      if (waited >= MAX_DIRECT_TIMEOUT_MS + FATE_WAIT_MS) return { status: "ended", result: this.#crashResult("lost") };
+      await new Promise((done) => setTimeout(done, 10));
+    }
   }
 
   /**
@@ -253,6 +350,7 @@ export class RunnerPool {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#leases.clear();
     if (this.#sampler) clearTimeout(this.#sampler);
     for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
     await this.#slots.stop();
@@ -318,24 +416,7 @@ export class RunnerPool {
     this.#scheduleSample();
     // The deadline counts from here, and the pool enforces it itself: waiting for a runner is not the
     // run's time. (The overseer's own timer only guards against a pool that never answers.)
-    const deadline = setTimeout(
-      () => void this.#end(active, this.#timeoutResult(job.limits.timeoutMs)),
-      job.limits.timeoutMs,
-    );
-    // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
-    // serving many short runs, nor a run that waits.
-    const cpuAtStart = slot.runner.cpuMs() ?? 0;
-    const demote = setTimeout(async () => {
-      const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
-      if (
-        slot.retired ||
-        slot.niced ||
-        burnt < LONG_RUN_MS * BURNING_CPU_SHARE ||
-        (await this.#answers(slot, SPIN_CHECK_WITHIN_MS))
-      )
-        return;
-      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
-    }, LONG_RUN_MS);
+    const unwatch = this.#watch(active, job.limits.timeoutMs);
     try {
       const { modules: _modules, ...reference } = job.gadget;
       const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
@@ -370,13 +451,38 @@ export class RunnerPool {
       if (!active.stoppedWith) this.#stop(active, this.#crashResult(exit));
       return active.stoppedWith ?? this.#crashResult(exit);
     } finally {
-      clearTimeout(deadline);
-      clearTimeout(demote);
+      unwatch();
       active.relay.close();
       this.#active.delete(job.runId);
       if (slot.retired) slot.runs.delete(job.runId);
       else this.#slots.release(slot, job.runId);
     }
+  }
+
+  /** Starts a run's deadline and the check that demotes its runner if it spins; returns what stops both. */
+  #watch(active: ActiveRun, timeoutMs: number): () => void {
+    const slot = active.slot;
+    const deadline = setTimeout(() => void this.#end(active, this.#timeoutResult(timeoutMs)), timeoutMs);
+    // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
+    // serving many short runs, nor a run that waits.
+    const cpuAtStart = slot.runner.cpuMs() ?? 0;
+    const demote = setTimeout(async () => {
+      const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
+      if (
+        slot.retired ||
+        slot.niced ||
+        burnt < LONG_RUN_MS * BURNING_CPU_SHARE ||
+        (await this.#answers(slot, SPIN_CHECK_WITHIN_MS))
+      )
+        return;
+      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
+      // Runs the Worker would send it straight away would wait behind the spinner: they go elsewhere.
+      this.#revokeLeases(slot);
+    }, LONG_RUN_MS);
+    return () => {
+      clearTimeout(deadline);
+      clearTimeout(demote);
+    };
   }
 
   /**
@@ -421,14 +527,17 @@ export class RunnerPool {
   /** Ends the run and kills its runner; every other run on that runner ends too, told which run caused it. */
   #stop(active: ActiveRun, result: ExecuteResult): void {
     if (active.stoppedWith) return;
+    const slot = active.slot;
+    const others = [...slot.runs]
+      .map((runId) => this.#active.get(runId))
+      .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
+    // Killed before anyone hears of it: a direct run's outcome must not free its slot while it spins.
+    this.#slots.recycle(slot, true);
     active.stoppedWith = result;
     this.#count(result);
     active.relay.close();
     active.settle(result);
-    const slot = active.slot;
-    for (const runId of slot.runs) {
-      const other = this.#active.get(runId);
-      if (!other || other === active || other.stoppedWith) continue;
+    for (const other of others) {
       other.stoppedWith = {
         status: "error",
         kind: "cancelled",
@@ -437,7 +546,106 @@ export class RunnerPool {
       other.relay.close();
       other.settle(other.stoppedWith);
     }
-    this.#slots.recycle(slot);
+  }
+
+  /** A run the Worker sent straight to `slot` has started (its runner said so): watch it as if the pool had sent it. */
+  #adopt(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
+    this.#counters.directRuns++;
+    const lease = this.#leases.get(start.leaseId);
+    // A run sent on a lease that was revoked meanwhile is watched all the same; nobody hears of it.
+    const listener = lease?.slot === slot ? lease.listener : undefined;
+    const tell = (call: (listener: LeaseListener) => unknown) => {
+      if (listener) void Promise.resolve(call(listener)).catch(() => {});
+    };
+    if (slot.runs.size === 0) slot.baselineRss = slot.runner.rss() ?? slot.freshRss;
+    slot.runs.add(runId);
+    const active: ActiveRun = {
+      runId,
+      slot,
+      relay: new RunEventRelay(
+        {
+          started() {},
+          log() {},
+          error() {},
+          events: (batch) => tell((to) => to.events(runId, batch)),
+          dropped: (total) => tell((to) => to.dropped(runId, total)),
+        },
+        MAX_LINES_PER_RUN,
+      ),
+      hung: false,
+      direct: { listener },
+      settle: (result) => {
+        this.#remember(runId, result);
+        tell((to) => to.ended(runId, result));
+        this.#closeDirect(active);
+      },
+    };
+    this.#active.set(runId, active);
+    this.#remember(runId, "running");
+    this.#scheduleSample();
+    active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_DIRECT_TIMEOUT_MS));
+    const cancel = this.#pendingCancels.get(runId);
+    if (cancel) {
+      this.#pendingCancels.delete(runId);
+      this.cancel(runId, cancel.reason);
+    }
+  }
+
+  /** A direct run's runner wrote its end line: once its event lines are all sent, the Worker is told. */
+  async #directEnded(active: ActiveRun, eventLines: number, hung: boolean): Promise<void> {
+    if (hung) {
+      // Nothing is left running: it ends at its deadline, as a run that never settles does.
+      active.hung = true;
+      return;
+    }
+    if (eventLines > 0)
+      await Promise.race([active.relay.done, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+    if (active.stoppedWith) return;
+    active.relay.flush();
+    this.#remember(active.runId, "finished");
+    const listener = active.direct?.listener;
+    if (listener) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
+    this.#closeDirect(active);
+  }
+
+  /** A direct run is over for the pool: its timers stop and its runner may take another run. */
+  #closeDirect(active: ActiveRun): void {
+    if (this.#active.get(active.runId) !== active) return;
+    active.unwatch?.();
+    active.relay.close();
+    this.#active.delete(active.runId);
+    if (active.slot.retired) active.slot.runs.delete(active.runId);
+    else this.#slots.release(active.slot, active.runId);
+    this.#pump();
+  }
+
+  /** Tells the holders of leases on `slot` to send it nothing more, and closes its direct lane. */
+  #revokeLeases(slot: Slot): void {
+    for (const [leaseId, lease] of this.#leases) {
+      if (lease.slot !== slot) continue;
+      this.#leases.delete(leaseId);
+      void Promise.resolve(lease.listener.revoked(leaseId)).catch(() => {});
+    }
+    if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
+  }
+
+  #remember(runId: string, fate: ExecuteResult | "running" | "finished"): void {
+    this.#fates.delete(runId);
+    this.#fates.set(runId, fate);
+    if (this.#fates.size > MAX_FATES) {
+      const oldest = this.#fates.keys().next().value;
+      if (oldest !== undefined) this.#fates.delete(oldest);
+    }
+  }
+
+  #pendingCancel(runId: string, reason: "timeout" | "cancelled"): void {
+    const now = Date.now();
+    for (const [id, pending] of this.#pendingCancels) {
+      if (now - pending.at < PENDING_CANCEL_MS) break;
+      this.#pendingCancels.delete(id);
+    }
+    if (this.#pendingCancels.size >= MAX_FATES) return;
+    this.#pendingCancels.set(runId, { reason, at: now });
   }
 
   #count(result: ExecuteResult): void {
@@ -451,14 +659,20 @@ export class RunnerPool {
     if (slot.retired || slot.runs.size > 0) return;
     const owner = slot.owner;
     this.#counters.leftoverKills++;
-    this.#slots.recycle(slot);
+    this.#slots.recycle(slot, true);
     this.#options.onOutput?.(`runner ${slot.id} stopped: ${report.kind}`);
     if (owner !== undefined) this.#options.report?.(owner, report);
   }
 
   #onDied(slot: Slot, exit: number | string): void {
-    // A run on it learns through its failed call (execute's catch), which waits for this exit code.
+    // A run the pool sent learns through its failed call (execute's catch), which waits for this exit
+    // code; a direct run has no call here, so its outcome is sent.
     this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
+    this.#revokeLeases(slot);
+    for (const runId of [...slot.runs]) {
+      const active = this.#active.get(runId);
+      if (active?.direct && !active.stoppedWith) this.#finish(active, this.#crashResult(exit), true);
+    }
   }
 
   #scheduleSample(): void {
@@ -545,8 +759,20 @@ export class RunnerPool {
     const start = at + EVENT_LINE_MARKER.length + 2;
     const end = line.indexOf('"', start);
     if (end === -1) return;
-    const active = this.#active.get(line.slice(start, end));
-    if (!active || active.slot !== slot || active.stoppedWith) return;
-    active.relay.push(line.slice(end + 2));
+    const runId = line.slice(start, end);
+    const body = line.slice(end + 2);
+    const active = this.#active.get(runId);
+    if (!active) {
+      const control = slot.leased ? readControl(slot.runner.controlNonce, body) : undefined;
+      if (control?.kind === "start" && !this.#fates.has(runId)) this.#adopt(slot, runId, control);
+      return;
+    }
+    if (active.slot !== slot || active.stoppedWith) return;
+    if (active.direct && body.startsWith(`"end:`)) {
+      const control = readControl(slot.runner.controlNonce, body);
+      if (control?.kind === "end") void this.#directEnded(active, control.eventLines, control.hung);
+      return;
+    }
+    active.relay.push(body);
   }
 }

@@ -24,6 +24,14 @@ export interface RunnerHandle {
   execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   /** Answers unless the process is blocked (a run on it spins). */
   ping(): Promise<unknown>;
+  /** Its direct lane (see DirectRunnerApi), opened by `assign`. */
+  readonly directUrl: string;
+  /** What proves its control lines are its own. */
+  readonly controlNonce: string;
+  /** Opens its direct lane to one workspace's runs, at most `maxRuns` at once in all. */
+  assign(workspaceId: string, maxRuns: number): Promise<void>;
+  /** Closes its direct lane; resolves once the direct runs already taken have ended. */
+  close(): Promise<void>;
   /** Resident memory of the process in bytes, or undefined once it is gone. */
   rss(): number | undefined;
   /** CPU time the process has used so far (user + system), or undefined once it is gone. */
@@ -41,7 +49,7 @@ export interface RunnerProcess extends RunnerHandle {
   readonly api: RpcStub<RunnerApi>;
 }
 
-function runnerConfig(heapLimitMb: number, secret: string): string {
+function runnerConfig(heapLimitMb: number, secret: string, nonce: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -60,6 +68,7 @@ const runner :Workerd.Worker = (
   bindings = [
     (name = "LOADER", workerLoader = (id = "gadgets")),
     (name = "RUNNER_SECRET", text = ${text(secret)}),
+    (name = "CONTROL_NONCE", text = ${text(nonce)}),
   ],
   globalOutbound = "nowhere",
 );
@@ -72,8 +81,9 @@ export async function startRunner(
   onOutput?: (line: string) => void,
 ): Promise<RunnerProcess> {
   const secret = randomBytes(32).toString("base64url");
+  const nonce = randomBytes(16).toString("hex");
   const process = await startWorkerd({
-    config: runnerConfig(heapLimitMb, secret),
+    config: runnerConfig(heapLimitMb, secret, nonce),
     files: { "runner.js": bundle },
     sockets: ["http"],
     onOutput,
@@ -101,6 +111,10 @@ export async function startRunner(
     alive: () => process.alive,
     execute: (job, capabilities) => api.execute(job, capabilities),
     ping: () => api.ping(),
+    directUrl: `http://127.0.0.1:${process.ports.http}/direct/${secret}`,
+    controlNonce: nonce,
+    assign: (workspaceId, maxRuns) => api.assign(workspaceId, maxRuns),
+    close: () => api.close(),
     rss: () => (process.alive ? stats.rssBytes() : undefined),
     cpuMs: () => (process.alive ? stats.cpuMs() : undefined),
     setNiceness(niceness) {

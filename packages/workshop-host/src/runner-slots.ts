@@ -32,7 +32,15 @@ export interface Slot {
   idleSince: number;
   /** Its scheduling priority was lowered for a long run. */
   niced: boolean;
+  /** Its direct lane was opened (the Worker may have runs on their way to it). */
+  leased: boolean;
 }
+
+/**
+ * How long a recycled runner with an open direct lane is given to end the direct runs it already took
+ * before it is killed; their own deadlines (at most the longest run) end them sooner.
+ */
+const CLOSE_WAIT_MS = 35_000;
 
 export interface RunnerSlotsOptions {
   /** Runner processes kept, fresh and claimed together. */
@@ -50,6 +58,8 @@ export interface RunnerSlotsOptions {
   onChange(): void;
   /** A runner died without being recycled (it crashed, or was killed from outside). */
   onDied(slot: Slot, exit: number | string): void;
+  /** A runner takes no new runs from now on (closing or recycled): its direct lane must close. */
+  onClosing?(slot: Slot): void;
   /** Diagnostics (a runner that failed to start). */
   onOutput?(line: string): void;
   /** Wait before retrying a runner that failed to start. */
@@ -132,13 +142,28 @@ export class RunnerSlots {
     else this.#options.onChange();
   }
 
-  /** Kills a runner and starts a fresh one in its place. Its runs are the caller's to answer. */
-  recycle(slot: Slot): void {
+  /**
+   * Kills a runner and starts a fresh one in its place. Its runs are the caller's to answer. A runner
+   * whose direct lane was open is first closed and killed once the direct runs it already took have
+   * ended (they are watched like any other), unless `now`: a run on it must be stopped.
+   */
+  recycle(slot: Slot, now = false): void {
     if (slot.retired) return;
     slot.retired = true;
-    slot.runner.kill();
     this.#slots.delete(slot);
     this.#recycled++;
+    this.#options.onClosing?.(slot);
+    if (slot.leased && !now) {
+      const waited = setTimeout(() => slot.runner.kill(), CLOSE_WAIT_MS);
+      waited.unref?.();
+      slot.runner
+        .close()
+        .catch(() => {})
+        .finally(() => {
+          clearTimeout(waited);
+          slot.runner.kill();
+        });
+    } else slot.runner.kill();
     if (!this.#stopped) void this.#spawn();
   }
 
@@ -173,6 +198,7 @@ export class RunnerSlots {
       const victim = [...slots].sort((a, b) => a.runs.size - b.runs.size)[0] as Slot;
       victim.closing = true;
       if (victim.runs.size === 0) this.recycle(victim);
+      else this.#options.onClosing?.(victim);
     }
   }
 
@@ -248,6 +274,7 @@ export class RunnerSlots {
             baselineRss: rss,
             idleSince: this.#now(),
             niced: false,
+            leased: false,
           };
           const started = slot;
           this.#slots.add(started);

@@ -10,6 +10,7 @@ import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
 import { newBatchedRpcSession } from "./batched-websocket.ts";
 import { type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
+import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 export interface PoolExecutorOptions {
@@ -32,6 +33,8 @@ export class PoolExecutor implements Executor {
   #pool: Promise<RpcStub<RunnerPoolApi>> | undefined;
   /** Code hashes this session already sent: later runs send the hash only. */
   readonly #sent = new Set<string>();
+  /** Runners leased to this session, by workspace: its runs go straight to them. */
+  readonly #lanes = new DirectLanes();
 
   constructor(options: PoolExecutorOptions) {
     this.#options = options;
@@ -100,7 +103,19 @@ export class PoolExecutor implements Executor {
       return result;
     };
     try {
-      return await Promise.race([send(!this.#sent.has(job.gadget.hash)), aborted]);
+      // A gadget granted nothing never calls out: no capability stub is made for it.
+      const direct = await this.#lanes.execute(
+        pool,
+        job,
+        sink,
+        hasGrants(job.grants) ? new CapabilityTarget(capabilities) : null,
+        aborted,
+      );
+      if (direct !== NOT_DIRECT) return direct;
+      const result = await Promise.race([send(!this.#sent.has(job.gadget.hash)), aborted]);
+      // The workspace holds a runner now (unless the pool was too busy): later runs may go straight to it.
+      if (!(result.status === "error" && result.kind === "busy")) this.#lanes.want(pool, job.workspaceId);
+      return result;
     } catch (error) {
       this.#pool = undefined;
       this.#sent.clear();
@@ -111,6 +126,7 @@ export class PoolExecutor implements Executor {
   }
 
   [Symbol.dispose](): void {
+    this.#lanes[Symbol.dispose]();
     const pool = this.#pool;
     this.#pool = undefined;
     pool?.then((stub) => stub[Symbol.dispose]()).catch(() => {});

@@ -1,4 +1,11 @@
-import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
+import type {
+  CapabilityHandler,
+  ExecuteJob,
+  ExecuteReply,
+  ExecuteResult,
+  IsolateEvent,
+  IsolateEventSink,
+} from "../executors/executor.ts";
 
 export { EVENT_LINE_MARKER } from "../isolate/harness/contract.ts";
 
@@ -11,7 +18,54 @@ export interface RunnerApi {
   /** `capabilities` is null for a gadget granted none: no stub crosses the wire for it. */
   execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   ping(): Promise<"pong">;
+  /**
+   * Opens the runner's direct lane to the Worker for the one workspace it serves: from now on it also
+   * takes that workspace's jobs straight from the Worker, at most `maxRuns` at once in all.
+   */
+  assign(workspaceId: string, maxRuns: number): Promise<void>;
+  /** Closes the direct lane; resolves once the direct jobs already taken have ended. */
+  close(): Promise<void>;
 }
+
+/** A job sent on a lease: which lease, so the supervisor sends its events and verdict to the right Worker session. */
+export interface DirectJob extends ExecuteJob {
+  leaseId: string;
+}
+
+/** A runner's answer on the direct lane: a reply, or that it did not take the job (it never started). */
+export type DirectReply = ExecuteReply | { status: "refused"; reason: "closed" | "full" | "not-assigned" };
+
+/** What a runner offers the Worker on its direct lane (`/direct/<secret>`). */
+export interface DirectRunnerApi {
+  execute(job: DirectJob, capabilities: CapabilityHandler | null): Promise<DirectReply>;
+}
+
+/**
+ * Where the Worker may send one workspace's runs itself: a runner that serves only that workspace.
+ * The supervisor still watches every run there (it learns of each run's start and end from the
+ * runner's stdout) and stops it at its deadline or memory limit.
+ */
+export interface Lease {
+  leaseId: string;
+  /** `http://127.0.0.1:<port>/direct/<secret>` of the runner. */
+  url: string;
+}
+
+/** What the supervisor tells a Worker session about the runs it sent on its leases. */
+export interface LeaseListener {
+  /** A run's events, read from its runner's stdout (in batches, in order). */
+  events(runId: string, batch: IsolateEvent[]): void;
+  dropped(runId: string, total: number): void;
+  /** Every event line of the run has been sent. */
+  finished(runId: string): void;
+  /** The supervisor ended the run (deadline, memory, cancel, or its runner was stopped): this is its outcome. */
+  ended(runId: string, result: ExecuteResult): void;
+  /** The lease is over: send no more runs on it. */
+  revoked(leaseId: string): void;
+}
+
+/** What became of a direct run whose runner went away, as far as the supervisor knows. */
+export type DirectFate = { status: "ended"; result: ExecuteResult } | { status: "never-started" };
 
 /** What the supervisor of the runner pool offers the overseer. */
 export interface RunnerPoolApi {
@@ -19,4 +73,11 @@ export interface RunnerPoolApi {
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   /** Stops a run: its runner is killed and replaced, so even a synchronous loop ends. */
   cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean>;
+  /**
+   * A lease on a runner this workspace already holds, for runs sent straight to it; null when it
+   * holds none with room (the next run goes through `execute`, which may get it one).
+   */
+  lease(workspaceId: string, listener: LeaseListener): Promise<Lease | null>;
+  /** After a direct run's runner went away: its outcome, or that it never started (safe to run again). */
+  fate(runId: string): Promise<DirectFate>;
 }

@@ -2,6 +2,11 @@
  * The Worker inside each runner process of the local pool: it only executes jobs in Worker Loader
  * isolates (no storage, no network) and streams their events back. Its supervisor kills the whole
  * process when a run overruns, which is the one way to stop a synchronous loop in workerd.
+ *
+ * Two lanes reach it. The supervisor's (`/run/<secret>`) carries the runs the pool schedules. Once the
+ * runner serves a workspace, the supervisor may open the direct lane (`/direct/<secret>`): the Worker
+ * then sends that workspace's runs here itself, and the runner writes a control line to stdout when
+ * each starts and ends, so the supervisor still holds every deadline and memory limit.
  */
 
 import { RpcTarget } from "capnweb";
@@ -9,52 +14,129 @@ import { newBatchedRpcSession } from "../executors/batched-websocket.ts";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { sameSecret } from "../same-secret.ts";
-import type { RunnerApi } from "./runner-api.ts";
+import { controlLine, END_STATE } from "./control-lines.ts";
+import type { DirectJob, DirectReply, DirectRunnerApi, RunnerApi } from "./runner-api.ts";
 
 interface RunnerEnv {
   LOADER: WorkerLoader;
-  /** Only the supervisor knows it: the session URL is `/run/<secret>`. */
+  /** Only the supervisor (and the Worker it leases this runner to) knows it. */
   RUNNER_SECRET: string;
+  /** Proves a control line was written by this Worker, not by gadget code (which never sees it). */
+  CONTROL_NONCE: string;
 }
 
 const never = new AbortController().signal;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
 const ignoredSink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 
-class Runner extends RpcTarget implements RunnerApi {
-  readonly #executor: LoaderExecutor;
+/** What both lanes share: the isolates, and how many runs are going in all. */
+class RunnerState {
+  readonly executor: LoaderExecutor;
+  readonly nonce: string;
+  running = 0;
+  owner: string | undefined;
+  maxRuns = 0;
+  /** The direct lane takes jobs (between `assign` and `close`). */
+  open = false;
+  readonly direct = new Set<Promise<unknown>>();
 
   constructor(env: RunnerEnv) {
-    super();
-    this.#executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
+    this.executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
+    this.nonce = env.CONTROL_NONCE;
   }
 
   async execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
-    // Capability calls go back to the supervisor, and from there to the Worker that decides them.
-    return this.#executor.executeJob({
-      ...job,
-      sink: ignoredSink,
-      signal: never,
-      ...(capabilities ? { capabilities: { call: (call) => capabilities.call(call) } } : {}),
-    });
+    this.running++;
+    try {
+      // Capability calls go back to whoever sent the job, and from there to the Worker that decides them.
+      return await this.executor.executeJob({
+        ...job,
+        sink: ignoredSink,
+        signal: never,
+        ...(capabilities ? { capabilities: { call: (call) => capabilities.call(call) } } : {}),
+      });
+    } finally {
+      this.running--;
+    }
+  }
+}
+
+class SupervisorLane extends RpcTarget implements RunnerApi {
+  constructor(readonly state: RunnerState) {
+    super();
+  }
+
+  execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
+    return this.state.execute(job, capabilities);
   }
 
   async ping(): Promise<"pong"> {
     return "pong";
   }
+
+  async assign(workspaceId: string, maxRuns: number): Promise<void> {
+    // A runner serves one workspace for its whole life: it is recycled, never handed on.
+    if (this.state.owner !== undefined && this.state.owner !== workspaceId) return;
+    this.state.owner = workspaceId;
+    this.state.maxRuns = maxRuns;
+    this.state.open = true;
+  }
+
+  async close(): Promise<void> {
+    this.state.open = false;
+    await Promise.allSettled([...this.state.direct]);
+  }
 }
+
+class DirectLane extends RpcTarget implements DirectRunnerApi {
+  constructor(readonly state: RunnerState) {
+    super();
+  }
+
+  async execute(job: DirectJob, capabilities: CapabilityHandler | null): Promise<DirectReply> {
+    const state = this.state;
+    if (!state.open) return { status: "refused", reason: "closed" };
+    if (job.workspaceId !== state.owner) return { status: "refused", reason: "not-assigned" };
+    if (state.running >= state.maxRuns) return { status: "refused", reason: "full" };
+    const { leaseId, ...plain } = job;
+    // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
+    console.log(
+      controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs, job.nested === true ? 1 : 0]),
+    );
+    const run = state.execute(plain, capabilities);
+    state.direct.add(run);
+    try {
+      const reply = await run;
+      const lines = "eventLines" in reply ? (reply.eventLines ?? 0) : 0;
+      const end =
+        reply.status === "hung"
+          ? END_STATE.hung
+          : reply.status === "missing-code"
+            ? END_STATE.missingCode
+            : END_STATE.done;
+      console.log(controlLine(state.nonce, job.runId, "end", [lines, end]));
+      return reply;
+    } finally {
+      state.direct.delete(run);
+    }
+  }
+}
+
+let state: RunnerState | undefined;
 
 export default {
   fetch(request: Request, env: RunnerEnv): Response {
-    // A runner executes any code it is handed: only its supervisor may talk to it. Browsers always
-    // send an Origin, so a page scanning loopback ports is refused before the secret is even checked.
-    const secret = new URL(request.url).pathname.replace(/^\/run\//, "");
+    // A runner executes any code it is handed: only its supervisor (and the Worker it leases it to) may
+    // talk to it. Browsers always send an Origin, so a page scanning loopback ports is refused first.
+    const [, lane, secret = ""] = new URL(request.url).pathname.split("/");
     if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET))
       return new Response("Forbidden", { status: 403 });
+    if (lane !== "run" && lane !== "direct") return new Response("Not found", { status: 404 });
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("runner", { status: 426 });
+    state ??= new RunnerState(env);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     server.accept();
-    newBatchedRpcSession(server, new Runner(env));
+    newBatchedRpcSession(server, lane === "run" ? new SupervisorLane(state) : new DirectLane(state));
     return new Response(null, { status: 101, webSocket: client });
   },
 };

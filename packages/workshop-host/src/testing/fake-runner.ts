@@ -4,6 +4,7 @@
  */
 
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
+import { controlLine } from "@gadgets/workshop-backend/control-lines";
 import type { RunnerHandle, StartRunner } from "../runner-process.ts";
 
 export class FakeRunner implements RunnerHandle {
@@ -17,6 +18,13 @@ export class FakeRunner implements RunnerHandle {
   blocked = false;
   killed = false;
   niceness = 0;
+  readonly directUrl = `fake://runner/${this.pid}`;
+  readonly controlNonce = `nonce${this.pid}`;
+  /** The direct lane: the workspace it was opened for, until `close`. */
+  assigned: { workspaceId: string; maxRuns: number } | undefined;
+  closed = false;
+  /** Resolves `close` (a test settles it, as the end of the direct runs it waits for). */
+  finishClose: () => void = () => {};
   #exit: (code: number | string) => void = () => {};
   readonly #onLine: (line: string) => void;
 
@@ -47,6 +55,25 @@ export class FakeRunner implements RunnerHandle {
 
   ping(): Promise<unknown> {
     return this.blocked ? new Promise(() => {}) : Promise.resolve("pong");
+  }
+
+  assign(workspaceId: string, maxRuns: number): Promise<void> {
+    if (this.killed) return Promise.reject(new Error("gone"));
+    this.assigned = { workspaceId, maxRuns };
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    if (this.killed) return Promise.reject(new Error("gone"));
+    return new Promise((resolve) => {
+      this.finishClose = resolve;
+    });
+  }
+
+  /** Writes a control line of its direct lane, as the real runner does when a direct run starts or ends. */
+  control(runId: string, kind: "start" | "end", data: (string | number)[]): void {
+    this.#onLine(controlLine(this.controlNonce, runId, kind, data));
   }
 
   rss(): number | undefined {
