@@ -603,8 +603,9 @@ export class RunnerPool {
     if (active.stoppedWith) return;
     active.relay.flush();
     this.#remember(active.runId, "finished");
+    // Only a run that wrote events has a reply waiting for them (one message a run saved otherwise).
     const listener = active.direct?.listener;
-    if (listener) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
+    if (listener && eventLines > 0) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
     this.#closeDirect(active);
   }
 

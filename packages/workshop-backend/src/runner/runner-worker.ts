@@ -26,6 +26,10 @@ interface RunnerEnv {
 }
 
 const never = new AbortController().signal;
+/** How long a direct job may wait here for room before it is handed back (and goes the supervisor's way). */
+const DIRECT_WAIT_MS = 250;
+/** Direct jobs that may wait here per run this runner takes at once. */
+const DIRECT_WAITERS_PER_RUN = 4;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
 const ignoredSink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 
@@ -39,10 +43,48 @@ class RunnerState {
   /** The direct lane takes jobs (between `assign` and `close`). */
   open = false;
   readonly direct = new Set<Promise<unknown>>();
+  /** Direct jobs waiting for one of this workspace's runs here to end. */
+  readonly #waiting: (() => void)[] = [];
+  /** Turns granted and not yet used (the job is about to start). */
+  #granted = 0;
 
   constructor(env: RunnerEnv) {
     this.executor = new LoaderExecutor({ loader: env.LOADER, eventChannel: "stdout" });
     this.nonce = env.CONTROL_NONCE;
+  }
+
+  /**
+   * Waits for room for a direct job: a short wait here (behind the same workspace's own runs) is
+   * cheaper than the supervisor's queue; too long or too many waiting, and the job goes that way.
+   */
+  turn(): Promise<boolean> {
+    if (this.running + this.#granted < this.maxRuns && this.#waiting.length === 0) {
+      this.#granted++;
+      return Promise.resolve(true);
+    }
+    if (this.#waiting.length >= this.maxRuns * DIRECT_WAITERS_PER_RUN) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const granted = () => {
+        clearTimeout(timer);
+        this.#granted++;
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = this.#waiting.indexOf(granted);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        resolve(false);
+      }, DIRECT_WAIT_MS);
+      this.#waiting.push(granted);
+    });
+  }
+
+  /** A granted turn was used (the run is counted in `running` now) or given up. */
+  leave(): void {
+    this.#granted--;
+  }
+
+  #next(): void {
+    if (this.running + this.#granted < this.maxRuns) this.#waiting.shift()?.();
   }
 
   async execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
@@ -57,6 +99,7 @@ class RunnerState {
       });
     } finally {
       this.running--;
+      this.#next();
     }
   }
 }
@@ -97,13 +140,18 @@ class DirectLane extends RpcTarget implements DirectRunnerApi {
     const state = this.state;
     if (!state.open) return { status: "refused", reason: "closed" };
     if (job.workspaceId !== state.owner) return { status: "refused", reason: "not-assigned" };
-    if (state.running >= state.maxRuns) return { status: "refused", reason: "full" };
+    if (!(await state.turn())) return { status: "refused", reason: "full" };
+    if (!state.open) {
+      state.leave();
+      return { status: "refused", reason: "closed" };
+    }
     const { leaseId, ...plain } = job;
     // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
     console.log(
       controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs, job.nested === true ? 1 : 0]),
     );
     const run = state.execute(plain, capabilities);
+    state.leave();
     state.direct.add(run);
     try {
       const reply = await run;

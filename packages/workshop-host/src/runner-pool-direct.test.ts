@@ -1,0 +1,177 @@
+import type { ExecuteJob, ExecuteResult, IsolateEvent } from "@gadgets/workshop-backend/executor";
+import { EVENT_LINE_MARKER, type LeaseListener } from "@gadgets/workshop-backend/runner-api";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RunnerPool } from "./runner-pool.ts";
+import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+
+const MB = 1024 * 1024;
+let nextRun = 0;
+
+function job(workspaceId: string, timeoutMs = 1000): ExecuteJob {
+  return {
+    runId: `run-${workspaceId}-${nextRun++}`,
+    workspaceId,
+    grants: {},
+    isolateKey: `${workspaceId}:hash`,
+    gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
+    payload: null,
+    limits: { cpuMs: 1000, timeoutMs },
+  };
+}
+
+/** What a Worker session holding leases hears from the pool. */
+function recordingListener() {
+  const heard = {
+    events: new Map<string, IsolateEvent[]>(),
+    finished: new Set<string>(),
+    ended: new Map<string, ExecuteResult>(),
+    revoked: new Set<string>(),
+  };
+  const listener: LeaseListener = {
+    events: (runId, batch) => heard.events.set(runId, [...(heard.events.get(runId) ?? []), ...batch]),
+    dropped: () => {},
+    finished: (runId) => heard.finished.add(runId),
+    ended: (runId, result) => heard.ended.set(runId, result),
+    revoked: (leaseId) => heard.revoked.add(leaseId),
+  };
+  return { listener, heard };
+}
+
+const noSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
+const noCapabilities = { call: async () => ({ ok: false as const, error: "none" }) };
+
+/** A pool whose workspace "a" holds a runner (one run went the supervisor's way) and a lease on it. */
+async function leasedPool() {
+  const runners = fakeRunners();
+  const pool = await RunnerPool.start({
+    size: 3,
+    runsPerRunner: 2,
+    runnersPerWorkspace: 1,
+    maxRunsPerWorkspace: 4,
+    maxRuns: 6,
+    maxWaitMs: 5000,
+    memoryLimitBytes: 128 * MB,
+    recycleAfterRuns: 1000,
+    start: runners.start,
+  });
+  const first = job("a");
+  const reply = pool.execute(first, noSink, noCapabilities);
+  await settle();
+  const runner = runners.all.find((candidate) => candidate.jobs.has(first.runId)) as FakeRunner;
+  runner.jobs.get(first.runId)?.reply({ status: "ok", result: 1, eventLines: 0 });
+  await reply;
+  const { listener, heard } = recordingListener();
+  const lease = await pool.lease("a", listener);
+  if (!lease) throw new Error("no lease");
+  /** The runner starting a direct run, as its control line says. */
+  const start = (runId: string, timeoutMs = 1000) => runner.control(runId, "start", [lease.leaseId, timeoutMs, 0]);
+  const end = (runId: string, eventLines = 0) => runner.control(runId, "end", [eventLines, 0]);
+  return { pool, runners, runner, lease, heard, start, end };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the runner pool's direct lane", () => {
+  it("leases only a runner the workspace already holds, opened to that workspace alone", async () => {
+    const { pool, runner, lease } = await leasedPool();
+    expect(runner.assigned).toEqual({ workspaceId: "a", maxRuns: 2 });
+    expect(lease.url).toBe(runner.directUrl);
+    expect(await pool.lease("b", recordingListener().listener)).toBeNull();
+  });
+
+  it("watches a direct run from its start line: deadline, then the runner is killed and the Worker told", async () => {
+    const { pool, runner, heard, start } = await leasedPool();
+    start("d1", 300);
+    expect(pool.stats().directRuns).toBe(1);
+    expect(pool.stats().active).toBe(1);
+    vi.advanceTimersByTime(299);
+    await settle();
+    expect(heard.ended.has("d1")).toBe(false);
+    vi.advanceTimersByTime(1);
+    await settle();
+    const result = heard.ended.get("d1");
+    expect(result?.status === "error" && result.kind).toBe("timeout");
+    expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/300 ms/);
+    expect(runner.killed).toBe(true);
+    expect(await pool.fate("d1")).toEqual({ status: "ended", result });
+  });
+
+  it("forwards a direct run's events, says when they are all sent, and frees its place at the end line", async () => {
+    const { pool, runner, heard, start, end } = await leasedPool();
+    start("d2");
+    runner.line(`${EVENT_LINE_MARKER}["d2","log",["info",[{"t":"s","v":"hello"}]]]`);
+    runner.line(`${EVENT_LINE_MARKER}["d2","done",1]`);
+    end("d2", 1);
+    await settle();
+    expect(heard.events.get("d2")).toEqual([{ kind: "log", level: "info", values: [{ t: "s", v: "hello" }] }]);
+    expect(heard.finished.has("d2")).toBe(true);
+    expect(heard.ended.has("d2")).toBe(false);
+    expect(pool.stats().active).toBe(0);
+    expect(runner.killed).toBe(false);
+    // No deadline is left behind.
+    vi.advanceTimersByTime(5000);
+    await settle();
+    expect(runner.killed).toBe(false);
+  });
+
+  it("ignores control lines without the runner's nonce: gadget code cannot forge an end", async () => {
+    const { pool, runner, heard, start } = await leasedPool();
+    start("d3", 300);
+    runner.line(`${EVENT_LINE_MARKER}["d3","end:guess",[0,0]]`);
+    runner.line(`${EVENT_LINE_MARKER}["d4","start:guess",["x",100000,0]]`);
+    await settle();
+    expect(pool.stats().active).toBe(1);
+    vi.advanceTimersByTime(300);
+    await settle();
+    expect(heard.ended.get("d3")?.status).toBe("error");
+  });
+
+  it("stops a direct run cancelled before its start line was read, as soon as it is read", async () => {
+    const { pool, runner, heard, start } = await leasedPool();
+    expect(pool.cancel("d5", "cancelled")).toBe(false);
+    start("d5");
+    await settle();
+    const result = heard.ended.get("d5");
+    expect(result?.status === "error" && result.kind).toBe("cancelled");
+    expect(runner.killed).toBe(true);
+  });
+
+  it("says a run never started when its runner went away before its start line", async () => {
+    const { pool, runner } = await leasedPool();
+    runner.die("SIGKILL");
+    const fate = pool.fate("never");
+    vi.advanceTimersByTime(1000);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(await fate).toEqual({ status: "never-started" });
+  });
+
+  it("tells the Worker of a direct run whose runner died, with a clear outcome", async () => {
+    const { pool, runner, heard, start } = await leasedPool();
+    start("d6");
+    runner.die("SIGSEGV");
+    await settle();
+    const result = heard.ended.get("d6");
+    expect(result?.status === "error" && "error" in result ? result.error.message : "").toMatch(/stopped unexpectedly/);
+    expect(pool.stats().active).toBe(0);
+  });
+
+  it("revokes the lease and closes the lane when the runner must make room for another workspace", async () => {
+    const { pool, runner, lease, heard } = await leasedPool();
+    // Every other runner is taken by other workspaces; "z" waits, so a's idle runner is recycled.
+    const others = ["b", "c", "z"].map((workspace) => pool.execute(job(workspace), noSink, noCapabilities));
+    await settle();
+    expect(heard.revoked.has(lease.leaseId)).toBe(true);
+    expect(runner.closed).toBe(true);
+    // Killed only once the direct runs it already took have ended.
+    expect(runner.killed).toBe(false);
+    runner.finishClose();
+    await settle();
+    expect(runner.killed).toBe(true);
+    void others;
+  });
+});
