@@ -292,6 +292,21 @@ async function main(): Promise<void> {
       summary: peerMany.summary,
       throughput: peerMany.perSecond,
     });
+    // The ceiling any run through the Worker has: the same sessions calling ping(), which runs nothing.
+    const pings = await throughput(
+      spreadClients.map(
+        ({ c }) =>
+          () =>
+            c.api.ping(),
+      ),
+      THROUGHPUT_MS,
+    );
+    rows.push({
+      name: `Workshop session ping over ${SESSIONS} sessions (no run: the Worker's own ceiling)`,
+      summary: pings.summary,
+      throughput: pings.perSecond,
+      note: `${ratio(pings.perSecond, peerMany.perSecond)} peer`,
+    });
 
     // 7. A 10 % mix of while(true): every 10th call of each session is a spinner from another workspace.
     const spinOwner = await publishedEcho(server.url);

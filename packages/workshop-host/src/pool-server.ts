@@ -52,8 +52,8 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     else kept[Symbol.dispose]();
     return lease;
   }
-  fate(runId: string): Promise<DirectFate> {
-    return this.#pool.fate(String(runId));
+  fate(runId: string, startBy: number): Promise<DirectFate> {
+    return this.#pool.fate(String(runId), Number.isFinite(startBy) ? Number(startBy) : Date.now());
   }
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink, capabilities);

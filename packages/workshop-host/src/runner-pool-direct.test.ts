@@ -98,7 +98,9 @@ describe("the runner pool's direct lane", () => {
     expect(result?.status === "error" && result.kind).toBe("timeout");
     expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/300 ms/);
     expect(runner.killed).toBe(true);
-    expect(await pool.fate("d1")).toEqual({ status: "ended", result });
+    const fate = pool.fate("d1", Date.now());
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await fate).toEqual({ status: "ended", result });
   });
 
   it("forwards a direct run's events, says when they are all sent, and frees its place at the end line", async () => {
@@ -141,13 +143,28 @@ describe("the runner pool's direct lane", () => {
     expect(runner.killed).toBe(true);
   });
 
-  it("says a run never started when its runner went away before its start line", async () => {
-    const { pool, runner } = await leasedPool();
-    runner.die("SIGKILL");
-    const fate = pool.fate("never");
-    vi.advanceTimersByTime(1000);
-    await vi.advanceTimersByTimeAsync(20);
-    expect(await fate).toEqual({ status: "never-started" });
+  it("says a run never started once no start line can still come, and stops one that comes after all", async () => {
+    const { pool, runner, heard, start } = await leasedPool();
+    start("d7");
+    const running = pool.fate("d7", Date.now() + 100);
+    const never = pool.fate("d8", Date.now() + 100);
+    // Answered only after the start window and the pipe's margin.
+    await vi.advanceTimersByTimeAsync(100);
+    let early: unknown;
+    void never.then((fate) => {
+      early = fate;
+    });
+    await settle();
+    expect(early).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(60);
+    expect(await running).toEqual({ status: "running" });
+    expect(await never).toEqual({ status: "never-started" });
+    // A runner that broke the rule would run it twice: the pool gives it up at once.
+    start("d8");
+    await settle();
+    const result = heard.ended.get("d8");
+    expect(result?.status === "error" && result.kind).toBe("cancelled");
+    expect(runner.killed).toBe(false);
   });
 
   it("tells the Worker of a direct run whose runner died, with a clear outcome", async () => {

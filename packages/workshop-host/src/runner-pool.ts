@@ -19,10 +19,12 @@ import { randomBytes } from "node:crypto";
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { readControl } from "@gadgets/workshop-backend/control-lines";
 import {
+  DIRECT_START_WITHIN_MS,
   type DirectFate,
   EVENT_LINE_MARKER,
   type Lease,
   type LeaseListener,
+  START_LINE_MARGIN_MS,
 } from "@gadgets/workshop-backend/runner-api";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 import { RunEventRelay } from "./event-relay.ts";
@@ -96,8 +98,6 @@ const SPIN_CHECK_WITHIN_MS = 15;
 const PENDING_CANCEL_MS = 10_000;
 /** Direct runs whose fate the pool remembers, for a Worker whose runner went away mid-run. */
 const MAX_FATES = 4096;
-/** How long `fate` waits for a direct run's start line to be read from a runner that went away. */
-const FATE_WAIT_MS = 1000;
 /** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
 const MAX_DIRECT_TIMEOUT_MS = 30_000;
 
@@ -164,7 +164,7 @@ export class RunnerPool {
   /** Cancels of direct runs whose start line was not read yet, and when they were asked for. */
   readonly #pendingCancels = new Map<string, { reason: "timeout" | "cancelled"; at: number }>();
   /** Direct runs by id: running, ended by the pool (with the outcome it sent), or finished by their runner. */
-  readonly #fates = new Map<string, ExecuteResult | "running" | "finished">();
+  readonly #fates = new Map<string, ExecuteResult | "running" | "finished" | "withdrawn">();
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
   #samplerActive = false;
@@ -312,27 +312,25 @@ export class RunnerPool {
   }
 
   /**
-   * What became of a direct run whose runner went away under it: its outcome, or — when no start line
-   * was read for it — that it never started, so the Worker may send it again.
+   * What became of a direct run the Worker has no reply for. Answered once any start line the runner
+   * could have written (it starts a direct job by `startBy` or never) has been read: a run with none
+   * never started, and is marked withdrawn — should its start line come after all, it is stopped at once.
    */
-  async fate(runId: string): Promise<DirectFate> {
-    const since = Date.now();
+  async fate(runId: string, startBy: number): Promise<DirectFate> {
+    const readBy = Math.min(startBy, Date.now() + DIRECT_START_WITHIN_MS) + START_LINE_MARGIN_MS;
     for (;;) {
+      const wait = readBy - Date.now();
+      // A last turn of the event loop first: lines already in the pipe are read before the answer.
+      await new Promise((done) => (wait > 0 ? setTimeout(done, wait) : setImmediate(done)));
       const known = this.#fates.get(runId);
-      if (known === "finished")
-        return {
-          status: "ended",
-          result: {
-            status: "error",
-            kind: "cancelled",
-            message: "The run ended, but its runner went away before its answer was read. Run it again.",
-          },
-        };
-      if (known !== undefined && known !== "running") return { status: "ended", result: known };
-      const waited = Date.now() - since;
-      if (known === undefined && waited >= FATE_WAIT_MS) return { status: "never-started" };
-      if (waited >= MAX_DIRECT_TIMEOUT_MS + FATE_WAIT_MS) return { status: "ended", result: this.#crashResult("lost") };
-      await new Promise((done) => setTimeout(done, 10));
+      if (known === undefined) {
+        if (Date.now() < readBy) continue;
+        this.#remember(runId, "withdrawn");
+        return { status: "never-started" };
+      }
+      if (known === "running" || known === "finished") return { status: known };
+      if (known === "withdrawn") return { status: "never-started" };
+      return { status: "ended", result: known };
     }
   }
 
@@ -630,7 +628,7 @@ export class RunnerPool {
     if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
   }
 
-  #remember(runId: string, fate: ExecuteResult | "running" | "finished"): void {
+  #remember(runId: string, fate: ExecuteResult | "running" | "finished" | "withdrawn"): void {
     this.#fates.delete(runId);
     this.#fates.set(runId, fate);
     if (this.#fates.size > MAX_FATES) {
@@ -765,7 +763,14 @@ export class RunnerPool {
     const active = this.#active.get(runId);
     if (!active) {
       const control = slot.leased ? readControl(slot.runner.controlNonce, body) : undefined;
-      if (control?.kind === "start" && !this.#fates.has(runId)) this.#adopt(slot, runId, control);
+      if (control?.kind !== "start") return;
+      const fate = this.#fates.get(runId);
+      if (fate === undefined) this.#adopt(slot, runId, control);
+      else if (fate === "withdrawn") {
+        // The runner broke its promise to start it in time; it may already run elsewhere: stop it.
+        this.#adopt(slot, runId, control);
+        this.cancel(runId, "cancelled");
+      }
       return;
     }
     if (active.slot !== slot || active.stoppedWith) return;

@@ -12,7 +12,6 @@ import { fileURLToPath } from "node:url";
 import { MIN_FREE_DISK_BYTES } from "@gadgets/workshop-shared/limits";
 import { list, text } from "./capnp.ts";
 import { serveDiskStatus } from "./disk-status.ts";
-import { freePort } from "./free-port.ts";
 import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
@@ -152,7 +151,9 @@ async function waitForHealth(url: string, process: WorkerdProcess): Promise<void
 }
 
 export async function startWorkshopServer(options: WorkshopServerOptions): Promise<WorkshopServer> {
-  const port = options.port ?? (await freePort());
+  // Port 0: workerd binds a free port itself and reports it; probing for one first could lose it to
+  // another socket (the Worker's own connections to runners) before workerd binds it.
+  const port = options.port ?? 0;
   const dataDir = resolve(options.dataDir, "workspaces");
   mkdirSync(dataDir, { recursive: true });
   const assetsDir = join(REPO_ROOT, "apps/workshop/dist");

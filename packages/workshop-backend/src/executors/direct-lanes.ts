@@ -9,13 +9,15 @@
  */
 
 import { type RpcStub, RpcTarget } from "capnweb";
-import type {
-  DirectFate,
-  DirectReply,
-  DirectRunnerApi,
-  Lease,
-  LeaseListener,
-  RunnerPoolApi,
+import {
+  DIRECT_START_WITHIN_MS,
+  type DirectFate,
+  type DirectReply,
+  type DirectRunnerApi,
+  type Lease,
+  type LeaseListener,
+  type RunnerPoolApi,
+  START_LINE_MARGIN_MS,
 } from "../runner/runner-api.ts";
 import { newBatchedRpcSession } from "./batched-websocket.ts";
 import type { CapabilityHandler, ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
@@ -46,9 +48,63 @@ export const NOT_DIRECT = Symbol("not-direct");
 
 type Settled =
   | { by: "reply"; reply: DirectReply }
-  | { by: "pool"; result: ExecuteResult }
-  | { by: "abort"; result: ExecuteResult }
+  | { by: "outcome"; result: ExecuteResult }
+  | { by: "silent" }
   | { by: "lost" };
+
+/** How long the outcome of a started run whose runner went away may take to come from the supervisor. */
+const LOST_OUTCOME_WAIT_MS = 1000;
+/** How often runs in flight are checked for silence past their start deadline. */
+const SWEEP_MS = 25;
+const ANSWER_LOST: ExecuteResult = {
+  status: "error",
+  kind: "cancelled",
+  message: "The run's runner went away before its answer was read. Run it again.",
+};
+
+/**
+ * Tells runs that heard nothing by a given time. One timer for all of a session's runs in flight, so a
+ * stream of warm runs costs a sweep every SWEEP_MS rather than a timer each.
+ */
+class SilenceWatch {
+  readonly #waiting = new Set<{ by: number; fire(): void }>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  watch(by: number): { fired: Promise<void>; cancel(): void } {
+    const entry = { by, fire: () => {} };
+    const fired = new Promise<void>((resolve) => {
+      entry.fire = resolve;
+    });
+    this.#waiting.add(entry);
+    this.#timer ??= setTimeout(() => this.#sweep(), SWEEP_MS);
+    return { fired, cancel: () => this.#waiting.delete(entry) };
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    const now = Date.now();
+    for (const entry of this.#waiting) {
+      if (entry.by > now) continue;
+      this.#waiting.delete(entry);
+      entry.fire();
+    }
+    if (this.#waiting.size > 0) this.#timer = setTimeout(() => this.#sweep(), SWEEP_MS);
+  }
+}
+
+/** A timer that resolves `fired` (with undefined) after `ms`, unless cancelled first. */
+function timer(ms: number): { fired: Promise<undefined>; cancel(): void } {
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const fired = new Promise<undefined>((resolve) => {
+    handle = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  return {
+    fired,
+    cancel: () => {
+      if (handle !== undefined) clearTimeout(handle);
+    },
+  };
+}
 
 class ListenerTarget extends RpcTarget implements LeaseListener {
   constructor(private readonly lanes: DirectLanes) {
@@ -78,6 +134,7 @@ export class DirectLanes {
   readonly #runs = new Map<string, DirectRun>();
   readonly #listener = new ListenerTarget(this);
   readonly #revokedEarly = new Set<string>();
+  readonly #silence = new SilenceWatch();
 
   run(runId: string): DirectRun | undefined {
     return this.#runs.get(runId);
@@ -135,56 +192,86 @@ export class DirectLanes {
     });
     this.#runs.set(job.runId, { sink, finished, ended });
     lane.inFlight++;
+    const outcome = (result: ExecuteResult): Settled => ({ by: "outcome", result });
+    const byPool = stopped.then(outcome);
+    const byAbort = aborted.then(outcome);
     try {
-      const send = async (withCode: boolean): Promise<Settled> => {
+      let withCode = !lane.sent.has(job.gadget.hash);
+      for (;;) {
         const { modules: _modules, ...reference } = job.gadget;
-        const reply = await lane.runner.execute(
-          { ...job, gadget: withCode ? job.gadget : reference, leaseId: lane.leaseId },
-          capabilities,
+        const sentAt = Date.now();
+        const startBy = sentAt + DIRECT_START_WITHIN_MS;
+        const replied = Promise.resolve(
+          lane.runner.execute(
+            { ...job, gadget: withCode ? job.gadget : reference, leaseId: lane.leaseId, sentAt },
+            capabilities,
+          ),
+        ).then(
+          (reply): Settled => ({ by: "reply", reply }),
+          (): Settled => ({ by: "lost" }),
         );
-        if (reply.status === "missing-code" && !withCode) return send(true);
+        // Silent past the time the run had to start by: the runner may be blocked by a spinning run.
+        const silence = this.#silence.watch(startBy + START_LINE_MARGIN_MS);
+        let settled = await Promise.race([
+          replied,
+          byPool,
+          byAbort,
+          silence.fired.then((): Settled => ({ by: "silent" })),
+        ]);
+        silence.cancel();
+        if (settled.by === "silent" || settled.by === "lost") {
+          const fate = await Promise.race([
+            Promise.resolve(pool.fate(job.runId, startBy)).catch((): DirectFate => ({ status: "running" })),
+            stopped.then((result): DirectFate => ({ status: "ended", result })),
+            aborted.then((result): DirectFate => ({ status: "ended", result })),
+          ]);
+          if (fate.status === "ended") return fate.result;
+          if (fate.status === "never-started") {
+            // It never will start there: it goes the supervisor's way, and so do the next ones for now.
+            this.#dropLane(job.workspaceId, lane);
+            return NOT_DIRECT;
+          }
+          if (settled.by === "silent") settled = await Promise.race([replied, byPool, byAbort]);
+          if (settled.by === "lost") {
+            // It started and its runner went away: the supervisor sends the outcome it gave it.
+            this.#dropLane(job.workspaceId, lane);
+            const lost = timer(LOST_OUTCOME_WAIT_MS);
+            const result = await Promise.race([stopped, aborted, lost.fired.then(() => ANSWER_LOST)]);
+            lost.cancel();
+            return result;
+          }
+        }
+        if (settled.by === "outcome") return settled.result;
+        if (settled.by !== "reply") continue;
+        const reply = settled.reply;
+        if (reply.status === "refused") {
+          // Full or late are a moment's state; closed or not assigned mean the lease is over.
+          if (reply.reason === "closed" || reply.reason === "not-assigned") this.#dropLane(job.workspaceId, lane);
+          return NOT_DIRECT;
+        }
+        if (reply.status === "missing-code") {
+          if (withCode)
+            return {
+              status: "error",
+              kind: "busy",
+              message:
+                "The runner did not accept the gadget's code. Try again; if it keeps failing, restart the Workshop.",
+            };
+          withCode = true;
+          continue;
+        }
         if (withCode) lane.sent.add(job.gadget.hash);
-        return { by: "reply", reply };
-      };
-      const settled: Settled = await Promise.race([
-        send(!lane.sent.has(job.gadget.hash)).catch((): Settled => ({ by: "lost" })),
-        stopped.then((result): Settled => ({ by: "pool", result })),
-        aborted.then((result): Settled => ({ by: "abort", result })),
-      ]);
-      if (settled.by === "pool" || settled.by === "abort") return settled.result;
-      if (settled.by === "lost") {
-        this.#dropLane(job.workspaceId, lane);
-        const fate: DirectFate = await Promise.race([
-          stopped.then((result): DirectFate => ({ status: "ended", result })),
-          pool.fate(job.runId),
-        ]);
-        return fate.status === "ended" ? fate.result : NOT_DIRECT;
+        // The supervisor ends it at its deadline, as a run that never settles.
+        if (reply.status === "hung") return await Promise.race([stopped, aborted]);
+        if ((reply.eventLines ?? 0) > 0) {
+          const drain = timer(DRAIN_TIMEOUT_MS);
+          const late = await Promise.race([drained.then(() => undefined), stopped, aborted, drain.fired]);
+          drain.cancel();
+          if (late) return late;
+        }
+        const { eventLines: _lines, ...result } = reply;
+        return result;
       }
-      const reply = settled.reply;
-      if (reply.status === "refused") {
-        // Full is a moment's state; closed or not assigned means the lease is over.
-        if (reply.reason !== "full") this.#dropLane(job.workspaceId, lane);
-        return NOT_DIRECT;
-      }
-      if (reply.status === "missing-code")
-        return {
-          status: "error",
-          kind: "busy",
-          message: "The runner did not accept the gadget's code. Try again; if it keeps failing, restart the Workshop.",
-        };
-      // The supervisor ends it at its deadline, as a run that never settles.
-      if (reply.status === "hung") return await Promise.race([stopped, aborted]);
-      if ((reply.eventLines ?? 0) > 0) {
-        const late = await Promise.race([
-          drained.then(() => undefined),
-          stopped,
-          aborted,
-          new Promise<undefined>((done) => setTimeout(() => done(undefined), DRAIN_TIMEOUT_MS)),
-        ]);
-        if (late) return late;
-      }
-      const { eventLines: _lines, ...result } = reply;
-      return result;
     } finally {
       this.#runs.delete(job.runId);
       lane.inFlight--;

@@ -57,6 +57,11 @@ export class LoaderExecutor implements Executor {
     return result;
   }
 
+  /** Whether a job referencing `hash` only would find its code here. */
+  hasCode(hash: string): boolean {
+    return codeCache.has(hash);
+  }
+
   /** Runs a job whose code may be referenced by hash only (see GadgetCode). */
   async executeJob(request: ExecuteRequest): Promise<ExecuteReply> {
     const { gadget, limits, signal } = request;

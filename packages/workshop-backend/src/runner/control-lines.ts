@@ -10,7 +10,7 @@ import { EVENT_LINE_MARKER } from "../isolate/harness/contract.ts";
 export type ControlKind = "start" | "end";
 
 /** How a direct run ended, as its `end` line says. */
-export const END_STATE = { done: 0, missingCode: 1, hung: 2 } as const;
+export const END_STATE = { done: 0, hung: 2 } as const;
 
 /** `start`: [leaseId, timeoutMs, nested 0|1]; `end`: [event lines written, END_STATE]. */
 export function controlLine(nonce: string, runId: string, kind: ControlKind, data: (string | number)[]): string {

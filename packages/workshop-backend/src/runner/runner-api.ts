@@ -27,13 +27,25 @@ export interface RunnerApi {
   close(): Promise<void>;
 }
 
+/**
+ * A direct job may start on its runner only this long after the Worker sent it; later it is refused
+ * unstarted. So a Worker that has heard nothing by then (the runner is blocked by a spinning run) can
+ * learn from the supervisor, which reads every start line, that the job will never start — and send
+ * it elsewhere without ever running it twice.
+ */
+export const DIRECT_START_WITHIN_MS = 100;
+/** How long after that the supervisor allows a start line to take through the pipe before answering. */
+export const START_LINE_MARGIN_MS = 50;
+
 /** A job sent on a lease: which lease, so the supervisor sends its events and verdict to the right Worker session. */
 export interface DirectJob extends ExecuteJob {
   leaseId: string;
+  /** The Worker's clock when it sent the job: it starts by `sentAt + DIRECT_START_WITHIN_MS` or never. */
+  sentAt: number;
 }
 
 /** A runner's answer on the direct lane: a reply, or that it did not take the job (it never started). */
-export type DirectReply = ExecuteReply | { status: "refused"; reason: "closed" | "full" | "not-assigned" };
+export type DirectReply = ExecuteReply | { status: "refused"; reason: "closed" | "full" | "not-assigned" | "late" };
 
 /** What a runner offers the Worker on its direct lane (`/direct/<secret>`). */
 export interface DirectRunnerApi {
@@ -64,8 +76,16 @@ export interface LeaseListener {
   revoked(leaseId: string): void;
 }
 
-/** What became of a direct run whose runner went away, as far as the supervisor knows. */
-export type DirectFate = { status: "ended"; result: ExecuteResult } | { status: "never-started" };
+/**
+ * What became of a direct run the Worker has no reply for, as far as the supervisor knows: the outcome
+ * it gave it; still running, or finished (its reply is the runner's to send); or that it never started
+ * and never will (so it may be sent elsewhere).
+ */
+export type DirectFate =
+  | { status: "ended"; result: ExecuteResult }
+  | { status: "running" }
+  | { status: "finished" }
+  | { status: "never-started" };
 
 /** What the supervisor of the runner pool offers the overseer. */
 export interface RunnerPoolApi {
@@ -78,6 +98,9 @@ export interface RunnerPoolApi {
    * holds none with room (the next run goes through `execute`, which may get it one).
    */
   lease(workspaceId: string, listener: LeaseListener): Promise<Lease | null>;
-  /** After a direct run's runner went away: its outcome, or that it never started (safe to run again). */
-  fate(runId: string): Promise<DirectFate>;
+  /**
+   * A direct run's fate, for a Worker with no reply (its runner is silent, or went away): answered once
+   * no start line sent by `startBy` can still be in the pipe.
+   */
+  fate(runId: string, startBy: number): Promise<DirectFate>;
 }

@@ -15,7 +15,13 @@ import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } fr
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { sameSecret } from "../same-secret.ts";
 import { controlLine, END_STATE } from "./control-lines.ts";
-import type { DirectJob, DirectReply, DirectRunnerApi, RunnerApi } from "./runner-api.ts";
+import {
+  DIRECT_START_WITHIN_MS,
+  type DirectJob,
+  type DirectReply,
+  type DirectRunnerApi,
+  type RunnerApi,
+} from "./runner-api.ts";
 
 interface RunnerEnv {
   LOADER: WorkerLoader;
@@ -27,7 +33,7 @@ interface RunnerEnv {
 
 const never = new AbortController().signal;
 /** How long a direct job may wait here for room before it is handed back (and goes the supervisor's way). */
-const DIRECT_WAIT_MS = 250;
+const DIRECT_WAIT_MS = 50;
 /** Direct jobs that may wait here per run this runner takes at once. */
 const DIRECT_WAITERS_PER_RUN = 4;
 /** Events travel on stdout (see LoaderExecutor's eventChannel), never through this sink. */
@@ -57,7 +63,7 @@ class RunnerState {
    * Waits for room for a direct job: a short wait here (behind the same workspace's own runs) is
    * cheaper than the supervisor's queue; too long or too many waiting, and the job goes that way.
    */
-  turn(): Promise<boolean> {
+  turn(startBy: number): Promise<boolean> {
     if (this.running + this.#granted < this.maxRuns && this.#waiting.length === 0) {
       this.#granted++;
       return Promise.resolve(true);
@@ -69,11 +75,14 @@ class RunnerState {
         this.#granted++;
         resolve(true);
       };
-      const timer = setTimeout(() => {
-        const at = this.#waiting.indexOf(granted);
-        if (at !== -1) this.#waiting.splice(at, 1);
-        resolve(false);
-      }, DIRECT_WAIT_MS);
+      const timer = setTimeout(
+        () => {
+          const at = this.#waiting.indexOf(granted);
+          if (at !== -1) this.#waiting.splice(at, 1);
+          resolve(false);
+        },
+        Math.min(DIRECT_WAIT_MS, Math.max(0, startBy - Date.now())),
+      );
       this.#waiting.push(granted);
     });
   }
@@ -140,12 +149,20 @@ class DirectLane extends RpcTarget implements DirectRunnerApi {
     const state = this.state;
     if (!state.open) return { status: "refused", reason: "closed" };
     if (job.workspaceId !== state.owner) return { status: "refused", reason: "not-assigned" };
-    if (!(await state.turn())) return { status: "refused", reason: "full" };
-    if (!state.open) {
+    // Past this the Worker may already have sent it elsewhere: never start it then.
+    const startBy = job.sentAt + DIRECT_START_WITHIN_MS;
+    if (!(Date.now() <= startBy)) return { status: "refused", reason: "late" };
+    if (!(await state.turn(startBy))) return { status: "refused", reason: "full" };
+    const refusal = !state.open ? "closed" : Date.now() > startBy ? "late" : undefined;
+    if (refusal) {
       state.leave();
-      return { status: "refused", reason: "closed" };
+      return { status: "refused", reason: refusal };
     }
-    const { leaseId, ...plain } = job;
+    if (!job.gadget.modules && !state.executor.hasCode(job.gadget.hash)) {
+      state.leave();
+      return { status: "missing-code" };
+    }
+    const { leaseId, sentAt: _sentAt, ...plain } = job;
     // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
     console.log(
       controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs, job.nested === true ? 1 : 0]),
@@ -156,12 +173,7 @@ class DirectLane extends RpcTarget implements DirectRunnerApi {
     try {
       const reply = await run;
       const lines = "eventLines" in reply ? (reply.eventLines ?? 0) : 0;
-      const end =
-        reply.status === "hung"
-          ? END_STATE.hung
-          : reply.status === "missing-code"
-            ? END_STATE.missingCode
-            : END_STATE.done;
+      const end = reply.status === "hung" ? END_STATE.hung : END_STATE.done;
       console.log(controlLine(state.nonce, job.runId, "end", [lines, end]));
       return reply;
     } finally {
