@@ -138,16 +138,21 @@ describe("agents", () => {
 
     // capnweb frames are JSON arrays whose first element names the message: push, pull, resolve, release…
     const frames: { dir: "send" | "receive"; kind: string }[] = [];
-    const kindOf = (data: unknown) =>
-      typeof data === "string" ? String((JSON.parse(data) as unknown[])[0]) : "binary";
+    // A frame may hold several messages, one per line.
+    const kindsOf = (data: unknown) =>
+      typeof data === "string"
+        ? data.split("\n").map((message) => String((JSON.parse(message) as unknown[])[0]))
+        : ["binary"];
     const url = `${workshopUrl().replace("http", "ws")}/api`;
     const socket = new WebSocket(url);
     const send = socket.send.bind(socket);
     socket.send = (data) => {
-      frames.push({ dir: "send", kind: kindOf(data) });
+      for (const kind of kindsOf(data)) frames.push({ dir: "send", kind });
       send(data);
     };
-    socket.addEventListener("message", (event) => frames.push({ dir: "receive", kind: kindOf(event.data) }));
+    socket.addEventListener("message", (event) => {
+      for (const kind of kindsOf(event.data)) frames.push({ dir: "receive", kind });
+    });
     await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
 
     using client = createRpcClient({ webSocket: socket, token: ws.token });

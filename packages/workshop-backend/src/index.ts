@@ -5,7 +5,7 @@
 
 import { type CapturedError, createErrorReporter, type ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
-import { newWorkersRpcResponse } from "capnweb";
+import { JOINED_FRAMES_PARAM, newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
 import { clientKey } from "./client-key.ts";
@@ -112,9 +112,14 @@ app.all("/api", (c) => {
   const connection = new Connection(c.env, overseerFor(c.env), clientKey(c.req.raw), (work) =>
     c.executionCtx.waitUntil(work),
   );
-  return newWorkersRpcResponse(c.req.raw, new WorkshopApiTarget(connection), {
+  const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+  server.accept();
+  newBatchedRpcSession(server, new WorkshopApiTarget(connection), {
     limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
+    // Our own clients ask for joined frames; any other Cap'n Web client gets one message per frame.
+    joinOutgoing: new URL(c.req.url).searchParams.get(JOINED_FRAMES_PARAM) === "1",
   });
+  return new Response(null, { status: 101, webSocket: client });
 });
 
 app.get("/s/:id", (c) => serveSharePage(c.env, c.req.raw, "snapshot", c.req.param("id")));

@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import type { DirectFate, Lease, LeaseListener, RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
-import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-backend/batched-websocket";
+import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-shared/batched-websocket";
 import { RpcTarget, type RpcStub } from "capnweb";
 import { WebSocketServer } from "ws";
 import type { RunnerPool } from "./runner-pool.ts";

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { setPriority } from "node:os";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import { EVENT_LINE_MARKER, type RunnerApi } from "@gadgets/workshop-backend/runner-api";
-import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-backend/batched-websocket";
+import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import type { RpcStub } from "capnweb";
 import { WebSocket } from "ws";
 import { text } from "./capnp.ts";

@@ -10,8 +10,9 @@
  * ```
  */
 
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { RpcStub } from "capnweb";
 import type { Agent, Session, WorkshopApi, WorkspaceCredentials } from "./api.ts";
+import { JOINED_FRAMES_PARAM, type MessageSocket, newBatchedRpcSession } from "./batched-websocket.ts";
 import { openNodeWebSocket } from "./node-websocket.ts";
 
 /** Where `pnpm start` serves by default. */
@@ -78,8 +79,10 @@ export function apiWebSocketUrl(base: string): string {
  */
 export function createRpcClient(options: RpcClientOptions = {}): WorkshopClient {
   const token = options.token ?? environment("WORKSHOP_TOKEN");
-  const url = apiWebSocketUrl(options.url ?? environment("WORKSHOP_URL") ?? defaultOrigin());
-  const api = newWebSocketRpcSession<WorkshopApi>(options.webSocket ?? openNodeWebSocket(url) ?? url);
+  // Joined frames both ways: a call's push and pull, and its answer, each cross as one frame.
+  const url = `${apiWebSocketUrl(options.url ?? environment("WORKSHOP_URL") ?? defaultOrigin())}?${JOINED_FRAMES_PARAM}=1`;
+  const socket = options.webSocket ?? openNodeWebSocket(url) ?? new WebSocket(url);
+  const api = newBatchedRpcSession<WorkshopApi>(socket as unknown as MessageSocket);
   // One session on the server per client; callers get duplicates of it, each released on its own.
   let session: RpcStub<Session> | undefined;
 

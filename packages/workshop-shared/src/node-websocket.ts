@@ -87,13 +87,14 @@ export function openNodeWebSocket(url: string): WebSocket | undefined {
     apply();
   });
   const send = socket.send.bind(socket);
-  socket.send = (message: string) => {
-    tracker.sent(message);
-    send(message);
+  // Frames may hold several messages, joined by newlines (batched-websocket.ts).
+  socket.send = (frame: string) => {
+    for (const message of frame.split("\n")) tracker.sent(message);
+    send(frame);
   };
   socket.addEventListener("open", apply);
   socket.addEventListener("message", (event) => {
-    if (typeof event.data === "string") tracker.received(event.data);
+    if (typeof event.data === "string") for (const message of event.data.split("\n")) tracker.received(message);
   });
   socket.addEventListener("close", () => tracker.closed());
   // `ws` implements the parts of the DOM WebSocket interface capnweb uses.

@@ -19,7 +19,7 @@ import {
   type RunnerPoolApi,
   START_LINE_MARGIN_MS,
 } from "../runner/runner-api.ts";
-import { newBatchedRpcSession } from "./batched-websocket.ts";
+import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import type { CapabilityHandler, ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
 
 /** After the supervisor had no lease for a workspace, how long before asking again. */

@@ -8,7 +8,7 @@
 import type { RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
-import { newBatchedRpcSession } from "./batched-websocket.ts";
+import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import { type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";

@@ -10,7 +10,7 @@
  */
 
 import { RpcTarget } from "capnweb";
-import { newBatchedRpcSession } from "../executors/batched-websocket.ts";
+import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { sameSecret } from "../same-secret.ts";

@@ -1,23 +1,40 @@
 /**
- * The Cap'n Web transport of the runner pool's own links (Worker ↔ supervisor ↔ runner): the messages
- * sent in one moment leave as one WebSocket frame. Cap'n Web sends a frame per message — a warm run is a
- * push, a pull, a resolve and a release or two on each link — and on loopback every frame is a system
- * call for the sender and a wake-up for the receiver, most of what a warm run costs these processes.
+ * A Cap'n Web transport that sends the messages of one moment as one WebSocket frame. Cap'n Web sends a
+ * frame per message — a call is a push and a pull, its answer a resolve, then releases — and every frame
+ * is a system call for the sender and a wake-up (a dispatch into JavaScript, in workerd) for the
+ * receiver, which is most of what a short call costs on loopback.
  *
  * Messages are joined by newlines (JSON text never holds a raw newline). A frame of nothing but
  * releases waits to ride along with the next message (at most RELEASE_DELAY_MS): nobody waits for a
- * release. Order is kept. Both ends of a link must use this transport.
+ * release. Order is kept. Received frames are always split, so a plain Cap'n Web peer can talk to this
+ * end; what this end sends is joined only when `joinOutgoing` (the default) — the peer must split too.
+ * Used on the runner pool's links and between the Workshop and its own clients (`/api?frames=1`).
  */
 
 import { type RpcCompatible, RpcSession, type RpcSessionOptions, type RpcStub, type RpcTransport } from "capnweb";
 
-/** The part of a WebSocket (workerd's, or the `ws` package's in Node) this transport uses; it is open. */
+/**
+ * The part of a WebSocket (a browser's, workerd's, or the `ws` package's in Node) this transport uses.
+ * It may still be connecting (`readyState` 0): frames wait for its `open` event.
+ */
 export interface MessageSocket {
+  readonly readyState?: number;
   send(message: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: "message", listener: (event: { data?: unknown }) => void): void;
+  addEventListener(type: "open", listener: () => void): void;
   addEventListener(type: "close" | "error", listener: (event: { code?: number; reason?: string }) => void): void;
 }
+
+export interface BatchedTransportOptions {
+  /** Join outgoing messages into frames (default); off for a peer that sends one message per frame. */
+  joinOutgoing?: boolean;
+}
+
+const CONNECTING = 0;
+
+/** The query parameter by which a client of the Workshop's `/api` asks for joined frames (`=1`). */
+export const JOINED_FRAMES_PARAM = "frames";
 
 const SEPARATOR = "\n";
 const RELEASE = '["release",';
@@ -45,8 +62,21 @@ export class BatchedWebSocketTransport implements RpcTransport {
   #receiver: { resolve(message: string): void; reject(error: unknown): void } | undefined;
   #error: unknown;
 
-  constructor(socket: MessageSocket) {
+  readonly #join: boolean;
+  /** Frames waiting for the socket to open. */
+  #beforeOpen: string[] | undefined;
+
+  constructor(socket: MessageSocket, options: BatchedTransportOptions = {}) {
     this.#socket = socket;
+    this.#join = options.joinOutgoing ?? true;
+    if (socket.readyState === CONNECTING) {
+      this.#beforeOpen = [];
+      socket.addEventListener("open", () => {
+        const frames = this.#beforeOpen ?? [];
+        this.#beforeOpen = undefined;
+        for (const frame of frames) this.#sendFrame(frame);
+      });
+    }
     socket.addEventListener("message", (event) => {
       if (this.#error !== undefined) return;
       if (typeof event.data !== "string") {
@@ -67,6 +97,10 @@ export class BatchedWebSocketTransport implements RpcTransport {
   }
 
   send(message: string): void {
+    if (!this.#join) {
+      this.#sendFrame(message);
+      return;
+    }
     if (this.#outgoingChars + message.length > MAX_BATCH_CHARS) this.#flush();
     this.#outgoing.push(message);
     this.#outgoingChars += message.length + 1;
@@ -123,7 +157,15 @@ export class BatchedWebSocketTransport implements RpcTransport {
     this.#outgoing = [];
     this.#outgoingChars = 0;
     this.#onlyReleases = true;
+    this.#sendFrame(frame);
+  }
+
+  #sendFrame(frame: string): void {
     if (this.#error !== undefined) return;
+    if (this.#beforeOpen) {
+      this.#beforeOpen.push(frame);
+      return;
+    }
     try {
       this.#socket.send(frame);
     } catch (error) {
@@ -139,11 +181,16 @@ export class BatchedWebSocketTransport implements RpcTransport {
   }
 }
 
-/** A Cap'n Web session over `socket` with batched frames; the other end must batch too. */
+/** A Cap'n Web session over `socket` with batched frames (see BatchedTransportOptions for the other end). */
 export function newBatchedRpcSession<T extends RpcCompatible<T>>(
   socket: MessageSocket,
   localMain?: unknown,
-  options?: RpcSessionOptions,
+  options?: RpcSessionOptions & BatchedTransportOptions,
 ): RpcStub<T> {
-  return new RpcSession<T>(new BatchedWebSocketTransport(socket), localMain, options).getRemoteMain();
+  const { joinOutgoing, ...sessionOptions } = options ?? {};
+  return new RpcSession<T>(
+    new BatchedWebSocketTransport(socket, joinOutgoing === undefined ? {} : { joinOutgoing }),
+    localMain,
+    sessionOptions,
+  ).getRemoteMain();
 }
