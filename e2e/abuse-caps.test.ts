@@ -82,6 +82,8 @@ describe("live objects per connection and per workspace", () => {
     using client = createRpcClient({ url: workshopUrl(), token: owner.token });
     const session = client.getSession();
     const agents = Array.from({ length: MAX_LIVE_AGENTS_PER_CONNECTION }, () => session.getAgent("nobody"));
+    // Calls on the session are delivered in order once it resolves: after this one, every getAgent ran.
+    await session.workspace();
     expect((await client.api.connectionStats()).agents).toBe(MAX_LIVE_AGENTS_PER_CONNECTION);
     await expect(session.getAgent("nobody").describe()).rejects.toThrow(/1000 live agent stubs, the limit/);
     for (const agent of agents) agent[Symbol.dispose]();

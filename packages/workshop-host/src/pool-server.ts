@@ -23,34 +23,46 @@ const LISTENER_GRACE_MS = 35_000;
 
 class PoolTarget extends RpcTarget implements RunnerPoolApi {
   readonly #pool: RunnerPool;
-  /** This session's leases, released with it. */
-  readonly leases = new Set<string>();
+  /** This session's leases, and how to let go of each one's listener. */
+  readonly #held = new Map<string, () => void>();
   constructor(pool: RunnerPool) {
     super();
     this.#pool = pool;
   }
+  /** This session's leases, released with it. */
+  get leases(): string[] {
+    return [...this.#held.keys()];
+  }
   async lease(workspaceId: string, listener: LeaseListener): Promise<Lease | null> {
-    if (typeof workspaceId !== "string" || this.leases.size >= MAX_LEASES_PER_SESSION) return null;
+    if (typeof workspaceId !== "string" || this.#held.size >= MAX_LEASES_PER_SESSION) return null;
     // A stub received as an argument lasts only for the call: the lease keeps its own, until runs
-    // started on it before it was revoked have surely ended (their deadlines are at most the longest run).
+    // started on it before it ended have surely ended (their deadlines are at most the longest run).
     const kept = (listener as RpcStub<LeaseListener>).dup();
-    const leases = this.leases;
+    const letGo = (leaseId: string) => {
+      if (!this.#held.delete(leaseId)) return;
+      const done = setTimeout(() => kept[Symbol.dispose](), LISTENER_GRACE_MS);
+      done.unref();
+    };
     const held: LeaseListener = {
       events: (runId, batch) => kept.events(runId, batch),
       dropped: (runId, total) => kept.dropped(runId, total),
       finished: (runId) => kept.finished(runId),
       ended: (runId, result) => kept.ended(runId, result),
       revoked(leaseId) {
-        leases.delete(leaseId);
-        const done = setTimeout(() => kept[Symbol.dispose](), LISTENER_GRACE_MS);
-        done.unref();
+        letGo(leaseId);
         return kept.revoked(leaseId);
       },
     };
     const lease = await this.#pool.lease(workspaceId, held);
-    if (lease) this.leases.add(lease.leaseId);
+    if (lease) this.#held.set(lease.leaseId, () => letGo(lease.leaseId));
     else kept[Symbol.dispose]();
     return lease;
+  }
+  async releaseLease(leaseId: string): Promise<void> {
+    const letGo = this.#held.get(String(leaseId));
+    if (!letGo) return;
+    this.#pool.releaseLeases([String(leaseId)]);
+    letGo();
   }
   fate(runId: string, startBy: number): Promise<DirectFate> {
     return this.#pool.fate(String(runId), Number.isFinite(startBy) ? Number(startBy) : Date.now());

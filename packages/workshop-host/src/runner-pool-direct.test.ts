@@ -143,7 +143,7 @@ describe("the runner pool's direct lane", () => {
     expect(runner.killed).toBe(true);
   });
 
-  it("says a run never started once no start line can still come, and stops one that comes after all", async () => {
+  it("says a run never started once no start line can still come, and kills a runner that starts it after all", async () => {
     const { pool, runner, heard, start } = await leasedPool();
     start("d7");
     const running = pool.fate("d7", Date.now() + 100);
@@ -162,9 +162,10 @@ describe("the runner pool's direct lane", () => {
     // A runner that broke the rule would run it twice: the pool gives it up at once.
     start("d8");
     await settle();
-    const result = heard.ended.get("d8");
-    expect(result?.status === "error" && result.kind).toBe("cancelled");
-    expect(runner.killed).toBe(false);
+    // Its runner is killed even with another run on it (which is told why): the copy must not go on.
+    expect(runner.killed).toBe(true);
+    const result = heard.ended.get("d7");
+    expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/d8 started/);
   });
 
   it("tells the Worker of a direct run whose runner died, with a clear outcome", async () => {
@@ -190,5 +191,35 @@ describe("the runner pool's direct lane", () => {
     await settle();
     expect(runner.killed).toBe(true);
     void others;
+  });
+
+  it("still watches, and reports to its Worker, a run that started just after its lease was revoked", async () => {
+    const { pool, runner, lease, heard, start } = await leasedPool();
+    const others = ["b", "c", "z"].map((workspace) => pool.execute(job(workspace), noSink, noCapabilities));
+    await settle();
+    expect(heard.revoked.has(lease.leaseId)).toBe(true);
+    // The job was on its way when the lane closed: the draining runner starts it.
+    start("d9", 300);
+    runner.line(`${EVENT_LINE_MARKER}["d9","log",["info",[{"t":"s","v":"late"}]]]`);
+    await settle();
+    vi.advanceTimersByTime(300);
+    await settle();
+    expect(heard.events.get("d9")).toHaveLength(1);
+    const result = heard.ended.get("d9");
+    expect(result?.status === "error" && result.kind).toBe("timeout");
+    // Draining or not, a run past its deadline takes its runner down with it.
+    expect(runner.killed).toBe(true);
+    void others;
+  });
+
+  it("forgets a lease the Worker let go of, and routes runs sent on it just before", async () => {
+    const { pool, lease, heard, start, end } = await leasedPool();
+    pool.releaseLeases([lease.leaseId]);
+    start("d10");
+    end("d10", 0);
+    await settle();
+    expect(pool.stats().directRuns).toBe(1);
+    expect(pool.stats().active).toBe(0);
+    expect(heard.ended.has("d10")).toBe(false);
   });
 });

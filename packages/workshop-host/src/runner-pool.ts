@@ -98,6 +98,8 @@ const SPIN_CHECK_WITHIN_MS = 15;
 const PENDING_CANCEL_MS = 10_000;
 /** Direct runs whose fate the pool remembers, for a Worker whose runner went away mid-run. */
 const MAX_FATES = 4096;
+/** How long an ended lease still routes the events of runs sent on it just before (as its listener lives). */
+const ENDED_LEASE_GRACE_MS = 35_000;
 /** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
 const MAX_DIRECT_TIMEOUT_MS = 30_000;
 
@@ -161,6 +163,11 @@ export class RunnerPool {
     directRuns: 0,
   };
   readonly #leases = new Map<string, LeaseRecord>();
+  /**
+   * Leases revoked or released lately: a job sent on one just before may still start (the lane's close
+   * and the job travel on different sockets), and its events and outcome must still reach its Worker.
+   */
+  readonly #endedLeases = new Map<string, LeaseRecord & { at: number }>();
   /** Cancels of direct runs whose start line was not read yet, and when they were asked for. */
   readonly #pendingCancels = new Map<string, { reason: "timeout" | "cancelled"; at: number }>();
   /** Direct runs by id: running, ended by the pool (with the outcome it sent), or finished by their runner. */
@@ -306,9 +313,9 @@ export class RunnerPool {
     return { leaseId, url: slot.runner.directUrl };
   }
 
-  /** The Worker session holding these leases has gone. */
+  /** The Worker session holding these leases has gone, or stopped using them. */
   releaseLeases(leaseIds: Iterable<string>): void {
-    for (const leaseId of leaseIds) this.#leases.delete(leaseId);
+    for (const leaseId of leaseIds) this.#endLease(leaseId);
   }
 
   /**
@@ -320,8 +327,10 @@ export class RunnerPool {
     const readBy = Math.min(startBy, Date.now() + DIRECT_START_WITHIN_MS) + START_LINE_MARGIN_MS;
     for (;;) {
       const wait = readBy - Date.now();
-      // A last turn of the event loop first: lines already in the pipe are read before the answer.
-      await new Promise((done) => (wait > 0 ? setTimeout(done, wait) : setImmediate(done)));
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+      // A last turn of the event loop (past its poll phase): lines already in the pipe are read first.
+      await new Promise((done) => setImmediate(done));
+      if (this.#active.has(runId)) return { status: "running" };
       const known = this.#fates.get(runId);
       if (known === undefined) {
         if (Date.now() < readBy) continue;
@@ -349,6 +358,7 @@ export class RunnerPool {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#leases.clear();
+    this.#endedLeases.clear();
     if (this.#sampler) clearTimeout(this.#sampler);
     for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
     await this.#slots.stop();
@@ -530,7 +540,9 @@ export class RunnerPool {
       .map((runId) => this.#active.get(runId))
       .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
     // Killed before anyone hears of it: a direct run's outcome must not free its slot while it spins.
-    this.#slots.recycle(slot, true);
+    // A runner already recycled may still be draining its direct runs: it is killed all the same.
+    if (slot.retired) slot.runner.kill();
+    else this.#slots.recycle(slot, true);
     active.stoppedWith = result;
     this.#count(result);
     active.relay.close();
@@ -549,7 +561,7 @@ export class RunnerPool {
   /** A run the Worker sent straight to `slot` has started (its runner said so): watch it as if the pool had sent it. */
   #adopt(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
     this.#counters.directRuns++;
-    const lease = this.#leases.get(start.leaseId);
+    const lease = this.#leases.get(start.leaseId) ?? this.#endedLeases.get(start.leaseId);
     // A run sent on a lease that was revoked meanwhile is watched all the same; nobody hears of it.
     const listener = lease?.slot === slot ? lease.listener : undefined;
     const tell = (call: (listener: LeaseListener) => unknown) => {
@@ -580,6 +592,11 @@ export class RunnerPool {
     };
     this.#active.set(runId, active);
     this.#remember(runId, "running");
+    // A draining runner is no longer the pool's: should it die, nobody else would end this run.
+    if (slot.retired)
+      void slot.runner.exited.then((exit) => {
+        if (!active.stoppedWith) this.#finish(active, this.#crashResult(exit), true);
+      });
     this.#scheduleSample();
     active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_DIRECT_TIMEOUT_MS));
     const cancel = this.#pendingCancels.get(runId);
@@ -587,6 +604,24 @@ export class RunnerPool {
       this.#pendingCancels.delete(runId);
       this.cancel(runId, cancel.reason);
     }
+  }
+
+  /**
+   * A start line for a run that was already started, or given up as never started (and perhaps sent
+   * elsewhere since): the runner broke the start rule, and the copy on it must not run. Its runner is
+   * killed at once, and the runs on it end saying why.
+   */
+  #startedTwice(slot: Slot, runId: string): void {
+    this.#options.onOutput?.(`runner ${slot.id} started run ${runId} past its start deadline: stopped`);
+    const onIt = [...slot.runs].map((id) => this.#active.get(id)).find((active) => active && !active.stoppedWith);
+    if (onIt)
+      this.#stop(onIt, {
+        status: "error",
+        kind: "cancelled",
+        message: `Run ${runId} started on this runner after it had been sent elsewhere, so the runner was stopped. Run it again.`,
+      });
+    else if (slot.retired) slot.runner.kill();
+    else this.#slots.recycle(slot, true);
   }
 
   /** A direct run's runner wrote its end line: once its event lines are all sent, the Worker is told. */
@@ -622,10 +657,22 @@ export class RunnerPool {
   #revokeLeases(slot: Slot): void {
     for (const [leaseId, lease] of this.#leases) {
       if (lease.slot !== slot) continue;
-      this.#leases.delete(leaseId);
+      this.#endLease(leaseId);
       void Promise.resolve(lease.listener.revoked(leaseId)).catch(() => {});
     }
     if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
+  }
+
+  #endLease(leaseId: string): void {
+    const lease = this.#leases.get(leaseId);
+    if (!lease) return;
+    this.#leases.delete(leaseId);
+    const now = Date.now();
+    for (const [id, ended] of this.#endedLeases) {
+      if (now - ended.at < ENDED_LEASE_GRACE_MS && this.#endedLeases.size < MAX_FATES) break;
+      this.#endedLeases.delete(id);
+    }
+    this.#endedLeases.set(leaseId, { ...lease, at: now });
   }
 
   #remember(runId: string, fate: ExecuteResult | "running" | "finished" | "withdrawn"): void {
@@ -689,7 +736,7 @@ export class RunnerPool {
         this.#sampler = undefined;
         const now = Date.now();
         const slots = this.#slots.all();
-        this.#watchdog.sampleActive(slots);
+        this.#watchdog.sampleActive([...slots, ...this.#slots.draining()]);
         if (now - this.#lastIdleSample >= IDLE_SAMPLE_MS) {
           this.#lastIdleSample = now;
           this.#watchdog.sampleIdle(slots, now);
@@ -760,20 +807,15 @@ export class RunnerPool {
     if (end === -1) return;
     const runId = line.slice(start, end);
     const body = line.slice(end + 2);
-    const active = this.#active.get(runId);
-    if (!active) {
-      const control = slot.leased ? readControl(slot.runner.controlNonce, body) : undefined;
-      if (control?.kind !== "start") return;
-      const fate = this.#fates.get(runId);
-      if (fate === undefined) this.#adopt(slot, runId, control);
-      else if (fate === "withdrawn") {
-        // The runner broke its promise to start it in time; it may already run elsewhere: stop it.
-        this.#adopt(slot, runId, control);
-        this.cancel(runId, "cancelled");
-      }
+    // Control lines are read first: a start line must never be taken for another run's event.
+    const control = slot.leased && body.startsWith(`"start:`) ? readControl(slot.runner.controlNonce, body) : undefined;
+    if (control?.kind === "start") {
+      if (this.#active.has(runId) || this.#fates.has(runId)) this.#startedTwice(slot, runId);
+      else this.#adopt(slot, runId, control);
       return;
     }
-    if (active.slot !== slot || active.stoppedWith) return;
+    const active = this.#active.get(runId);
+    if (!active || active.slot !== slot || active.stoppedWith) return;
     if (active.direct && body.startsWith(`"end:`)) {
       const control = readControl(slot.runner.controlNonce, body);
       if (control?.kind === "end") void this.#directEnded(active, control.eventLines, control.hung);

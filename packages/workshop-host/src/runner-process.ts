@@ -49,7 +49,7 @@ export interface RunnerProcess extends RunnerHandle {
   readonly api: RpcStub<RunnerApi>;
 }
 
-function runnerConfig(heapLimitMb: number, secret: string, nonce: string): string {
+function runnerConfig(heapLimitMb: number, secret: string, directSecret: string, nonce: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -68,6 +68,7 @@ const runner :Workerd.Worker = (
   bindings = [
     (name = "LOADER", workerLoader = (id = "gadgets")),
     (name = "RUNNER_SECRET", text = ${text(secret)}),
+    (name = "DIRECT_SECRET", text = ${text(directSecret)}),
     (name = "CONTROL_NONCE", text = ${text(nonce)}),
   ],
   globalOutbound = "nowhere",
@@ -81,9 +82,10 @@ export async function startRunner(
   onOutput?: (line: string) => void,
 ): Promise<RunnerProcess> {
   const secret = randomBytes(32).toString("base64url");
+  const directSecret = randomBytes(32).toString("base64url");
   const nonce = randomBytes(16).toString("hex");
   const process = await startWorkerd({
-    config: runnerConfig(heapLimitMb, secret, nonce),
+    config: runnerConfig(heapLimitMb, secret, directSecret, nonce),
     files: { "runner.js": bundle },
     sockets: ["http"],
     onOutput,
@@ -111,7 +113,7 @@ export async function startRunner(
     alive: () => process.alive,
     execute: (job, capabilities) => api.execute(job, capabilities),
     ping: () => api.ping(),
-    directUrl: `http://127.0.0.1:${process.ports.http}/direct/${secret}`,
+    directUrl: `http://127.0.0.1:${process.ports.http}/direct/${directSecret}`,
     controlNonce: nonce,
     assign: (workspaceId, maxRuns) => api.assign(workspaceId, maxRuns),
     close: () => api.close(),

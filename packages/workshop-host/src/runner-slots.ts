@@ -77,6 +77,8 @@ export interface SlotCounts {
 export class RunnerSlots {
   readonly #options: RunnerSlotsOptions;
   readonly #slots = new Set<Slot>();
+  /** Recycled runners waiting for the direct runs they took to end before they are killed. */
+  readonly #draining = new Set<Slot>();
   readonly #now: () => number;
   #starting = 0;
   #nextId = 1;
@@ -95,6 +97,11 @@ export class RunnerSlots {
 
   all(): Slot[] {
     return [...this.#slots];
+  }
+
+  /** Recycled runners still running direct runs they took before their lane closed (watched all the same). */
+  draining(): Slot[] {
+    return [...this.#draining];
   }
 
   counts(): SlotCounts {
@@ -154,15 +161,17 @@ export class RunnerSlots {
     this.#recycled++;
     this.#options.onClosing?.(slot);
     if (slot.leased && !now) {
+      this.#draining.add(slot);
       const waited = setTimeout(() => slot.runner.kill(), CLOSE_WAIT_MS);
       waited.unref?.();
+      void slot.runner.exited.then(() => {
+        clearTimeout(waited);
+        this.#draining.delete(slot);
+      });
       slot.runner
         .close()
         .catch(() => {})
-        .finally(() => {
-          clearTimeout(waited);
-          slot.runner.kill();
-        });
+        .finally(() => slot.runner.kill());
     } else slot.runner.kill();
     if (!this.#stopped) void this.#spawn();
   }
@@ -214,12 +223,13 @@ export class RunnerSlots {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    const exits = [...this.#slots].map((slot) => {
+    const exits = [...this.#slots, ...this.#draining].map((slot) => {
       slot.retired = true;
       slot.runner.kill();
       return slot.runner.exited;
     });
     this.#slots.clear();
+    this.#draining.clear();
     await Promise.all(exits);
   }
 

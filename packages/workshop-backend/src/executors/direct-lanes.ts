@@ -30,6 +30,8 @@ const MAX_REVOKED_EARLY = 64;
 
 interface Lane {
   leaseId: string;
+  /** The pool session the lease came from. */
+  pool: RpcStub<RunnerPoolApi>;
   runner: RpcStub<DirectRunnerApi>;
   /** Code hashes this lane's runner was sent. */
   sent: Set<string>;
@@ -143,7 +145,7 @@ export class DirectLanes {
   revoke(leaseId: string): void {
     for (const [workspace, lane] of this.#lanes) {
       if (lane.leaseId !== leaseId) continue;
-      this.#dropLane(workspace, lane);
+      this.#dropLane(workspace, lane, true);
       return;
     }
     // Revoked before its lane finished opening (a few at most: one lease is asked for at a time per workspace).
@@ -162,7 +164,7 @@ export class DirectLanes {
     };
     Promise.resolve(pool.lease(workspace, this.#listener))
       .then(async (lease: Lease | null) => {
-        if (lease) await this.#open(workspace, lease);
+        if (lease) await this.#open(pool, workspace, lease);
         else later();
       })
       .catch(later)
@@ -238,6 +240,8 @@ export class DirectLanes {
             const lost = timer(LOST_OUTCOME_WAIT_MS);
             const result = await Promise.race([stopped, aborted, lost.fired.then(() => ANSWER_LOST)]);
             lost.cancel();
+            // Only the link to its runner broke, perhaps: the run is told to stop rather than left going.
+            if (result === ANSWER_LOST) Promise.resolve(pool.cancel(job.runId, "cancelled")).catch(() => {});
             return result;
           }
         }
@@ -279,13 +283,18 @@ export class DirectLanes {
     }
   }
 
-  async #open(workspace: string, lease: Lease): Promise<void> {
-    const response = await fetch(lease.url, { headers: { Upgrade: "websocket" } });
-    const socket = response.webSocket;
-    if (!socket) return;
+  async #open(pool: RpcStub<RunnerPoolApi>, workspace: string, lease: Lease): Promise<void> {
+    const socket = await fetch(lease.url, { headers: { Upgrade: "websocket" } }).then(
+      (response) => response.webSocket,
+      () => null,
+    );
+    if (!socket) {
+      Promise.resolve(pool.releaseLease(lease.leaseId)).catch(() => {});
+      return;
+    }
     socket.accept();
     const runner = newBatchedRpcSession<DirectRunnerApi>(socket);
-    const lane: Lane = { leaseId: lease.leaseId, runner, sent: new Set(), inFlight: 0, revoked: false };
+    const lane: Lane = { leaseId: lease.leaseId, pool, runner, sent: new Set(), inFlight: 0, revoked: false };
     if (this.#revokedEarly.delete(lease.leaseId)) {
       runner[Symbol.dispose]();
       return;
@@ -294,14 +303,17 @@ export class DirectLanes {
     this.#lanes.set(workspace, lane);
   }
 
-  #dropLane(workspace: string, lane: Lane): void {
+  /** Stops using a lane; unless the pool ended the lease itself, it is told, so it can forget it. */
+  #dropLane(workspace: string, lane: Lane, byPool = false): void {
     if (this.#lanes.get(workspace) === lane) this.#lanes.delete(workspace);
     if (lane.revoked) return;
     lane.revoked = true;
+    if (!byPool) Promise.resolve(lane.pool.releaseLease(lane.leaseId)).catch(() => {});
     if (lane.inFlight === 0) lane.runner[Symbol.dispose]();
   }
 
   [Symbol.dispose](): void {
-    for (const [workspace, lane] of this.#lanes) this.#dropLane(workspace, lane);
+    // The session is going: the pool forgets its leases when its socket closes.
+    for (const [workspace, lane] of this.#lanes) this.#dropLane(workspace, lane, true);
   }
 }

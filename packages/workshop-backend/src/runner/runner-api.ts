@@ -103,4 +103,6 @@ export interface RunnerPoolApi {
    * no start line sent by `startBy` can still be in the pipe.
    */
   fate(runId: string, startBy: number): Promise<DirectFate>;
+  /** The Worker stopped using a lease (its lane broke or was refused): the pool forgets it. */
+  releaseLease(leaseId: string): Promise<void>;
 }

@@ -25,8 +25,10 @@ import {
 
 interface RunnerEnv {
   LOADER: WorkerLoader;
-  /** Only the supervisor (and the Worker it leases this runner to) knows it. */
+  /** Only the supervisor knows it: its lane is `/run/<secret>`. */
   RUNNER_SECRET: string;
+  /** The direct lane's own secret, which the supervisor gives the Worker it leases this runner to. */
+  DIRECT_SECRET: string;
   /** Proves a control line was written by this Worker, not by gadget code (which never sees it). */
   CONTROL_NONCE: string;
 }
@@ -90,6 +92,7 @@ class RunnerState {
   /** A granted turn was used (the run is counted in `running` now) or given up. */
   leave(): void {
     this.#granted--;
+    this.#next();
   }
 
   #next(): void {
@@ -189,9 +192,9 @@ export default {
     // A runner executes any code it is handed: only its supervisor (and the Worker it leases it to) may
     // talk to it. Browsers always send an Origin, so a page scanning loopback ports is refused first.
     const [, lane, secret = ""] = new URL(request.url).pathname.split("/");
-    if (request.headers.has("Origin") || !sameSecret(secret, env.RUNNER_SECRET))
+    const expected = lane === "run" ? env.RUNNER_SECRET : lane === "direct" ? env.DIRECT_SECRET : undefined;
+    if (request.headers.has("Origin") || expected === undefined || !sameSecret(secret, expected))
       return new Response("Forbidden", { status: 403 });
-    if (lane !== "run" && lane !== "direct") return new Response("Not found", { status: 404 });
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("runner", { status: 426 });
     state ??= new RunnerState(env);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
