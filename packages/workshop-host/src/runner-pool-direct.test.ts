@@ -222,4 +222,22 @@ describe("the runner pool's direct lane", () => {
     expect(pool.stats().active).toBe(0);
     expect(heard.ended.has("d10")).toBe(false);
   });
+
+  it("closes a leased runner's lane before stopping it for left-over memory: a run that just started ends normally", async () => {
+    const { pool, runner, lease, heard, start, end } = await leasedPool();
+    runner.rssBytes += 200 * MB;
+    for (let waited = 0; waited < 1000 && !runner.closed; waited += 10) await vi.advanceTimersByTimeAsync(10);
+    expect(heard.revoked.has(lease.leaseId)).toBe(true);
+    expect(runner.closed).toBe(true);
+    // A direct run started just before the lane closed: its start line comes now.
+    start("d11");
+    await vi.advanceTimersByTimeAsync(150);
+    expect(runner.killed).toBe(false);
+    end("d11");
+    runner.finishClose();
+    await settle();
+    expect(heard.ended.has("d11")).toBe(false);
+    expect(runner.killed).toBe(true);
+    expect(pool.stats().active).toBe(0);
+  });
 });

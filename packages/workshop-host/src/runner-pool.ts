@@ -98,6 +98,8 @@ const SPIN_CHECK_WITHIN_MS = 15;
 const PENDING_CANCEL_MS = 10_000;
 /** Direct runs whose fate the pool remembers, for a Worker whose runner went away mid-run. */
 const MAX_FATES = 4096;
+/** How long a leased runner found running leftover work has to close its lane before it is killed regardless. */
+const LEFTOVER_CLOSE_WAIT_MS = 100;
 /** How long an ended lease still routes the events of runs sent on it just before (as its listener lives). */
 const ENDED_LEASE_GRACE_MS = 35_000;
 /** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
@@ -702,12 +704,30 @@ export class RunnerPool {
   }
 
   #killLeftover(slot: Slot, report: PoolReport): void {
-    if (slot.retired || slot.runs.size > 0) return;
-    const owner = slot.owner;
-    this.#counters.leftoverKills++;
-    this.#slots.recycle(slot, true);
-    this.#options.onOutput?.(`runner ${slot.id} stopped: ${report.kind}`);
-    if (owner !== undefined) this.#options.report?.(owner, report);
+    if (slot.retired || slot.closing || slot.runs.size > 0) return;
+    const kill = () => {
+      if (slot.retired) return;
+      const owner = slot.owner;
+      this.#counters.leftoverKills++;
+      this.#slots.recycle(slot, true);
+      this.#options.onOutput?.(`runner ${slot.id} stopped: ${report.kind}`);
+      if (owner !== undefined) this.#options.report?.(owner, report);
+    };
+    if (!slot.leased) {
+      kill();
+      return;
+    }
+    // A direct run may have started a moment ago, its start line not read yet: the lane is closed
+    // first, and the runner killed once it answers (or at once if it cannot: it is spinning). A run
+    // that turns out to be on it ends normally, and its runner is recycled then (it is closing).
+    slot.closing = true;
+    this.#revokeLeases(slot);
+    void Promise.race([
+      slot.runner.close().catch(() => {}),
+      new Promise((done) => setTimeout(done, LEFTOVER_CLOSE_WAIT_MS)),
+    ]).then(() => {
+      if (slot.runs.size === 0) kill();
+    });
   }
 
   #onDied(slot: Slot, exit: number | string): void {
