@@ -28,3 +28,18 @@ export async function timeEach(count: number, warmup: number, fn: (i: number) =>
   }
   return samples;
 }
+
+/**
+ * Calls `fn` in batches until three batch medians in a row agree within 10 % (at most `maxBatches`):
+ * a JIT still tiering up, in the client or the server, moves a median by more than its spread.
+ * Returns how many batches it took.
+ */
+export async function warmUntilStable(fn: () => Promise<unknown>, batchSize = 200, maxBatches = 25): Promise<number> {
+  const medians: number[] = [];
+  while (medians.length < maxBatches) {
+    medians.push(summarize(await timeEach(batchSize, 0, fn)).median);
+    const last = medians.slice(-3);
+    if (last.length === 3 && Math.max(...last) / Math.min(...last) < 1.1) break;
+  }
+  return medians.length;
+}
