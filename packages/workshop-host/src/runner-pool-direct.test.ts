@@ -1,23 +1,11 @@
-import type { ExecuteJob, ExecuteResult, IsolateEvent } from "@gadgets/workshop-backend/executor";
+import type { ExecuteResult, IsolateEvent } from "@gadgets/workshop-backend/executor";
 import { EVENT_LINE_MARKER, type LeaseListener } from "@gadgets/workshop-backend/runner-api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RunnerPool } from "./runner-pool.ts";
 import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+import { MB, SMALL_POOL, testJob } from "./testing/pool-fixtures.ts";
 
-const MB = 1024 * 1024;
-let nextRun = 0;
-
-function job(workspaceId: string, timeoutMs = 1000): ExecuteJob {
-  return {
-    runId: `run-${workspaceId}-${nextRun++}`,
-    workspaceId,
-    grants: {},
-    isolateKey: `${workspaceId}:hash`,
-    gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
-    payload: null,
-    limits: { cpuMs: 1000, timeoutMs },
-  };
-}
+const job = testJob;
 
 /** What a Worker session holding leases hears from the pool. */
 function recordingListener() {
@@ -44,14 +32,7 @@ const noCapabilities = { call: async () => ({ ok: false as const, error: "none" 
 async function leasedPool() {
   const runners = fakeRunners();
   const pool = await RunnerPool.start({
-    size: 3,
-    runsPerRunner: 2,
-    runnersPerWorkspace: 1,
-    maxRunsPerWorkspace: 4,
-    maxRuns: 6,
-    maxWaitMs: 5000,
-    memoryLimitBytes: 128 * MB,
-    recycleAfterRuns: 1000,
+    ...SMALL_POOL,
     start: runners.start,
   });
   const first = job("a");

@@ -3,22 +3,9 @@ import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+import { MB, SMALL_POOL, testJob } from "./testing/pool-fixtures.ts";
 
-const MB = 1024 * 1024;
-let nextRun = 0;
-
-function job(workspaceId: string, timeoutMs = 1000, extra: Partial<ExecuteJob> = {}): ExecuteJob {
-  return {
-    runId: `run-${workspaceId}-${nextRun++}`,
-    workspaceId,
-    grants: {},
-    isolateKey: `${workspaceId}:hash`,
-    gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
-    payload: null,
-    limits: { cpuMs: 1000, timeoutMs },
-    ...extra,
-  };
-}
+const job = testJob;
 
 function recordingSink() {
   const events: IsolateEvent[] = [];
@@ -42,14 +29,7 @@ async function startPool(options: Partial<RunnerPoolOptions> = {}) {
   const runners = fakeRunners();
   const reports: [string, PoolReport][] = [];
   const pool = await RunnerPool.start({
-    size: 3,
-    runsPerRunner: 2,
-    runnersPerWorkspace: 1,
-    maxRunsPerWorkspace: 4,
-    maxRuns: 6,
-    maxWaitMs: 5000,
-    memoryLimitBytes: 128 * MB,
-    recycleAfterRuns: 1000,
+    ...SMALL_POOL,
     start: runners.start,
     report: (workspace, report) => reports.push([workspace, report]),
     ...options,
