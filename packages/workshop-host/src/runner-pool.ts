@@ -15,7 +15,6 @@ import type {
   ExecuteResult,
   IsolateEventSink,
 } from "@gadgets/workshop-backend/executor";
-import { randomBytes } from "node:crypto";
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { readControl } from "@gadgets/workshop-backend/control-lines";
 import {
@@ -27,8 +26,10 @@ import {
   START_LINE_MARGIN_MS,
 } from "@gadgets/workshop-backend/runner-api";
 import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import { DirectFates } from "./direct-fates.ts";
 import { RunEventRelay } from "./event-relay.ts";
 import { FairScheduler, type Refusal } from "./fair-scheduler.ts";
+import { LeaseBook } from "./lease-book.ts";
 import type { StartRunner } from "./runner-process.ts";
 import { RunnerSlots, type Slot } from "./runner-slots.ts";
 import { RunnerWatchdog } from "./runner-watchdog.ts";
@@ -105,11 +106,6 @@ const ENDED_LEASE_GRACE_MS = 35_000;
 /** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
 const MAX_DIRECT_TIMEOUT_MS = 30_000;
 
-interface LeaseRecord {
-  slot: Slot;
-  listener: LeaseListener;
-}
-
 interface ActiveRun {
   runId: string;
   slot: Slot;
@@ -164,16 +160,8 @@ export class RunnerPool {
     leftoverKills: 0,
     directRuns: 0,
   };
-  readonly #leases = new Map<string, LeaseRecord>();
-  /**
-   * Leases revoked or released lately: a job sent on one just before may still start (the lane's close
-   * and the job travel on different sockets), and its events and outcome must still reach its Worker.
-   */
-  readonly #endedLeases = new Map<string, LeaseRecord & { at: number }>();
-  /** Cancels of direct runs whose start line was not read yet, and when they were asked for. */
-  readonly #pendingCancels = new Map<string, { reason: "timeout" | "cancelled"; at: number }>();
-  /** Direct runs by id: running, ended by the pool (with the outcome it sent), or finished by their runner. */
-  readonly #fates = new Map<string, ExecuteResult | "running" | "finished" | "withdrawn">();
+  readonly #leases = new LeaseBook<Slot>({ graceMs: ENDED_LEASE_GRACE_MS, maxEnded: MAX_FATES });
+  readonly #fates = new DirectFates({ max: MAX_FATES, cancelWithinMs: PENDING_CANCEL_MS });
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
   #samplerActive = false;
@@ -284,7 +272,7 @@ export class RunnerPool {
     const waiting = this.#waiters.get(runId);
     if (!waiting) {
       // Possibly a direct run whose start line is still on its way: it is stopped as soon as it is read.
-      if (!this.#fates.has(runId)) this.#pendingCancel(runId, reason);
+      if (!this.#fates.has(runId)) this.#fates.cancelLater(runId, reason);
       return false;
     }
     if (!this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
@@ -310,14 +298,12 @@ export class RunnerPool {
     // Closed while it was being opened: the close was sent after the assign, so the lane is shut.
     if (this.#stopped || !usable(slot)) return null;
     slot.leased = true;
-    const leaseId = randomBytes(16).toString("hex");
-    this.#leases.set(leaseId, { slot, listener });
-    return { leaseId, url: slot.runner.directUrl };
+    return { leaseId: this.#leases.grant(slot, listener), url: slot.runner.directUrl };
   }
 
   /** The Worker session holding these leases has gone, or stopped using them. */
   releaseLeases(leaseIds: Iterable<string>): void {
-    for (const leaseId of leaseIds) this.#endLease(leaseId);
+    for (const leaseId of leaseIds) this.#leases.end(leaseId);
   }
 
   /**
@@ -336,7 +322,7 @@ export class RunnerPool {
       const known = this.#fates.get(runId);
       if (known === undefined) {
         if (Date.now() < readBy) continue;
-        this.#remember(runId, "withdrawn");
+        this.#fates.set(runId, "withdrawn");
         return { status: "never-started" };
       }
       if (known === "running" || known === "finished") return { status: known };
@@ -360,7 +346,7 @@ export class RunnerPool {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#leases.clear();
-    this.#endedLeases.clear();
+    this.#fates.clear();
     if (this.#sampler) clearTimeout(this.#sampler);
     for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
     await this.#slots.stop();
@@ -563,9 +549,8 @@ export class RunnerPool {
   /** A run the Worker sent straight to `slot` has started (its runner said so): watch it as if the pool had sent it. */
   #adopt(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
     this.#counters.directRuns++;
-    const lease = this.#leases.get(start.leaseId) ?? this.#endedLeases.get(start.leaseId);
-    // A run sent on a lease that was revoked meanwhile is watched all the same; nobody hears of it.
-    const listener = lease?.slot === slot ? lease.listener : undefined;
+    // A run sent on a lease unknown here (forged, or long gone) is watched all the same; nobody hears of it.
+    const listener = this.#leases.listener(start.leaseId, slot);
     const tell = (call: (listener: LeaseListener) => unknown) => {
       if (listener) void Promise.resolve(call(listener)).catch(() => {});
     };
@@ -587,13 +572,13 @@ export class RunnerPool {
       hung: false,
       direct: { listener },
       settle: (result) => {
-        this.#remember(runId, result);
+        this.#fates.set(runId, result);
         tell((to) => to.ended(runId, result));
         this.#closeDirect(active);
       },
     };
     this.#active.set(runId, active);
-    this.#remember(runId, "running");
+    this.#fates.set(runId, "running");
     // A draining runner is no longer the pool's: should it die, nobody else would end this run.
     if (slot.retired)
       void slot.runner.exited.then((exit) => {
@@ -601,11 +586,8 @@ export class RunnerPool {
       });
     this.#scheduleSample();
     active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_DIRECT_TIMEOUT_MS));
-    const cancel = this.#pendingCancels.get(runId);
-    if (cancel) {
-      this.#pendingCancels.delete(runId);
-      this.cancel(runId, cancel.reason);
-    }
+    const cancel = this.#fates.takeCancel(runId);
+    if (cancel) this.cancel(runId, cancel);
   }
 
   /**
@@ -637,7 +619,7 @@ export class RunnerPool {
       await Promise.race([active.relay.done, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
     if (active.stoppedWith) return;
     active.relay.flush();
-    this.#remember(active.runId, "finished");
+    this.#fates.set(active.runId, "finished");
     // Only a run that wrote events has a reply waiting for them (one message a run saved otherwise).
     const listener = active.direct?.listener;
     if (listener && eventLines > 0) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
@@ -657,43 +639,8 @@ export class RunnerPool {
 
   /** Tells the holders of leases on `slot` to send it nothing more, and closes its direct lane. */
   #revokeLeases(slot: Slot): void {
-    for (const [leaseId, lease] of this.#leases) {
-      if (lease.slot !== slot) continue;
-      this.#endLease(leaseId);
-      void Promise.resolve(lease.listener.revoked(leaseId)).catch(() => {});
-    }
+    this.#leases.revokeAll(slot);
     if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
-  }
-
-  #endLease(leaseId: string): void {
-    const lease = this.#leases.get(leaseId);
-    if (!lease) return;
-    this.#leases.delete(leaseId);
-    const now = Date.now();
-    for (const [id, ended] of this.#endedLeases) {
-      if (now - ended.at < ENDED_LEASE_GRACE_MS && this.#endedLeases.size < MAX_FATES) break;
-      this.#endedLeases.delete(id);
-    }
-    this.#endedLeases.set(leaseId, { ...lease, at: now });
-  }
-
-  #remember(runId: string, fate: ExecuteResult | "running" | "finished" | "withdrawn"): void {
-    this.#fates.delete(runId);
-    this.#fates.set(runId, fate);
-    if (this.#fates.size > MAX_FATES) {
-      const oldest = this.#fates.keys().next().value;
-      if (oldest !== undefined) this.#fates.delete(oldest);
-    }
-  }
-
-  #pendingCancel(runId: string, reason: "timeout" | "cancelled"): void {
-    const now = Date.now();
-    for (const [id, pending] of this.#pendingCancels) {
-      if (now - pending.at < PENDING_CANCEL_MS) break;
-      this.#pendingCancels.delete(id);
-    }
-    if (this.#pendingCancels.size >= MAX_FATES) return;
-    this.#pendingCancels.set(runId, { reason, at: now });
   }
 
   #count(result: ExecuteResult): void {
