@@ -12,14 +12,33 @@ import type {
 import { AgentRefSchema, parseArgument, RunEventListenerSchema } from "@gadgets/workshop-shared/schemas";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
-import { launchRun, resolveAgentRef, type RunContext } from "./run-launcher.ts";
+import { launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
+
+type Resolved = ResolvedAgent & { meta: AgentVersion };
 
 /**
  * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
  * The latest version is always looked up: a publish must be visible to the very next call.
  */
-const pinnedVersions = new LRUCache<string, ResolvedAgent & { meta: AgentVersion }>({ max: 256 });
+const pinnedVersions = new LRUCache<string, Resolved>({ max: 256 });
+/**
+ * The latest version each agent was last found at, in this Worker isolate: only a guess. A run of the
+ * latest starts on the guess while the lookup is on its way, holding its events and capability calls
+ * until the lookup confirms it (see `LaunchRequest.confirmed`); a lookup that finds a newer version stops
+ * the guessed run, which leaves no trace, and runs that one. So the lookup's round trip overlaps the
+ * run, and a publish is still seen by the very next call.
+ */
+const latestSeen = new LRUCache<string, Resolved>({
+  max: 1024,
+  maxSize: 32 * 1024 * 1024,
+  // Files are the bulk of an entry (JavaScript strings: UTF-16).
+  sizeCalculation: (agent) =>
+    Math.max(
+      1,
+      agent.files.reduce((sum, file) => sum + file.content.length * 2, 0),
+    ),
+});
 
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;
@@ -32,14 +51,21 @@ export class AgentTarget extends RpcTarget implements Agent {
     // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
   }
 
-  async #resolve(): Promise<ResolvedAgent & { meta: AgentVersion }> {
+  /** The agent's ref, and the version it was last seen at when it names the latest (a guess). */
+  #ref(): { key: string; guess: Resolved | undefined } {
     // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
+    const { ref, version } = parseArgument(AgentRefSchema, this.ref);
+    const key = `${this.context.workspaceId}:${ref}`;
+    return { key, guess: version === undefined ? latestSeen.get(key) : undefined };
+  }
+
+  async #resolve(): Promise<Resolved> {
     const { ref, version } = parseArgument(AgentRefSchema, this.ref);
     const pinned = version !== undefined;
     const key = `${this.context.workspaceId}:${ref}`;
     const cached = pinned ? pinnedVersions.get(key) : undefined;
     if (cached) return cached;
-    let resolved: ResolvedAgent & { meta: AgentVersion };
+    let resolved: Resolved;
     try {
       resolved = (await resolveAgentRef(this.context.store, ref)) as ResolvedAgent & { meta: AgentVersion };
     } catch (error) {
@@ -50,6 +76,7 @@ export class AgentTarget extends RpcTarget implements Agent {
       );
     }
     if (pinned) pinnedVersions.set(key, resolved);
+    else latestSeen.set(key, resolved);
     return resolved;
   }
 
@@ -64,9 +91,8 @@ export class AgentTarget extends RpcTarget implements Agent {
   ): Promise<RunOutcome> {
     const receivedAt = Date.now();
     const listener = parseArgument(RunEventListenerSchema, onEvent);
-    const agent = await this.#resolve();
-    return launchRun(this.context, {
-      source: { kind: "agent", agentId: agent.agentId, version: agent.version },
+    const request = (agent: Resolved) => ({
+      source: { kind: "agent" as const, agentId: agent.agentId, version: agent.version },
       scope: agent.draftId,
       files: agent.files,
       payload,
@@ -76,6 +102,19 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
+    const { guess } = this.#ref();
+    if (guess) {
+      const lookup = this.#resolve();
+      const confirmed = lookup.then(
+        (agent) => agent.agentId === guess.agentId && agent.version === guess.version,
+        () => false,
+      );
+      const outcome = await launchRun(this.context, { ...request(guess), confirmed });
+      if (outcome !== SUPERSEDED) return outcome;
+      // The guess was stale (or the agent is gone, and the lookup says so).
+      return launchRun(this.context, request(await lookup));
+    }
+    return launchRun(this.context, request(await this.#resolve()));
   }
 
   async run(payload: JsonValue): Promise<JsonValue> {

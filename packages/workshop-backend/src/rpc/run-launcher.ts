@@ -59,7 +59,16 @@ export interface LaunchRequest {
   catalogCalls?: { made: number };
   /** Hears of the run's record once the run is over (before it is stored). */
   onRecord?(record: RunRecord): void;
+  /**
+   * The run is a guess (an agent's version as last seen) until this settles: its events are held, its
+   * capability calls wait, and if it settles false the run is stopped and forgotten — no event, no
+   * effect, no record — and `launchRun` answers SUPERSEDED.
+   */
+  confirmed?: Promise<boolean>;
 }
+
+/** A guessed run turned out to be of the wrong version: it left no trace; run the right one. */
+export const SUPERSEDED = Symbol("superseded");
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
 export interface RunContext {
@@ -177,7 +186,9 @@ function checkArguments(request: LaunchRequest): Checked<{ payload: JsonValue; t
  * Runs one gadget for a session and stores its record, whatever ends the run. The work is held open
  * past the client's departure, so a disconnect cancels the run but never loses its record.
  */
-export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome> {
+export function launchRun(context: RunContext, request: LaunchRequest & { confirmed?: undefined }): Promise<RunOutcome>;
+export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome | typeof SUPERSEDED>;
+export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome | typeof SUPERSEDED> {
   unfinishedRuns++;
   const run = runAndRecord(context, request);
   const settled = run
@@ -186,6 +197,49 @@ export function launchRun(context: RunContext, request: LaunchRequest): Promise<
     .finally(() => unfinishedRuns--);
   context.connection.waitUntil(settled);
   return run.then(({ outcome }) => outcome);
+}
+
+/**
+ * What a guessed run sees until its guess is confirmed: its events are held (then delivered in order),
+ * its capability calls wait; refuted, the run is stopped and what it held is dropped.
+ */
+function holdUntilConfirmed(
+  confirmed: Promise<boolean>,
+  listener: RunEventListener | undefined,
+  controller: AbortController,
+): { listener: RunEventListener | undefined; gate(services: CapabilityServices): CapabilityServices } {
+  let held: RunEvent[] = [];
+  let state: "pending" | "confirmed" | "refuted" = "pending";
+  void confirmed.then((ok) => {
+    const events = held;
+    held = [];
+    state = ok ? "confirmed" : "refuted";
+    if (!ok) {
+      controller.abort({ kind: "cancelled", message: "A newer version of this agent was published." });
+      return;
+    }
+    for (const event of events) void listener?.(event);
+  });
+  const refuted = () => new Error("A newer version of this agent was published; this run was replaced.");
+  const after = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (!(await confirmed)) throw refuted();
+    return work();
+  };
+  return {
+    listener:
+      listener &&
+      ((event) => {
+        if (state === "pending") held.push(event);
+        // A refuted run's events, its end included, never reach anyone.
+        else if (state === "confirmed") return listener(event);
+      }),
+    gate: (services) => ({
+      kv: (op, key, value) => after(() => services.kv(op, key, value)),
+      catalog: (ref, payload, relay) => after(() => services.catalog(ref, payload, relay)),
+      fetch: (request, signal) => after(() => services.fetch(request, signal)),
+      fetchPolicy: () => after(() => services.fetchPolicy()),
+    }),
+  };
 }
 
 /** Runs of this Worker that have not yet ended or not yet had their record stored. */
@@ -199,7 +253,7 @@ export function unfinishedRunCount(): number {
 async function runAndRecord(
   context: RunContext,
   request: LaunchRequest,
-): Promise<{ outcome: RunOutcome; stored: Promise<void> }> {
+): Promise<{ outcome: RunOutcome | typeof SUPERSEDED; stored: Promise<void> }> {
   const { connection, workspaceId, records } = context;
   const runId = randomId();
   // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
@@ -229,6 +283,7 @@ async function runAndRecord(
   }
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
+  const guess = request.confirmed ? holdUntilConfirmed(request.confirmed, request.listener, controller) : undefined;
   if (request.parentSignal?.aborted) endedByParent();
   else request.parentSignal?.addEventListener("abort", endedByParent, { once: true });
   try {
@@ -240,13 +295,16 @@ async function runAndRecord(
       files: request.files,
       payload: args.value.payload,
       timeoutMs: args.value.timeoutMs,
-      listener: request.listener,
+      listener: guess ? guess.listener : request.listener,
       signal: controller.signal,
       receivedAt: request.receivedAt,
       codeKey: request.codeKey,
-      services: servicesFor(context, request, controller.signal),
+      services: guess
+        ? guess.gate(servicesFor(context, request, controller.signal))
+        : servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
     });
+    if (request.confirmed && !(await request.confirmed)) return { outcome: SUPERSEDED, stored: Promise.resolve() };
     request.onRecord?.(record);
     // Stored after the caller has its outcome; the session's reads flush the writer first.
     return { outcome, stored: records.add(record) };
