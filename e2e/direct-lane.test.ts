@@ -115,8 +115,14 @@ describe("runs sent straight to a workspace's runner", () => {
       await new Promise((done) => setTimeout(done, 10));
     const runId = collector.ofType("status")[0]?.runId;
     expect(runId).toBeTruthy();
-    await s.cancelRun(runId as string);
+    // The cancel kills the runner it ran on; the very next run must not land there.
+    const echo = await s.createDraft({ files: gadget(ECHO_SOURCE) });
+    const cancelled = s.cancelRun(runId as string);
+    const next = s.runDraft(echo.id, { input: "next" });
+    await cancelled;
     expect(kindOf(await running)).toBe("cancelled");
+    const after = await next;
+    expect(kindOf(after), JSON.stringify(after)).toBe("ok");
   });
 
   it("never carries one workspace's runs to another's runner", async () => {

@@ -197,6 +197,12 @@ export class DirectLanes {
     const outcome = (result: ExecuteResult): Settled => ({ by: "outcome", result });
     const byPool = stopped.then(outcome);
     const byAbort = aborted.then(outcome);
+    let over = false;
+    // A cancel stops a run by killing its runner (alone there, it may be spinning); the next run must not
+    // race that kill on this lane, so it goes the supervisor's way, which hears of the cancel first.
+    void aborted.then(() => {
+      if (!over) this.#dropLane(job.workspaceId, lane);
+    });
     try {
       let withCode = !lane.sent.has(job.gadget.hash);
       for (;;) {
@@ -277,6 +283,7 @@ export class DirectLanes {
         return result;
       }
     } finally {
+      over = true;
       this.#runs.delete(job.runId);
       lane.inFlight--;
       if (lane.revoked && lane.inFlight === 0) lane.runner[Symbol.dispose]();
