@@ -57,6 +57,18 @@ describe("AgentTable", () => {
     expect(agents.publishedFrom("draft2")).toBe(false);
   });
 
+  it("resolves the latest version published since it was last resolved (the kept copy never goes stale)", () => {
+    const first = agents.publish(draft(1, echo));
+    expect(agents.resolve(first.agentId, undefined)?.version).toBe(1);
+    expect(agents.resolve(first.agentId, undefined)?.version).toBe(1);
+    agents.publish(draft(2, echo));
+    expect(agents.resolve(first.agentId, undefined)?.version).toBe(2);
+    expect(agents.resolve(first.agentId, 1)?.version).toBe(1);
+    // A fresh table over the same storage (the object restarted) finds the same.
+    const restarted = new AgentTable(storage.sql, usage, new TestStatusTable(storage.sql));
+    expect(restarted.resolve(first.agentId, undefined)?.version).toBe(2);
+  });
+
   it("charges each version's files and grants to the quota", () => {
     const published = draft(1, echo);
     agents.publish(published);

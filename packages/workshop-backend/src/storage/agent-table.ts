@@ -12,6 +12,7 @@ import type {
   TestStatus,
 } from "@gadgets/workshop-shared/api";
 import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
+import { LRUCache } from "lru-cache";
 import { randomId } from "./ids.ts";
 import type { TestStatusTable } from "./test-status-table.ts";
 import type { UsageTable } from "./usage-table.ts";
@@ -29,6 +30,12 @@ export interface ResolvedAgent {
   files: GadgetFile[];
 }
 
+type Resolved = ResolvedAgent & { meta: AgentVersion };
+
+/** Resolved versions kept in memory per workspace object, by the size of their files (UTF-16). */
+const RESOLVED_CACHE_BYTES = 8 * 1024 * 1024;
+const MAX_CACHED_AGENTS = 1024;
+
 type VersionRow = {
   agent_id: string;
   version: number;
@@ -40,6 +47,22 @@ type VersionRow = {
 };
 
 export class AgentTable {
+  /**
+   * Every agent's draft and latest version, and resolved versions. This object is the only writer of
+   * its tables, and a version never changes once published, so what is kept here is never stale: a run
+   * of an agent reads no SQL and parses no files once its version has been resolved.
+   */
+  readonly #latest = new Map<string, { draftId: string; latestVersion: number }>();
+  readonly #resolved = new LRUCache<string, Resolved>({
+    max: MAX_CACHED_AGENTS,
+    maxSize: RESOLVED_CACHE_BYTES,
+    sizeCalculation: (agent) =>
+      Math.max(
+        1,
+        agent.files.reduce((sum, file) => sum + file.content.length * 2, 0),
+      ),
+  });
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly usage: UsageTable,
@@ -102,6 +125,8 @@ export class AgentTable {
       agent.id,
     );
     if (tested) this.tests.saveForAgent(agent.id, version, tested.tests);
+    // Last, once every write above went through: the next run of the agent sees this version.
+    this.#latest.set(agent.id, { draftId: draft.id, latestVersion: version });
     return {
       agentId: agent.id,
       name: manifest.value.name,
@@ -159,28 +184,23 @@ export class AgentTable {
     return row ? this.resolve(row.id, version) : undefined;
   }
 
-  resolve(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
-    // This runs before every run of an agent: two lookups by primary key. (A join of the two tables was
-    // planned anew on every call — the bound id takes part in its plan — for most of its cost.)
-    const agent = this.sql
-      .exec<{ draft_id: string; latest_version: number }>(
-        "SELECT draft_id, latest_version FROM agents WHERE id = ?",
-        agentId,
-      )
-      .toArray()[0];
+  resolve(agentId: string, version: number | undefined): Resolved | undefined {
+    // This runs before every run of an agent: from memory once known, else two lookups by primary key.
+    // (A join of the two tables was planned anew on every call — the bound id takes part in its plan.)
+    const agent = this.#latestOf(agentId);
     if (!agent) return undefined;
+    const wanted = version ?? agent.latestVersion;
+    const key = `${agentId}@${wanted}`;
+    const known = this.#resolved.get(key);
+    if (known) return known;
     const row = this.sql
-      .exec<VersionRow>(
-        "SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?",
-        agentId,
-        version ?? agent.latest_version,
-      )
+      .exec<VersionRow>("SELECT * FROM agent_versions WHERE agent_id = ? AND version = ?", agentId, wanted)
       .toArray()[0];
     if (!row) return undefined;
     const tests = this.tests.forAgent(row.agent_id, row.version);
-    return {
+    const resolved: Resolved = {
       agentId: row.agent_id,
-      draftId: agent.draft_id,
+      draftId: agent.draftId,
       version: row.version,
       name: row.name,
       files: JSON.parse(row.files) as GadgetFile[],
@@ -194,5 +214,23 @@ export class AgentTable {
         ...(tests ? { tests } : {}),
       },
     };
+    this.#resolved.set(key, resolved);
+    return resolved;
+  }
+
+  #latestOf(agentId: string): { draftId: string; latestVersion: number } | undefined {
+    const known = this.#latest.get(agentId);
+    if (known) return known;
+    const row = this.sql
+      .exec<{ draft_id: string; latest_version: number }>(
+        "SELECT draft_id, latest_version FROM agents WHERE id = ?",
+        agentId,
+      )
+      .toArray()[0];
+    if (!row) return undefined;
+    if (this.#latest.size >= MAX_CACHED_AGENTS) this.#latest.clear();
+    const latest = { draftId: row.draft_id, latestVersion: row.latest_version };
+    this.#latest.set(agentId, latest);
+    return latest;
   }
 }
