@@ -6,6 +6,7 @@
 
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { protectDashedIds } from "./dashed-ids.ts";
 import { CliError } from "./cli-error.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { agents } from "./commands/agents.ts";
@@ -83,9 +84,10 @@ export async function main(argv: string[], streams: OutputStreams, interrupted: 
     if (!command) throw new CliError(EXIT.usage, `Unknown command "${name}". Run gadgets --help for the commands.`);
     let parsed: ReturnType<typeof parseArgs>;
     try {
+      const options = { ...GLOBAL_OPTIONS, ...command.options };
       parsed = parseArgs({
-        args: rest,
-        options: { ...GLOBAL_OPTIONS, ...command.options },
+        args: protectDashedIds(rest, options),
+        options,
         allowPositionals: true,
         allowNegative: true,
         strict: true,
