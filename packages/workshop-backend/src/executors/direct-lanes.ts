@@ -48,11 +48,8 @@ interface DirectRun {
 /** Not sent on a lane (none held, or the runner did not take it): the caller sends it the other way. */
 export const NOT_DIRECT = Symbol("not-direct");
 
-type Settled =
-  | { by: "reply"; reply: DirectReply }
-  | { by: "outcome"; result: ExecuteResult }
-  | { by: "silent" }
-  | { by: "lost" };
+/** How a direct job's wait ended: its runner answered or went away, or its outcome came another way. */
+type Answer = { by: "reply"; reply: DirectReply } | { by: "outcome"; result: ExecuteResult } | { by: "lost" };
 
 /** How long the outcome of a started run whose runner went away may take to come from the supervisor. */
 const LOST_OUTCOME_WAIT_MS = 1000;
@@ -194,7 +191,7 @@ export class DirectLanes {
     });
     this.#runs.set(job.runId, { sink, finished, ended });
     lane.inFlight++;
-    const outcome = (result: ExecuteResult): Settled => ({ by: "outcome", result });
+    const outcome = (result: ExecuteResult): Answer => ({ by: "outcome", result });
     const byPool = stopped.then(outcome);
     const byAbort = aborted.then(outcome);
     let over = false;
@@ -215,19 +212,19 @@ export class DirectLanes {
             capabilities,
           ),
         ).then(
-          (reply): Settled => ({ by: "reply", reply }),
-          (): Settled => ({ by: "lost" }),
+          (reply): Answer => ({ by: "reply", reply }),
+          (): Answer => ({ by: "lost" }),
         );
         // Silent past the time the run had to start by: the runner may be blocked by a spinning run.
         const silence = this.#silence.watch(startBy + START_LINE_MARGIN_MS);
-        let settled = await Promise.race([
+        let settled: Answer | "silent" = await Promise.race([
           replied,
           byPool,
           byAbort,
-          silence.fired.then((): Settled => ({ by: "silent" })),
+          silence.fired.then(() => "silent" as const),
         ]);
         silence.cancel();
-        if (settled.by === "silent" || settled.by === "lost") {
+        if (settled === "silent" || settled.by === "lost") {
           const fate = await Promise.race([
             Promise.resolve(pool.fate(job.runId, startBy)).catch((): DirectFate => ({ status: "running" })),
             stopped.then((result): DirectFate => ({ status: "ended", result })),
@@ -239,7 +236,7 @@ export class DirectLanes {
             this.#dropLane(job.workspaceId, lane);
             return NOT_DIRECT;
           }
-          if (settled.by === "silent") settled = await Promise.race([replied, byPool, byAbort]);
+          if (settled === "silent") settled = await Promise.race([replied, byPool, byAbort]);
           if (settled.by === "lost") {
             // It started and its runner went away: the supervisor sends the outcome it gave it.
             this.#dropLane(job.workspaceId, lane);
@@ -252,7 +249,6 @@ export class DirectLanes {
           }
         }
         if (settled.by === "outcome") return settled.result;
-        if (settled.by !== "reply") continue;
         const reply = settled.reply;
         if (reply.status === "refused") {
           // Full or late are a moment's state; closed or not assigned mean the lease is over.

@@ -84,13 +84,14 @@ export class PoolExecutor implements Executor {
       };
       signal.addEventListener("abort", onAbort, { once: true });
     });
+    // A gadget granted nothing never calls out: no capability stub is made for it.
+    const capabilityTarget = hasGrants(job.grants) ? new CapabilityTarget(capabilities) : null;
     const send = async (withCode: boolean): Promise<ExecuteResult> => {
       const { modules, ...reference } = job.gadget;
       const reply = await pool.execute(
         { ...job, gadget: withCode ? job.gadget : reference },
         new SinkTarget(sink),
-        // A gadget granted nothing never calls out: no capability stub is made for it.
-        hasGrants(job.grants) ? new CapabilityTarget(capabilities) : null,
+        capabilityTarget,
       );
       if (reply.status === "missing-code") {
         if (withCode) return unreachable("the pool did not accept the gadget's code");
@@ -103,14 +104,7 @@ export class PoolExecutor implements Executor {
       return result;
     };
     try {
-      // A gadget granted nothing never calls out: no capability stub is made for it.
-      const direct = await this.#lanes.execute(
-        pool,
-        job,
-        sink,
-        hasGrants(job.grants) ? new CapabilityTarget(capabilities) : null,
-        aborted,
-      );
+      const direct = await this.#lanes.execute(pool, job, sink, capabilityTarget, aborted);
       if (direct !== NOT_DIRECT) return direct;
       const result = await Promise.race([send(!this.#sent.has(job.gadget.hash)), aborted]);
       // The workspace holds a runner now (unless the pool was too busy): later runs may go straight to it.

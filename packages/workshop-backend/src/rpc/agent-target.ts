@@ -10,6 +10,7 @@ import type {
   RunOutcome,
 } from "@gadgets/workshop-shared/api";
 import { AgentRefSchema, parseArgument, RunEventListenerSchema } from "@gadgets/workshop-shared/schemas";
+import { resolvedAgentBytes } from "../storage/agent-table.ts";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
 import { launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
@@ -32,12 +33,7 @@ const pinnedVersions = new LRUCache<string, Resolved>({ max: 256 });
 const latestSeen = new LRUCache<string, Resolved>({
   max: 1024,
   maxSize: 32 * 1024 * 1024,
-  // Files are the bulk of an entry (JavaScript strings: UTF-16).
-  sizeCalculation: (agent) =>
-    Math.max(
-      1,
-      agent.files.reduce((sum, file) => sum + file.content.length * 2, 0),
-    ),
+  sizeCalculation: resolvedAgentBytes,
 });
 
 export class AgentTarget extends RpcTarget implements Agent {
@@ -51,23 +47,20 @@ export class AgentTarget extends RpcTarget implements Agent {
     // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
   }
 
-  /** The agent's ref, and the version it was last seen at when it names the latest (a guess). */
-  #ref(): { key: string; guess: Resolved | undefined } {
+  /** The ref as called, and its cache key in this Worker isolate. */
+  #ref(): { ref: string; pinned: boolean; key: string } {
     // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
     const { ref, version } = parseArgument(AgentRefSchema, this.ref);
-    const key = `${this.context.workspaceId}:${ref}`;
-    return { key, guess: version === undefined ? latestSeen.get(key) : undefined };
+    return { ref, pinned: version !== undefined, key: `${this.context.workspaceId}:${ref}` };
   }
 
   async #resolve(): Promise<Resolved> {
-    const { ref, version } = parseArgument(AgentRefSchema, this.ref);
-    const pinned = version !== undefined;
-    const key = `${this.context.workspaceId}:${ref}`;
+    const { ref, pinned, key } = this.#ref();
     const cached = pinned ? pinnedVersions.get(key) : undefined;
     if (cached) return cached;
     let resolved: Resolved;
     try {
-      resolved = (await resolveAgentRef(this.context.store, ref)) as ResolvedAgent & { meta: AgentVersion };
+      resolved = (await resolveAgentRef(this.context.store, ref)) as Resolved;
     } catch (error) {
       if (errorCode(error) !== "AGENT_NOT_FOUND") throw error;
       throw codedError(
@@ -102,7 +95,9 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
-    const { guess } = this.#ref();
+    const { pinned, key } = this.#ref();
+    // The version this isolate last found for the latest: a guess, which the lookup confirms.
+    const guess = pinned ? undefined : latestSeen.get(key);
     if (guess) {
       const lookup = this.#resolve();
       const confirmed = lookup.then(

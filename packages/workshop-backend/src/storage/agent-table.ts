@@ -32,6 +32,14 @@ export interface ResolvedAgent {
 
 type Resolved = ResolvedAgent & { meta: AgentVersion };
 
+/** Memory a resolved agent holds, for caches bounded by size: its files (JavaScript strings: UTF-16). */
+export function resolvedAgentBytes(agent: ResolvedAgent): number {
+  return Math.max(
+    1,
+    agent.files.reduce((sum, file) => sum + file.content.length * 2, 0),
+  );
+}
+
 /** Resolved versions kept in memory per workspace object, by the size of their files (UTF-16). */
 const RESOLVED_CACHE_BYTES = 8 * 1024 * 1024;
 const MAX_CACHED_AGENTS = 1024;
@@ -56,11 +64,7 @@ export class AgentTable {
   readonly #resolved = new LRUCache<string, Resolved>({
     max: MAX_CACHED_AGENTS,
     maxSize: RESOLVED_CACHE_BYTES,
-    sizeCalculation: (agent) =>
-      Math.max(
-        1,
-        agent.files.reduce((sum, file) => sum + file.content.length * 2, 0),
-      ),
+    sizeCalculation: resolvedAgentBytes,
   });
 
   constructor(
