@@ -528,9 +528,7 @@ export class RunnerPool {
       .map((runId) => this.#active.get(runId))
       .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
     // Killed before anyone hears of it: a direct run's outcome must not free its slot while it spins.
-    // A runner already recycled may still be draining its direct runs: it is killed all the same.
-    if (slot.retired) slot.runner.kill();
-    else this.#slots.recycle(slot, true);
+    this.#slots.recycle(slot, true);
     active.stoppedWith = result;
     this.#count(result);
     active.relay.close();
@@ -604,7 +602,6 @@ export class RunnerPool {
         kind: "cancelled",
         message: `Run ${runId} started on this runner after it had been sent elsewhere, so the runner was stopped. Run it again.`,
       });
-    else if (slot.retired) slot.runner.kill();
     else this.#slots.recycle(slot, true);
   }
 

@@ -152,10 +152,14 @@ export class RunnerSlots {
   /**
    * Kills a runner and starts a fresh one in its place. Its runs are the caller's to answer. A runner
    * whose direct lane was open is first closed and killed once the direct runs it already took have
-   * ended (they are watched like any other), unless `now`: a run on it must be stopped.
+   * ended (they are watched like any other), unless `now`: a run on it must be stopped — then even a
+   * runner already recycled and still draining is killed.
    */
   recycle(slot: Slot, now = false): void {
-    if (slot.retired) return;
+    if (slot.retired) {
+      if (now) slot.runner.kill();
+      return;
+    }
     slot.retired = true;
     this.#slots.delete(slot);
     this.#recycled++;
