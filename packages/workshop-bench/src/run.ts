@@ -125,12 +125,7 @@ async function cpuDuring(roles: () => Roles, work: () => Promise<void>) {
 async function baselinePing(url: string): Promise<Summary> {
   const stub = newWebSocketRpcSession<{ ping(): string }>(url);
   const batch = async (n: number) => summarize(await timeEach(n, 0, () => stub.ping())).median;
-  const medians: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    medians.push(await batch(200));
-    const last = medians.slice(-3);
-    if (last.length === 3 && Math.max(...last) / Math.min(...last) < 1.1) break;
-  }
+  const warmUp = await warmUntilStable(() => stub.ping(), 200, 50);
   const spread: number[] = [];
   for (let i = 0; i < 5; i++) spread.push(await batch(Math.max(100, N / 5)));
   const summary = summarize(await timeEach(N, 0, () => stub.ping()));
@@ -138,7 +133,7 @@ async function baselinePing(url: string): Promise<Summary> {
   rows.push({
     name: "bare capnweb ping (Node ↔ Node, server in its own process)",
     summary,
-    note: `warm-up ${medians.length} batches of 200; medians of 5 batches ${fmt(Math.min(...spread))}–${fmt(Math.max(...spread))} ms`,
+    note: `warm-up ${warmUp} batches of 200; medians of 5 batches ${fmt(Math.min(...spread))}–${fmt(Math.max(...spread))} ms`,
   });
   return summary;
 }

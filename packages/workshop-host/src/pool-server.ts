@@ -4,11 +4,11 @@
  * an Origin) are refused outright.
  */
 
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import type { DirectFate, Lease, LeaseListener, RunnerPoolApi } from "@gadgets/workshop-backend/runner-api";
 import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-shared/batched-websocket";
+import { sameSecret } from "@gadgets/workshop-backend/same-secret";
 import { RpcTarget, type RpcStub } from "capnweb";
 import { WebSocketServer } from "ws";
 import type { RunnerPool } from "./runner-pool.ts";
@@ -73,12 +73,6 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
   async cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean> {
     return this.#pool.cancel(runId, reason === "timeout" ? "timeout" : "cancelled");
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export async function servePool(pool: RunnerPool, secret: string): Promise<{ url: string; close(): Promise<void> }> {
