@@ -6,7 +6,14 @@
  */
 
 import type { LeaseListener } from "@gadgets/workshop-backend/runner-api";
+import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { randomBytes } from "node:crypto";
+
+/**
+ * How long a run sent on a lane may still be going after the lane closed or its lease ended: the
+ * longest run a Workshop allows, and a margin for its last lines to be read.
+ */
+export const DIRECT_RUN_GRACE_MS = MAX_RUN_TIMEOUT_MS + 5_000;
 
 interface Held<Runner> {
   runner: Runner;

@@ -11,6 +11,7 @@ import { newBatchedRpcSession, type MessageSocket } from "@gadgets/workshop-shar
 import { sameSecret } from "@gadgets/workshop-backend/same-secret";
 import { RpcTarget, type RpcStub } from "capnweb";
 import { WebSocketServer } from "ws";
+import { DIRECT_RUN_GRACE_MS } from "./lease-book.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 
 /** Jobs carry a gadget (≤ 1 MiB of files, plus the harness) and a payload (≤ 1 MiB). */
@@ -18,8 +19,6 @@ const MAX_POOL_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Leases one Worker session may hold: one per workspace it runs for, and workspaces per session are capped upstream. */
 const MAX_LEASES_PER_SESSION = 256;
-/** How long a revoked lease's listener is kept for the runs sent on it before it was revoked. */
-const LISTENER_GRACE_MS = 35_000;
 
 class PoolTarget extends RpcTarget implements RunnerPoolApi {
   readonly #pool: RunnerPool;
@@ -40,7 +39,7 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     const kept = (listener as RpcStub<LeaseListener>).dup();
     const letGo = (leaseId: string) => {
       if (!this.#held.delete(leaseId)) return;
-      const done = setTimeout(() => kept[Symbol.dispose](), LISTENER_GRACE_MS);
+      const done = setTimeout(() => kept[Symbol.dispose](), DIRECT_RUN_GRACE_MS);
       done.unref();
     };
     const held: LeaseListener = {

@@ -25,11 +25,11 @@ import {
   type LeaseListener,
   START_LINE_MARGIN_MS,
 } from "@gadgets/workshop-backend/runner-api";
-import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import { MAX_EVENTS_PER_RUN, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { DirectFates } from "./direct-fates.ts";
 import { RunEventRelay } from "./event-relay.ts";
 import { FairScheduler, type Refusal } from "./fair-scheduler.ts";
-import { LeaseBook } from "./lease-book.ts";
+import { DIRECT_RUN_GRACE_MS, LeaseBook } from "./lease-book.ts";
 import type { StartRunner } from "./runner-process.ts";
 import { RunnerSlots, type Slot } from "./runner-slots.ts";
 import { RunnerWatchdog } from "./runner-watchdog.ts";
@@ -101,10 +101,6 @@ const PENDING_CANCEL_MS = 10_000;
 const MAX_FATES = 4096;
 /** How long a leased runner found running leftover work has to close its lane before it is killed regardless. */
 const LEFTOVER_CLOSE_WAIT_MS = 100;
-/** How long an ended lease still routes the events of runs sent on it just before (as its listener lives). */
-const ENDED_LEASE_GRACE_MS = 35_000;
-/** The longest deadline a direct run's start line may claim (the longest run a Workshop allows). */
-const MAX_DIRECT_TIMEOUT_MS = 30_000;
 
 interface ActiveRun {
   runId: string;
@@ -160,7 +156,7 @@ export class RunnerPool {
     leftoverKills: 0,
     directRuns: 0,
   };
-  readonly #leases = new LeaseBook<Slot>({ graceMs: ENDED_LEASE_GRACE_MS, maxEnded: MAX_FATES });
+  readonly #leases = new LeaseBook<Slot>({ graceMs: DIRECT_RUN_GRACE_MS, maxEnded: MAX_FATES });
   readonly #fates = new DirectFates({ max: MAX_FATES, cancelWithinMs: PENDING_CANCEL_MS });
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
@@ -583,7 +579,7 @@ export class RunnerPool {
         if (!active.stoppedWith) this.#finish(active, this.#crashResult(exit), true);
       });
     this.#scheduleSample();
-    active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_DIRECT_TIMEOUT_MS));
+    active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_RUN_TIMEOUT_MS));
     const cancel = this.#fates.takeCancel(runId);
     if (cancel) this.cancel(runId, cancel);
   }

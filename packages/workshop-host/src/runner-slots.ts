@@ -7,6 +7,7 @@
  * start in the background, so fresh runners wait ready and a recycle stays off the critical path.
  */
 
+import { DIRECT_RUN_GRACE_MS } from "./lease-book.ts";
 import type { RunnerHandle, StartRunner } from "./runner-process.ts";
 
 export interface Slot {
@@ -35,12 +36,6 @@ export interface Slot {
   /** Its direct lane was opened (the Worker may have runs on their way to it). */
   leased: boolean;
 }
-
-/**
- * How long a recycled runner with an open direct lane is given to end the direct runs it already took
- * before it is killed; their own deadlines (at most the longest run) end them sooner.
- */
-const CLOSE_WAIT_MS = 35_000;
 
 export interface RunnerSlotsOptions {
   /** Runner processes kept, fresh and claimed together. */
@@ -166,7 +161,7 @@ export class RunnerSlots {
     this.#options.onClosing?.(slot);
     if (slot.leased && !now) {
       this.#draining.add(slot);
-      const waited = setTimeout(() => slot.runner.kill(), CLOSE_WAIT_MS);
+      const waited = setTimeout(() => slot.runner.kill(), DIRECT_RUN_GRACE_MS);
       waited.unref?.();
       void slot.runner.exited.then(() => {
         clearTimeout(waited);
