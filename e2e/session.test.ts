@@ -1,5 +1,7 @@
 import { createRpcClient, type SaveOutcome } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { type IncomingMessage, request as httpRequest } from "node:http";
 import { type Connected, connectNewWorkspace, ECHO_SOURCE, eventually, gadget, workshopUrl } from "./helpers.ts";
 
 let ws: Connected;
@@ -29,6 +31,31 @@ describe("workspaces and authentication", () => {
     expect(response.status).toBe(403);
     const sameOrigin = await fetch(`${workshopUrl()}/api`, { headers: { Origin: workshopUrl() } });
     expect(sameOrigin.status).toBe(426);
+  });
+
+  it("opens uncompressed sessions even for a client that offers compression, as browsers do", async () => {
+    const url = new URL(`${workshopUrl()}/api`);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const request = httpRequest(url, {
+        headers: {
+          Connection: "Upgrade",
+          Upgrade: "websocket",
+          "Sec-WebSocket-Version": "13",
+          "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
+          // What Chrome and Firefox send.
+          "Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits",
+        },
+      });
+      request.once("upgrade", (answer, socket) => {
+        socket.destroy();
+        resolve(answer);
+      });
+      request.once("response", (answer) => reject(new Error(`no upgrade: ${answer.statusCode}`)));
+      request.once("error", reject);
+      request.end();
+    });
+    expect(response.statusCode).toBe(101);
+    expect(response.headers["sec-websocket-extensions"]).toBeUndefined();
   });
 });
 

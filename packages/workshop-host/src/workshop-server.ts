@@ -19,7 +19,7 @@ import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
 import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
-import { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
+import { COMPATIBILITY_DATE, WORKER_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -126,6 +126,7 @@ const config :Workerd.Config = (
 const mainWorker :Workerd.Worker = (
   modules = [(name = "index.js", esModule = embed "index.js")],
   compatibilityDate = ${text(COMPATIBILITY_DATE)},
+  compatibilityFlags = ${list(WORKER_COMPATIBILITY_FLAGS.map(text))},
   bindings = ${list(bindings)},
   durableObjectNamespaces = [
     (className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true),

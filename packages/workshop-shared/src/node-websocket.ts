@@ -15,7 +15,7 @@ interface NodeWebSocket {
   readonly _socket?: { ref(): void; unref(): void } | null;
 }
 
-type NodeWebSocketClass = new (url: string) => NodeWebSocket;
+type NodeWebSocketClass = new (url: string, options?: { perMessageDeflate?: boolean }) => NodeWebSocket;
 
 interface NodeProcess {
   versions?: { node?: string };
@@ -76,7 +76,8 @@ export function createInFlightTracker(hold: (busy: boolean) => void) {
 export function openNodeWebSocket(url: string): WebSocket | undefined {
   const WebSocketClass = loadWebSocketClass();
   if (!WebSocketClass) return undefined;
-  const socket = new WebSocketClass(url);
+  // Uncompressed, like the Workshop's side of every session (see its WORKER_COMPATIBILITY_FLAGS).
+  const socket = new WebSocketClass(url, { perMessageDeflate: false });
   let busy = false;
   const apply = () => {
     if (busy) socket._socket?.ref();
