@@ -14,6 +14,7 @@ import { createRpcClient, type GadgetFile, type WorkshopClient } from "@gadgets/
 import { MAX_CONCURRENT_RUNS_PER_WORKSPACE } from "@gadgets/workshop-shared/limits";
 import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
+import { startFloor } from "./floor-server.ts";
 import { measureIde } from "./ide-bench.ts";
 import { type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
 
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
   const peerProcess = await startNode(here("./node-server.ts"), ["peer"], /^port \d+/);
   const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
+  const floor = await startFloor();
   const workshop = await startWorkshopProcess(dataDir);
   const server = { url: workshop.url };
   try {
@@ -180,19 +182,22 @@ async function main(): Promise<void> {
     const peer = newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(
       `ws://127.0.0.1:${portOf(peerProcess)}`,
     );
+    const floorSession = newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(floor.url);
     const agent = client.getAgent(agentId);
     const kinds = {
       ping: () => boot.api.ping(),
       warm: () => agent.run({ input: "hi" }),
       peer: () => peer.run(ECHO_JS, { input: "hi" }),
+      floor: () => floorSession.run(ECHO_JS, { input: "hi" }),
     };
     const warmUps = {
       ping: await warmUntilStable(kinds.ping),
       warm: await warmUntilStable(kinds.warm),
       peer: await warmUntilStable(kinds.peer),
+      floor: await warmUntilStable(kinds.floor),
     };
-    const samples = { ping: [] as number[], warm: [] as number[], peer: [] as number[] };
-    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0 };
+    const samples = { ping: [] as number[], warm: [] as number[], peer: [] as number[], floor: [] as number[] };
+    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       samples.ping.push(...(await timeEach(N / ROUNDS, 0, kinds.ping)));
       const spent = await cpuDuring(workshop.roles, async () => {
@@ -200,10 +205,14 @@ async function main(): Promise<void> {
       });
       for (const role of ["worker", "supervisor", "runners", "client"] as const) cpu[role] += spent[role];
       samples.peer.push(...(await timeEach(N / ROUNDS, 0, kinds.peer)));
+      const floorBefore = cpuMs(floor.pid);
+      samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
+      cpu.floor += cpuMs(floor.pid) - floorBefore;
     }
     const sessionPing = summarize(samples.ping);
     const warm = summarize(samples.warm);
     const peerWarm = summarize(samples.peer);
+    const floorWarm = summarize(samples.floor);
     const interleaved = `${ROUNDS} interleaved rounds`;
     rows.push({
       name: "Workshop session ping",
@@ -213,17 +222,22 @@ async function main(): Promise<void> {
     rows.push({
       name: "warm echo run, agent.run() end to end",
       summary: warm,
-      note: `${ratio(warm.median, sessionPing.median)} session ping; ${ratio(warm.median, peerWarm.median)} peer; warm-up ${warmUps.warm} batches of 200; ${interleaved}`,
+      note: `${ratio(warm.median, sessionPing.median)} session ping; ${ratio(warm.median, peerWarm.median)} peer; ${ratio(warm.median, floorWarm.median)} floor; warm-up ${warmUps.warm} batches of 200; ${interleaved}`,
     });
     rows.push({
       name: "peer: warm echo run (isolated-vm behind Cap'n Web in Node)",
       summary: peerWarm,
       note: `warm-up ${warmUps.peer} batches of 200; ${interleaved}`,
     });
+    rows.push({
+      name: "floor: warm echo run (bare workerd Worker → Worker Loader isolate, no Workshop)",
+      summary: floorWarm,
+      note: `${ratio(floorWarm.median, peerWarm.median)} peer; warm-up ${warmUps.floor} batches of 200; ${interleaved}`,
+    });
     const perRun = (ms: number) => (ms / N).toFixed(2);
     const total = cpu.worker + cpu.supervisor + cpu.runners;
     notes.push(
-      `CPU per warm run (from /proc, ${N} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms.`,
+      `CPU per warm run (from /proc, ${N} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms. The floor's workerd: ${perRun(cpu.floor)} ms.`,
     );
 
     // 4. Pipelined getAgent(id).run(x) on an existing session.
@@ -255,12 +269,20 @@ async function main(): Promise<void> {
     const peerCold = summarize(
       await timeEach(COLD_N, 5, (i) => peer.run(`${ECHO_JS}\n// ${i}-${Date.now()}`, { input: "x" })),
     );
+    const floorCold = summarize(
+      await timeEach(COLD_N, 5, (i) => floorSession.run(`${ECHO_JS}\n// ${i}-${Date.now()}`, { input: "x" })),
+    );
     rows.push({
       name: "cold run of new code (transpile + new isolate)",
       summary: cold,
-      note: `${ratio(cold.median, peerCold.median)} peer`,
+      note: `${ratio(cold.median, peerCold.median)} peer; ${ratio(cold.median, floorCold.median)} floor`,
     });
     rows.push({ name: "peer: cold run of new code (new isolate)", summary: peerCold });
+    rows.push({
+      name: "floor: cold run of new code (new Worker Loader isolate)",
+      summary: floorCold,
+      note: `${ratio(floorCold.median, peerCold.median)} peer`,
+    });
 
     // 6. Throughput: sessions each with its own WebSocket, running the warm echo back to back — as many
     // as one workspace may have runs in flight (16), and 32 spread across 8 workspaces.
@@ -314,6 +336,19 @@ async function main(): Promise<void> {
       summary: peerMany.summary,
       throughput: peerMany.perSecond,
     });
+    const floors = Array.from({ length: SESSIONS }, () =>
+      newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(floor.url),
+    );
+    const floorMany = await throughput(
+      floors.map((f) => () => f.run(ECHO_JS, { input: "hi" })),
+      THROUGHPUT_MS,
+    );
+    rows.push({
+      name: `floor: warm runs over ${SESSIONS} sessions`,
+      summary: floorMany.summary,
+      throughput: floorMany.perSecond,
+      note: `${ratio(floorMany.perSecond, peerMany.perSecond)} peer`,
+    });
     // The ceiling any run through the Worker has: the same sessions calling ping(), which runs nothing.
     const pings = await throughput(
       spreadClients.map(
@@ -359,7 +394,7 @@ async function main(): Promise<void> {
       note: `echo runs/s ${ratio(one.perSecond, echoRate)} lower than without spinners; ${mix.failed} failed`,
     });
     for (const c of [...clients, ...spinClients, ...spreadClients.map(({ c }) => c)]) c[Symbol.dispose]();
-    for (const p of peers) p[Symbol.dispose]();
+    for (const p of [...peers, ...floors]) p[Symbol.dispose]();
     spinOwner.client[Symbol.dispose]();
 
     await runaway(server.url, token, agentId);
@@ -382,6 +417,7 @@ async function main(): Promise<void> {
     await directPath();
 
     peer[Symbol.dispose]();
+    floorSession[Symbol.dispose]();
     client[Symbol.dispose]();
     boot[Symbol.dispose]();
     print(baseline);
@@ -389,6 +425,7 @@ async function main(): Promise<void> {
     await workshop.child.stop();
     await bare.stop();
     await peerProcess.stop();
+    floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

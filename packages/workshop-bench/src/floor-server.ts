@@ -1,0 +1,33 @@
+/** Starts the floor (floor-worker.ts) in a workerd process of its own, as the Workshop's runners are started. */
+
+import { fileURLToPath } from "node:url";
+import { bundleWorker, COMPATIBILITY_DATE, capnpText, startWorkerd } from "@gadgets/workshop-host";
+
+export interface Floor {
+  readonly url: string;
+  readonly pid: number;
+  stop(): void;
+}
+
+export async function startFloor(): Promise<Floor> {
+  const bundle = await bundleWorker(fileURLToPath(new URL("./floor-worker.ts", import.meta.url)));
+  const config = `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "floor", worker = .floor), (name = "nowhere", network = (allow = []))],
+  sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "floor")],
+);
+
+const floor :Workerd.Worker = (
+  modules = [(name = "floor.js", esModule = embed "floor.js")],
+  compatibilityDate = ${capnpText(COMPATIBILITY_DATE)},
+  bindings = [
+    (name = "LOADER", workerLoader = (id = "floor")),
+    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),
+  ],
+  globalOutbound = "nowhere",
+);
+`;
+  const process = await startWorkerd({ config, files: { "floor.js": bundle }, sockets: ["http"] });
+  return { url: `ws://127.0.0.1:${process.ports.http}/`, pid: process.pid, stop: () => process.kill() };
+}
