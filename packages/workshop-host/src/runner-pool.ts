@@ -28,8 +28,16 @@ import {
 import { MAX_EVENTS_PER_RUN, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { DirectFates } from "./direct-fates.ts";
 import { RunEventRelay } from "./event-relay.ts";
-import { FairScheduler, type Refusal } from "./fair-scheduler.ts";
+import { FairScheduler } from "./fair-scheduler.ts";
 import { DIRECT_RUN_GRACE_MS, LeaseBook } from "./lease-book.ts";
+import {
+  type BusyContext,
+  busyOutcome,
+  crashOutcome,
+  megabytes,
+  memoryOutcome,
+  timeoutOutcome,
+} from "./pool-outcomes.ts";
 import type { StartRunner } from "./runner-process.ts";
 import { RunnerSlots, type Slot } from "./runner-slots.ts";
 import { RunnerWatchdog } from "./runner-watchdog.ts";
@@ -186,7 +194,7 @@ export class RunnerPool {
       onRunMemory: (slot, grown) => {
         const culprit = [...slot.runs][0];
         const active = culprit === undefined ? undefined : this.#active.get(culprit);
-        if (active) this.#stop(active, this.#memoryResult(grown, slot.runs.size > 1));
+        if (active) this.#stop(active, memoryOutcome(this.#options.memoryLimitBytes, grown, slot.runs.size > 1));
       },
       onIdleSpin: (slot, share) =>
         this.#killLeftover(slot, {
@@ -196,7 +204,7 @@ export class RunnerPool {
       onIdleMemory: (slot, grown) =>
         this.#killLeftover(slot, {
           kind: "leftover-memory",
-          message: `A runner of this workspace grew by ${Math.round(grown / (1024 * 1024))} MB after its runs had ended (the limit is ${this.#limitMb()} MB), and was stopped. A gadget left work running past its outcome (waitUntil, timers), or kept data in module scope.`,
+          message: `A runner of this workspace grew by ${Math.round(grown / (1024 * 1024))} MB after its runs had ended (the limit is ${megabytes(this.#options.memoryLimitBytes)} MB), and was stopped. A gadget left work running past its outcome (waitUntil, timers), or kept data in module scope.`,
         }),
     });
   }
@@ -241,7 +249,7 @@ export class RunnerPool {
     const refusal = this.#scheduler.admit(workspace);
     if (refusal) {
       this.#counters.busyRejections++;
-      return this.#busy(refusal);
+      return busyOutcome(refusal, this.#busyContext());
     }
     try {
       const slot = await this.#acquire(job.runId, workspace, job.nested === true);
@@ -260,7 +268,7 @@ export class RunnerPool {
       void this.#end(
         active,
         reason === "timeout"
-          ? this.#timeoutResult()
+          ? timeoutOutcome()
           : { status: "error", kind: "cancelled", message: "The run was cancelled." },
       );
       return true;
@@ -371,7 +379,7 @@ export class RunnerPool {
       waiter.timer = setTimeout(() => {
         if (!this.#scheduler.remove(workspace, waiter)) return;
         this.#counters.busyRejections++;
-        waiter.resolve(this.#busy("wait", workspace));
+        waiter.resolve(busyOutcome("wait", this.#busyContext(workspace)));
       }, this.#options.maxWaitMs);
       this.#waiters.set(runId, { workspace, waiter });
       this.#scheduler.enqueue(workspace, waiter);
@@ -440,8 +448,8 @@ export class RunnerPool {
         slot.runner.exited,
         new Promise((done) => setTimeout(() => done("running"), 500)),
       ]);
-      if (!active.stoppedWith) this.#stop(active, this.#crashResult(exit));
-      return active.stoppedWith ?? this.#crashResult(exit);
+      if (!active.stoppedWith) this.#stop(active, crashOutcome(exit, this.#options.memoryLimitBytes));
+      return active.stoppedWith ?? crashOutcome(exit, this.#options.memoryLimitBytes);
     } finally {
       unwatch();
       active.relay.close();
@@ -454,7 +462,7 @@ export class RunnerPool {
   /** Starts a run's deadline and the check that demotes its runner if it spins; returns what stops both. */
   #watch(active: ActiveRun, timeoutMs: number): () => void {
     const slot = active.slot;
-    const deadline = setTimeout(() => void this.#end(active, this.#timeoutResult(timeoutMs)), timeoutMs);
+    const deadline = setTimeout(() => void this.#end(active, timeoutOutcome(timeoutMs)), timeoutMs);
     // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
     // serving many short runs, nor a run that waits.
     const cpuAtStart = slot.runner.cpuMs() ?? 0;
@@ -576,7 +584,7 @@ export class RunnerPool {
     // A draining runner is no longer the pool's: should it die, nobody else would end this run.
     if (slot.retired)
       void slot.runner.exited.then((exit) => {
-        if (!active.stoppedWith) this.#finish(active, this.#crashResult(exit), true);
+        if (!active.stoppedWith) this.#finish(active, crashOutcome(exit, this.#options.memoryLimitBytes), true);
       });
     this.#scheduleSample();
     active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_RUN_TIMEOUT_MS));
@@ -677,7 +685,8 @@ export class RunnerPool {
     this.#revokeLeases(slot);
     for (const runId of [...slot.runs]) {
       const active = this.#active.get(runId);
-      if (active?.direct && !active.stoppedWith) this.#finish(active, this.#crashResult(exit), true);
+      if (active?.direct && !active.stoppedWith)
+        this.#finish(active, crashOutcome(exit, this.#options.memoryLimitBytes), true);
     }
   }
 
@@ -708,49 +717,12 @@ export class RunnerPool {
     );
   }
 
-  #limitMb(): number {
-    return Math.round(this.#options.memoryLimitBytes / (1024 * 1024));
-  }
-
-  #busy(cause: Refusal | "wait", workspace?: string): ExecuteResult {
-    const { perWorkspace, total } = this.#scheduler.limits;
-    const message =
-      cause === "workspace"
-        ? `The server is busy with this workspace's runs: it already has ${perWorkspace} runs running or waiting, the most one workspace may have. Wait for some to finish, then try again.`
-        : cause === "server"
-          ? `The server is busy: ${total} runs from all workspaces are running or waiting, the most it takes. Try again in a moment.`
-          : `The server is busy: no runner was free for this run within ${Math.round(this.#options.maxWaitMs / 1000)} s (${workspace !== undefined && this.#slots.ownedBy(workspace).length > 0 ? "this workspace's runners were all taken by its other runs" : "every runner was serving other workspaces"}). Try again in a moment.`;
-    return { status: "error", kind: "busy", message };
-  }
-
-  #timeoutResult(timeoutMs?: number): ExecuteResult {
+  /** What a busy message says about the limits and, when waiting timed out, about `workspace`'s runners. */
+  #busyContext(workspace?: string): BusyContext {
     return {
-      status: "error",
-      kind: "timeout",
-      message: `The run took longer than ${timeoutMs === undefined ? "its limit" : `${timeoutMs} ms`} and was stopped. Look for a loop that never ends or a promise that never settles.`,
-    };
-  }
-
-  #memoryResult(grownBytes: number, shared: boolean): ExecuteResult {
-    return {
-      status: "error",
-      kind: "memory",
-      message: `The run used more than ${this.#limitMb()} MB of memory (${Math.round(grownBytes / (1024 * 1024))} MB when it was stopped${shared ? ", counting the other runs of this workspace on its runner" : ""}). Look for data that grows without bound, or work through it in smaller pieces.`,
-    };
-  }
-
-  #crashResult(exit: unknown): ExecuteResult {
-    // V8 aborts (SIGTRAP/SIGABRT) when the heap backstop is hit; anything else is an unexplained crash.
-    if (exit === "SIGTRAP" || exit === "SIGABRT" || exit === "SIGILL")
-      return this.#memoryResult(this.#options.memoryLimitBytes, false);
-    return {
-      status: "error",
-      kind: "user",
-      error: {
-        name: "RunnerCrashed",
-        message: `The process running this gadget stopped unexpectedly (${String(exit)}). Run it again; if it happens every time, the gadget may be exhausting memory outside the JavaScript heap.`,
-        stack: "",
-      },
+      ...this.#scheduler.limits,
+      maxWaitMs: this.#options.maxWaitMs,
+      ownRunners: workspace !== undefined && this.#slots.ownedBy(workspace).length > 0,
     };
   }
 
