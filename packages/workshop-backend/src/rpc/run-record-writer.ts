@@ -7,10 +7,15 @@
 import type { RunRecord } from "@gadgets/workshop-shared/api";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 
-/** How long records wait for company before they are written. */
-const FLUSH_DELAY_MS = 20;
+/**
+ * How long records wait for company before they are written. Each write is a commit, which writes every
+ * page it touched whole: under load, a write of many records costs little more than a write of one
+ * (measured, 16 sessions of one workspace: ≈ 25 % more runs per second than at 20 ms). The session's
+ * own reads flush first, so only other sessions see a record up to this much later.
+ */
+const FLUSH_DELAY_MS = 100;
 /** Records per write; a batch is at most a few MB. */
-const MAX_BATCH = 50;
+export const MAX_BATCH = 50;
 
 /** A promise with its resolve function, settled when one batch has been written. */
 function batchSignal(): { promise: Promise<void>; resolve: () => void } {
