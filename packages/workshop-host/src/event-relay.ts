@@ -7,6 +7,7 @@
 import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
 import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
+import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 
 const DROPPED_PREFIX = '"dropped",[';
 
@@ -17,6 +18,10 @@ export const MAX_EVENTS_PER_BATCH = 256;
  * call per stdout read would queue thousands of calls ahead of the run's outcome on the Worker's link.
  */
 export const DROPPED_SEND_EVERY_MS = 100;
+/** Event lines forwarded per run; the overseer keeps fewer (MAX_EVENTS_PER_RUN) and counts the rest. */
+export const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
+/** How long a finished run's end waits for its last event lines to be read from the pipe. */
+export const DRAIN_TIMEOUT_MS = 1000;
 
 export class RunEventRelay {
   readonly #sink: IsolateEventSink;

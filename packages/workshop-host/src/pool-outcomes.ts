@@ -62,3 +62,10 @@ export function crashOutcome(exit: unknown, limitBytes: number): ExecuteResult {
     },
   };
 }
+
+/** A run stopped by a cancel, or by the Worker's own deadline guard. */
+export function cancelOutcome(reason: "timeout" | "cancelled"): ExecuteResult {
+  return reason === "timeout"
+    ? timeoutOutcome()
+    : { status: "error", kind: "cancelled", message: "The run was cancelled." };
+}

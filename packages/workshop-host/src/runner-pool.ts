@@ -1,11 +1,12 @@
 /**
  * The supervisor of the local runner pool. Local workerd enforces no CPU or memory limit, and a
  * synchronous loop in an isolate blocks its whole process; so runs execute in runner processes that
- * the supervisor — in Node, never blocked by gadget code — can kill. Three parts do the work:
- * `FairScheduler` (per-workspace queues taking turns, caps), `RunnerSlots` (runners, each serving one
- * workspace at a time) and `RunnerWatchdog` (memory and CPU, busy or idle). This module ties them to
- * runs: it starts each run's deadline when the run starts executing, kills the runner of a run that
- * overruns, and tells a workspace when work it left behind had to be stopped.
+ * the supervisor — in Node, never blocked by gadget code — can kill. Its parts: `FairScheduler`
+ * (per-workspace queues taking turns, caps), `RunnerSlots` (runners, each serving one workspace at a
+ * time), `RunnerWatchdog` (memory and CPU, busy or idle), `ActiveRuns` (each running run's deadline, and
+ * how it ends) and `DirectRuns` (runs the Worker sends straight to a runner on a lease). This module ties
+ * them together: it queues and places the runs it is sent, routes the runners' output, samples their
+ * memory, and tells a workspace when work it left behind had to be stopped.
  */
 
 import type {
@@ -18,25 +19,22 @@ import type {
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
 import { readControl } from "@gadgets/workshop-backend/control-lines";
 import {
-  DIRECT_START_WITHIN_MS,
   type DirectFate,
   EVENT_LINE_MARKER,
   type Lease,
   type LeaseListener,
-  START_LINE_MARGIN_MS,
 } from "@gadgets/workshop-backend/runner-api";
-import { MAX_EVENTS_PER_RUN, MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
-import { DirectFates } from "./direct-fates.ts";
-import { RunEventRelay } from "./event-relay.ts";
+import { type ActiveRun, ActiveRuns } from "./active-runs.ts";
+import { DirectRuns } from "./direct-runs.ts";
+import { DRAIN_TIMEOUT_MS, MAX_LINES_PER_RUN, RunEventRelay } from "./event-relay.ts";
 import { FairScheduler } from "./fair-scheduler.ts";
-import { DIRECT_RUN_GRACE_MS, LeaseBook } from "./lease-book.ts";
 import {
   type BusyContext,
   busyOutcome,
+  cancelOutcome,
   crashOutcome,
   megabytes,
   memoryOutcome,
-  timeoutOutcome,
 } from "./pool-outcomes.ts";
 import type { StartRunner } from "./runner-process.ts";
 import { RunnerSlots, type Slot } from "./runner-slots.ts";
@@ -81,48 +79,10 @@ const IDLE_CPU_SHARE = 0.25;
 const IDLE_SPIN_MS = 500;
 /** With no fresh runner left, one idle this long is recycled so a new workspace finds one ready. */
 const SPARE_AFTER_IDLE_MS = 2000;
-/**
- * A run still going after this long, on a runner that burnt at least BURNING_CPU_SHARE of that time,
- * yields the CPU to others: its runner's scheduling priority is lowered (so a spinning gadget on a small
- * machine cannot double everyone else's latency) and it takes no new runs until it is done. 25 ms is
- * twenty-odd warm runs: soon enough that a workspace's next runs go to its other runner instead of
- * queueing behind a blocked one (bench: a sibling session's p99 beside a spinner ×1.0–1.3 of idle, was
- * ×250–340 at 100 ms), long past anything an ordinary run spends on the CPU.
- */
-const LONG_RUN_MS = 25;
-const BURNING_CPU_SHARE = 0.5;
-const LONG_RUN_NICENESS = 10;
-/** How long a finished run's result waits for its last event lines to be read from the pipe. */
-const DRAIN_TIMEOUT_MS = 1000;
 /** Gadget code kept by the supervisor, so the Worker sends each gadget once per session. */
 const CODE_CACHE_BYTES = 64 * 1024 * 1024;
-/** Event lines forwarded per run; the overseer keeps fewer (MAX_EVENTS_PER_RUN) and counts the rest. */
-const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
-/** When a run's deadline passes beside other runs, how long its runner has to show it is not blocked. */
-const RESPONSIVE_WITHIN_MS = 10;
-/** Before demoting a runner that burns CPU, how long it has to show it is busy rather than spinning. */
-const SPIN_CHECK_WITHIN_MS = 15;
-
-/** How long a cancel of a direct run not seen starting yet waits for its start line. */
-const PENDING_CANCEL_MS = 10_000;
-/** Direct runs whose fate the pool remembers, for a Worker whose runner went away mid-run. */
-const MAX_FATES = 4096;
 /** How long a leased runner found running leftover work has to close its lane before it is killed regardless. */
 const LEFTOVER_CLOSE_WAIT_MS = 100;
-
-interface ActiveRun {
-  runId: string;
-  slot: Slot;
-  relay: RunEventRelay;
-  /** Sent by the Worker on a lease: the pool learns its start and end from the runner's control lines. */
-  direct?: { listener: LeaseListener | undefined };
-  stoppedWith?: ExecuteResult;
-  /** The runtime said it can never settle: it ends as `timeout` at its deadline. */
-  hung: boolean;
-  settle(result: ExecuteResult): void;
-  /** Stops its deadline and demotion timers. */
-  unwatch?: () => void;
-}
 
 interface Waiter {
   runId: string;
@@ -153,7 +113,8 @@ export class RunnerPool {
   readonly #scheduler: FairScheduler<Waiter>;
   readonly #slots: RunnerSlots;
   readonly #watchdog: RunnerWatchdog;
-  readonly #active = new Map<string, ActiveRun>();
+  readonly #active: ActiveRuns;
+  readonly #direct: DirectRuns;
   readonly #waiters = new Map<string, { workspace: string; waiter: Waiter }>();
   readonly #code = createCodeCache(CODE_CACHE_BYTES);
   readonly #counters = {
@@ -162,10 +123,7 @@ export class RunnerPool {
     cancels: 0,
     busyRejections: 0,
     leftoverKills: 0,
-    directRuns: 0,
   };
-  readonly #leases = new LeaseBook<Slot>({ graceMs: DIRECT_RUN_GRACE_MS, maxEnded: MAX_FATES });
-  readonly #fates = new DirectFates({ max: MAX_FATES, cancelWithinMs: PENDING_CANCEL_MS });
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
   #samplerActive = false;
@@ -184,7 +142,22 @@ export class RunnerPool {
       onLine: (slot, line) => this.#onRunnerLine(slot, line),
       onChange: () => this.#pump(),
       onDied: (slot, exit) => this.#onDied(slot, exit),
-      onClosing: (slot) => this.#revokeLeases(slot),
+      onClosing: (slot) => this.#direct.revoke(slot),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+    });
+    this.#active = new ActiveRuns({
+      kill: (slot) => this.#slots.recycle(slot, true),
+      demoted: (slot) => this.#direct.revoke(slot),
+      stopped: (result) => this.#count(result),
+    });
+    this.#direct = new DirectRuns({
+      runs: this.#active,
+      slots: this.#slots,
+      runsPerRunner: options.runsPerRunner,
+      memoryLimitBytes: options.memoryLimitBytes,
+      stopped: () => this.#stopped,
+      freed: () => this.#pump(),
+      started: () => this.#scheduleSample(),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
     this.#watchdog = new RunnerWatchdog({
@@ -194,7 +167,7 @@ export class RunnerPool {
       onRunMemory: (slot, grown) => {
         const culprit = [...slot.runs][0];
         const active = culprit === undefined ? undefined : this.#active.get(culprit);
-        if (active) this.#stop(active, memoryOutcome(this.#options.memoryLimitBytes, grown, slot.runs.size > 1));
+        if (active) this.#active.stop(active, memoryOutcome(this.#options.memoryLimitBytes, grown, slot.runs.size > 1));
       },
       onIdleSpin: (slot, share) =>
         this.#killLeftover(slot, {
@@ -225,6 +198,7 @@ export class RunnerPool {
       queued: this.#scheduler.waiting,
       restarts: slots.recycled,
       ...this.#counters,
+      directRuns: this.#direct.adopted,
     };
   }
 
@@ -265,18 +239,13 @@ export class RunnerPool {
   cancel(runId: string, reason: "timeout" | "cancelled"): boolean {
     const active = this.#active.get(runId);
     if (active) {
-      void this.#end(
-        active,
-        reason === "timeout"
-          ? timeoutOutcome()
-          : { status: "error", kind: "cancelled", message: "The run was cancelled." },
-      );
+      void this.#active.end(active, cancelOutcome(reason));
       return true;
     }
     const waiting = this.#waiters.get(runId);
     if (!waiting) {
       // Possibly a direct run whose start line is still on its way: it is stopped as soon as it is read.
-      if (!this.#fates.has(runId)) this.#fates.cancelLater(runId, reason);
+      this.#direct.cancelLater(runId, reason);
       return false;
     }
     if (!this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
@@ -290,49 +259,18 @@ export class RunnerPool {
    * DirectRunnerApi); null when it holds none that may take more. The pool still watches every run
    * sent there, and tells `listener` about them.
    */
-  async lease(workspace: string, listener: LeaseListener): Promise<Lease | null> {
-    const usable = (slot: Slot) => !slot.retired && !slot.closing && !slot.niced && slot.runner.alive();
-    const slot = this.#slots.ownedBy(workspace).find(usable);
-    if (this.#stopped || !slot) return null;
-    try {
-      await slot.runner.assign(workspace, this.#options.runsPerRunner);
-    } catch {
-      return null;
-    }
-    // Closed while it was being opened: the close was sent after the assign, so the lane is shut.
-    if (this.#stopped || !usable(slot)) return null;
-    slot.leased = true;
-    return { leaseId: this.#leases.grant(slot, listener), url: slot.runner.directUrl };
+  lease(workspace: string, listener: LeaseListener): Promise<Lease | null> {
+    return this.#direct.lease(workspace, listener);
   }
 
   /** The Worker session holding these leases has gone, or stopped using them. */
   releaseLeases(leaseIds: Iterable<string>): void {
-    for (const leaseId of leaseIds) this.#leases.end(leaseId);
+    this.#direct.release(leaseIds);
   }
 
-  /**
-   * What became of a direct run the Worker has no reply for. Answered once any start line the runner
-   * could have written (it starts a direct job by `startBy` or never) has been read: a run with none
-   * never started, and is marked withdrawn — should its start line come after all, it is stopped at once.
-   */
-  async fate(runId: string, startBy: number): Promise<DirectFate> {
-    const readBy = Math.min(startBy, Date.now() + DIRECT_START_WITHIN_MS) + START_LINE_MARGIN_MS;
-    for (;;) {
-      const wait = readBy - Date.now();
-      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-      // A last turn of the event loop (past its poll phase): lines already in the pipe are read first.
-      await new Promise((done) => setImmediate(done));
-      if (this.#active.has(runId)) return { status: "running" };
-      const known = this.#fates.get(runId);
-      if (known === undefined) {
-        if (Date.now() < readBy) continue;
-        this.#fates.set(runId, "withdrawn");
-        return { status: "never-started" };
-      }
-      if (known === "running" || known === "finished") return { status: known };
-      if (known === "withdrawn") return { status: "never-started" };
-      return { status: "ended", result: known };
-    }
+  /** What became of a direct run the Worker has no reply for (see DirectRuns.fate). */
+  fate(runId: string, startBy: number): Promise<DirectFate> {
+    return this.#direct.fate(runId, startBy);
   }
 
   /**
@@ -342,15 +280,14 @@ export class RunnerPool {
   async drain(maxWaitMs = 2000): Promise<void> {
     this.#stopped = true;
     for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
-    for (const active of this.#active.values()) this.#stop(active, SHUTTING_DOWN);
+    for (const active of this.#active.all()) this.#active.stop(active, SHUTTING_DOWN);
     const deadline = Date.now() + maxWaitMs;
     while (this.#active.size > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#leases.clear();
-    this.#fates.clear();
+    this.#direct.clear();
     if (this.#sampler) clearTimeout(this.#sampler);
     for (const waiter of this.#scheduler.clear()) waiter.resolve(SHUTTING_DOWN);
     await this.#slots.stop();
@@ -412,11 +349,10 @@ export class RunnerPool {
       hung: false,
       settle,
     };
-    this.#active.set(job.runId, active);
-    this.#scheduleSample();
     // The deadline counts from here, and the pool enforces it itself: waiting for a runner is not the
     // run's time. (The overseer's own timer only guards against a pool that never answers.)
-    const unwatch = this.#watch(active, job.limits.timeoutMs);
+    this.#active.add(active, job.limits.timeoutMs);
+    this.#scheduleSample();
     try {
       const { modules: _modules, ...reference } = job.gadget;
       const runOn = async (withCode: boolean): Promise<ExecuteReply> => {
@@ -448,200 +384,13 @@ export class RunnerPool {
         slot.runner.exited,
         new Promise((done) => setTimeout(() => done("running"), 500)),
       ]);
-      if (!active.stoppedWith) this.#stop(active, crashOutcome(exit, this.#options.memoryLimitBytes));
+      if (!active.stoppedWith) this.#active.stop(active, crashOutcome(exit, this.#options.memoryLimitBytes));
       return active.stoppedWith ?? crashOutcome(exit, this.#options.memoryLimitBytes);
     } finally {
-      unwatch();
-      active.relay.close();
-      this.#active.delete(job.runId);
+      this.#active.remove(active);
       if (slot.retired) slot.runs.delete(job.runId);
       else this.#slots.release(slot, job.runId);
     }
-  }
-
-  /** Starts a run's deadline and the check that demotes its runner if it spins; returns what stops both. */
-  #watch(active: ActiveRun, timeoutMs: number): () => void {
-    const slot = active.slot;
-    const deadline = setTimeout(() => void this.#end(active, timeoutOutcome(timeoutMs)), timeoutMs);
-    // Only a runner that is spinning is demoted — burning CPU and not answering — not one that is busy
-    // serving many short runs, nor a run that waits.
-    const cpuAtStart = slot.runner.cpuMs() ?? 0;
-    const demote = setTimeout(async () => {
-      const burnt = (slot.runner.cpuMs() ?? 0) - cpuAtStart;
-      if (
-        slot.retired ||
-        slot.niced ||
-        burnt < LONG_RUN_MS * BURNING_CPU_SHARE ||
-        (await this.#answers(slot, SPIN_CHECK_WITHIN_MS))
-      )
-        return;
-      if (!slot.retired && slot.runner.setNiceness(LONG_RUN_NICENESS)) slot.niced = true;
-      // Runs the Worker would send it straight away would wait behind the spinner: they go elsewhere.
-      this.#revokeLeases(slot);
-    }, LONG_RUN_MS);
-    return () => {
-      clearTimeout(deadline);
-      clearTimeout(demote);
-    };
-  }
-
-  /**
-   * Ends a running run with `result`. Alone on its runner, or with a runner that does not answer (a
-   * run on it spins), the runner is killed — the one way to stop a synchronous loop. Beside other runs
-   * on a runner that still answers, only this run is given up; what it left running stays charged to
-   * its workspace and under the watchdog.
-   */
-  async #end(active: ActiveRun, result: ExecuteResult): Promise<void> {
-    if (active.stoppedWith) return;
-    if (active.hung || active.slot.runs.size <= 1) {
-      this.#finish(active, result, active.hung);
-      return;
-    }
-    this.#finish(active, result, await this.#answers(active.slot, RESPONSIVE_WITHIN_MS));
-  }
-
-  /** Whether the runner answers a ping at once: it does unless a run on it keeps its thread busy. */
-  #answers(slot: Slot, withinMs: number): Promise<boolean> {
-    return Promise.race([
-      slot.runner.ping().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((done) => setTimeout(() => done(false), withinMs)),
-    ]);
-  }
-
-  /** Ends a run; unless `keepRunner`, its runner is killed and its other runs end naming this one. */
-  #finish(active: ActiveRun, result: ExecuteResult, keepRunner: boolean): void {
-    if (keepRunner) {
-      if (active.stoppedWith) return;
-      active.stoppedWith = result;
-      this.#count(result);
-      active.relay.close();
-      active.settle(result);
-      return;
-    }
-    this.#stop(active, result);
-  }
-
-  /** Ends the run and kills its runner; every other run on that runner ends too, told which run caused it. */
-  #stop(active: ActiveRun, result: ExecuteResult): void {
-    if (active.stoppedWith) return;
-    const slot = active.slot;
-    const others = [...slot.runs]
-      .map((runId) => this.#active.get(runId))
-      .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
-    // Killed before anyone hears of it: a direct run's outcome must not free its slot while it spins.
-    this.#slots.recycle(slot, true);
-    active.stoppedWith = result;
-    this.#count(result);
-    active.relay.close();
-    active.settle(result);
-    for (const other of others) {
-      other.stoppedWith = {
-        status: "error",
-        kind: "cancelled",
-        message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${result.status === "error" && "message" in result ? result.message : "it ended"}`,
-      };
-      other.relay.close();
-      other.settle(other.stoppedWith);
-    }
-  }
-
-  /** A run the Worker sent straight to `slot` has started (its runner said so): watch it as if the pool had sent it. */
-  #adopt(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
-    this.#counters.directRuns++;
-    // A run sent on a lease unknown here (forged, or long gone) is watched all the same; nobody hears of it.
-    const listener = this.#leases.listener(start.leaseId, slot);
-    const tell = (call: (listener: LeaseListener) => unknown) => {
-      if (listener) void Promise.resolve(call(listener)).catch(() => {});
-    };
-    if (slot.runs.size === 0) slot.baselineRss = slot.runner.rss() ?? slot.freshRss;
-    slot.runs.add(runId);
-    const active: ActiveRun = {
-      runId,
-      slot,
-      relay: new RunEventRelay(
-        {
-          started() {},
-          log() {},
-          error() {},
-          events: (batch) => tell((to) => to.events(runId, batch)),
-          dropped: (total) => tell((to) => to.dropped(runId, total)),
-        },
-        MAX_LINES_PER_RUN,
-      ),
-      hung: false,
-      direct: { listener },
-      settle: (result) => {
-        this.#fates.set(runId, result);
-        tell((to) => to.ended(runId, result));
-        this.#closeDirect(active);
-      },
-    };
-    this.#active.set(runId, active);
-    this.#fates.set(runId, "running");
-    // A draining runner is no longer the pool's: should it die, nobody else would end this run.
-    if (slot.retired)
-      void slot.runner.exited.then((exit) => {
-        if (!active.stoppedWith) this.#finish(active, crashOutcome(exit, this.#options.memoryLimitBytes), true);
-      });
-    this.#scheduleSample();
-    active.unwatch = this.#watch(active, Math.min(Math.max(start.timeoutMs, 1), MAX_RUN_TIMEOUT_MS));
-    const cancel = this.#fates.takeCancel(runId);
-    if (cancel) this.cancel(runId, cancel);
-  }
-
-  /**
-   * A start line for a run that was already started, or given up as never started (and perhaps sent
-   * elsewhere since): the runner broke the start rule, and the copy on it must not run. Its runner is
-   * killed at once, and the runs on it end saying why.
-   */
-  #startedTwice(slot: Slot, runId: string): void {
-    this.#options.onOutput?.(`runner ${slot.id} started run ${runId} past its start deadline: stopped`);
-    const onIt = [...slot.runs].map((id) => this.#active.get(id)).find((active) => active && !active.stoppedWith);
-    if (onIt)
-      this.#stop(onIt, {
-        status: "error",
-        kind: "cancelled",
-        message: `Run ${runId} started on this runner after it had been sent elsewhere, so the runner was stopped. Run it again.`,
-      });
-    else this.#slots.recycle(slot, true);
-  }
-
-  /** A direct run's runner wrote its end line: once its event lines are all sent, the Worker is told. */
-  async #directEnded(active: ActiveRun, eventLines: number, hung: boolean): Promise<void> {
-    if (hung) {
-      // Nothing is left running: it ends at its deadline, as a run that never settles does.
-      active.hung = true;
-      return;
-    }
-    if (eventLines > 0)
-      await Promise.race([active.relay.done, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
-    if (active.stoppedWith) return;
-    active.relay.flush();
-    this.#fates.set(active.runId, "finished");
-    // Only a run that wrote events has a reply waiting for them (one message a run saved otherwise).
-    const listener = active.direct?.listener;
-    if (listener && eventLines > 0) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
-    this.#closeDirect(active);
-  }
-
-  /** A direct run is over for the pool: its timers stop and its runner may take another run. */
-  #closeDirect(active: ActiveRun): void {
-    if (this.#active.get(active.runId) !== active) return;
-    active.unwatch?.();
-    active.relay.close();
-    this.#active.delete(active.runId);
-    if (active.slot.retired) active.slot.runs.delete(active.runId);
-    else this.#slots.release(active.slot, active.runId);
-    this.#pump();
-  }
-
-  /** Tells the holders of leases on `slot` to send it nothing more, and closes its direct lane. */
-  #revokeLeases(slot: Slot): void {
-    this.#leases.revokeAll(slot);
-    if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
   }
 
   #count(result: ExecuteResult): void {
@@ -669,7 +418,7 @@ export class RunnerPool {
     // first, and the runner killed once it answers (or at once if it cannot: it is spinning). A run
     // that turns out to be on it ends normally, and its runner is recycled then (it is closing).
     slot.closing = true;
-    this.#revokeLeases(slot);
+    this.#direct.revoke(slot);
     void Promise.race([
       slot.runner.close().catch(() => {}),
       new Promise((done) => setTimeout(done, LEFTOVER_CLOSE_WAIT_MS)),
@@ -682,12 +431,7 @@ export class RunnerPool {
     // A run the pool sent learns through its failed call (execute's catch), which waits for this exit
     // code; a direct run has no call here, so its outcome is sent.
     this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
-    this.#revokeLeases(slot);
-    for (const runId of [...slot.runs]) {
-      const active = this.#active.get(runId);
-      if (active?.direct && !active.stoppedWith)
-        this.#finish(active, crashOutcome(exit, this.#options.memoryLimitBytes), true);
-    }
+    this.#direct.died(slot, exit);
   }
 
   #scheduleSample(): void {
@@ -742,15 +486,14 @@ export class RunnerPool {
     // Control lines are read first: a start line must never be taken for another run's event.
     const control = slot.leased && body.startsWith(`"start:`) ? readControl(slot.runner.controlNonce, body) : undefined;
     if (control?.kind === "start") {
-      if (this.#active.has(runId) || this.#fates.has(runId)) this.#startedTwice(slot, runId);
-      else this.#adopt(slot, runId, control);
+      this.#direct.started(slot, runId, control);
       return;
     }
     const active = this.#active.get(runId);
     if (!active || active.slot !== slot || active.stoppedWith) return;
     if (active.direct && body.startsWith(`"end:`)) {
       const control = readControl(slot.runner.controlNonce, body);
-      if (control?.kind === "end") void this.#directEnded(active, control.eventLines, control.hung);
+      if (control?.kind === "end") void this.#direct.ended(active, control.eventLines, control.hung);
       return;
     }
     active.relay.push(body);
