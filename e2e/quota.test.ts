@@ -126,6 +126,17 @@ describe("workspace storage", () => {
     expect(await client.getAgent("kv-agent").run({})).toBe("still used");
   });
 
+  it("counts a run's record in the session's usage as soon as the run's outcome is back", async () => {
+    using client = await newWorkspace(server.url);
+    const session = client.getSession();
+    const draft = await session.createDraft({
+      files: gadgetFiles("echo-usage", "export default { async run(p: unknown) { return p; } };"),
+    });
+    const before = (await session.usage()).bytes.records;
+    expect(await session.runDraft(draft.id, { text: "z".repeat(10_000) })).toMatchObject({ status: "ok" });
+    expect((await session.usage()).bytes.records).toBeGreaterThan(before + 10_000);
+  });
+
   it("keeps run records within their share of the quota by pruning the oldest", async () => {
     using client = await newWorkspace(server.url);
     const session = client.getSession();

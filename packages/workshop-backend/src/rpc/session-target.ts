@@ -299,7 +299,9 @@ export class SessionTarget extends RpcTarget implements Session {
     return this.store.listErrors();
   }
 
-  usage(): Promise<WorkspaceUsage> {
+  async usage(): Promise<WorkspaceUsage> {
+    // The session's own run records count as soon as it has their outcomes.
+    await this.#records.flush();
     return this.store.usage();
   }
 
