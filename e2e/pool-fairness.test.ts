@@ -259,4 +259,18 @@ describe("work a gadget leaves running after its outcome", () => {
       expect(await a.run(ECHO_SOURCE, { payload: { input: "after" } })).toMatchObject({ result: "Echo: after" });
     });
   }
+
+  it("is not what a runner holds after many versions ran: it is replaced quietly, and nobody is told off", async () => {
+    const a = await workspace();
+    const restartsBefore = server.poolStats()?.restarts ?? 0;
+    // Each version is new code, so each leaves a warm isolate behind on the workspace's runner.
+    for (let i = 0; i < 80; i++)
+      expect(await a.run(`export default { async run() { return ${i}; } };`)).toMatchObject({
+        status: "ok",
+        result: i,
+      });
+    await expect.poll(() => (server.poolStats()?.restarts ?? 0) > restartsBefore, { timeout: 10_000 }).toBe(true);
+    expect(await a.client.getSession().listErrors()).toEqual([]);
+    expect(await a.run(ECHO_SOURCE, { payload: { input: "after" } })).toMatchObject({ result: "Echo: after" });
+  });
 });

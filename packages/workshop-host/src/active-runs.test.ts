@@ -18,6 +18,7 @@ function slotOf(runner: FakeRunner): Slot {
     freshRss: 0,
     baselineRss: 0,
     idleSince: 0,
+    idleRss: 0,
     niced: false,
     leased: false,
   };

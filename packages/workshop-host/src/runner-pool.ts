@@ -177,8 +177,15 @@ export class RunnerPool {
       onIdleMemory: (slot, grown) =>
         this.#killLeftover(slot, {
           kind: "leftover-memory",
-          message: `A runner of this workspace grew by ${Math.round(grown / (1024 * 1024))} MB after its runs had ended (the limit is ${megabytes(this.#options.memoryLimitBytes)} MB), and was stopped. A gadget left work running past its outcome (waitUntil, timers), or kept data in module scope.`,
+          message: `A runner of this workspace grew by ${Math.round(grown / (1024 * 1024))} MB after its runs had ended (the limit is ${megabytes(this.#options.memoryLimitBytes)} MB), and was stopped. A gadget left work running past its outcome (waitUntil, timers).`,
         }),
+      onIdleFull: (slot, held) => {
+        // Nobody's fault: it holds warm isolates of many versions of its workspace's gadgets. A fresh
+        // runner takes its place, quietly; a run on its lane meanwhile ends normally first.
+        if (slot.retired || slot.closing || slot.runs.size > 0) return;
+        this.#options.onOutput?.(`runner ${slot.id} replaced: it held ${megabytes(held)} MB from its runs`);
+        this.#slots.recycle(slot);
+      },
     });
   }
 

@@ -31,6 +31,8 @@ export interface Slot {
   baselineRss: number;
   /** When its last run ended (or it started). */
   idleSince: number;
+  /** Resident memory when its last run ended (or it started): what work left behind grows it from. */
+  idleRss: number;
   /** Its scheduling priority was lowered for a long run. */
   niced: boolean;
   /** Its direct lane was opened (the Worker may have runs on their way to it). */
@@ -137,6 +139,7 @@ export class RunnerSlots {
       return;
     }
     slot.idleSince = this.#now();
+    slot.idleRss = slot.runner.rss() ?? slot.baselineRss;
     // Replaced: after its quota of runs; when another workspace is waiting for its room; or when it
     // cannot get its priority back after a long run (no privilege to raise it).
     if (slot.served >= this.#options.recycleAfterRuns || slot.closing || (slot.niced && !this.#unnice(slot)))
@@ -282,6 +285,7 @@ export class RunnerSlots {
             freshRss: rss,
             baselineRss: rss,
             idleSince: this.#now(),
+            idleRss: rss,
             niced: false,
             leased: false,
           };

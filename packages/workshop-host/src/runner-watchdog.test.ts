@@ -26,6 +26,7 @@ async function setup() {
     onRunMemory: (slot, grown) => heard.push(`run-memory ${slot.owner} ${Math.round(grown / MB)}`),
     onIdleSpin: (slot, share) => heard.push(`idle-spin ${slot.owner} ${share.toFixed(1)}`),
     onIdleMemory: (slot, grown) => heard.push(`idle-memory ${slot.owner} ${Math.round(grown / MB)}`),
+    onIdleFull: (slot, held) => heard.push(`idle-full ${slot.owner} ${Math.round(held / MB)}`),
   });
   return { slots, watchdog, heard };
 }
@@ -73,7 +74,7 @@ describe("the runner watchdog", () => {
     expect(heard).toEqual([]);
   });
 
-  it("hears of a runner holding more than a run's limit above its fresh size while idle", async () => {
+  it("hears of a runner that grew past a run's limit after its runs had ended: work left behind", async () => {
     const { slots, watchdog, heard } = await setup();
     const slot = slots.take("b", "b1") as Slot;
     slots.release(slot, "b1");
@@ -81,5 +82,26 @@ describe("the runner watchdog", () => {
     watchdog.sampleIdle(slots.all(), slot.idleSince + 100);
     watchdog.sampleIdle(slots.all(), slot.idleSince + 200);
     expect(heard).toEqual(["idle-memory b 320"]);
+  });
+
+  it("tells a runner full, not at fault, when its runs left it holding past the limit", async () => {
+    const { slots, watchdog, heard } = await setup();
+    const slot = slots.take("c", "c1") as Slot;
+    const runner = slot.runner as FakeRunner;
+    // Many versions run one after another, each leaving a warm isolate behind.
+    for (let i = 2; i <= 60; i++) {
+      runner.rssBytes += 2.5 * MB;
+      slots.release(slot, `c${i - 1}`);
+      slots.take("c", `c${i}`);
+    }
+    runner.rssBytes += 2.5 * MB;
+    slots.release(slot, "c60");
+    watchdog.sampleIdle(slots.all(), slot.idleSince + 100);
+    watchdog.sampleIdle(slots.all(), slot.idleSince + 200);
+    expect(heard).toEqual(["idle-full c 150"]);
+    // Grown by more than the limit since then, it is work left behind after all.
+    runner.rssBytes += 129 * MB;
+    watchdog.sampleIdle(slots.all(), slot.idleSince + 300);
+    expect(heard.at(-1)).toBe("idle-memory c 129");
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Watches every runner's memory and CPU, busy or idle, read from the OS. A runner whose runs grew it
- * past the run memory limit is reported at once; a runner with no run that keeps spinning, or that
- * holds far more memory than when it started, is reported too: that is work a gadget left behind
- * (`waitUntil`, timers) after its outcome, and it is charged to the workspace the runner serves.
+ * past the run memory limit is reported at once; a runner with no run that keeps spinning, or that grew
+ * past the limit after its runs ended, is reported too: that is work a gadget left behind (`waitUntil`,
+ * timers) after its outcome, and it is charged to the workspace the runner serves. A runner that only
+ * holds what its runs left it — warm isolates of many versions of its workspace's gadgets, their
+ * module state — past the limit over its fresh size is not anybody's fault: it is reported as full.
  * Framework-free: the pool calls `sample` on its own clock and acts on what it hears.
  */
 
@@ -19,8 +21,10 @@ export interface WatchdogOptions {
   onRunMemory(slot: Slot, grownBytes: number): void;
   /** `slot` has no run and keeps using CPU. */
   onIdleSpin(slot: Slot, cpuShare: number): void;
-  /** `slot` has no run and holds more than the run limit above what it started with. */
+  /** `slot` has no run and grew by more than the run limit since its last run ended. */
   onIdleMemory(slot: Slot, grownBytes: number): void;
+  /** `slot` has no run and holds more than the run limit above its fresh size, as its runs left it. */
+  onIdleFull(slot: Slot, heldBytes: number): void;
 }
 
 interface Reading {
@@ -60,8 +64,12 @@ export class RunnerWatchdog {
       // A fresh runner never ran gadget code: whatever it does is starting up.
       if (slot.owner === undefined || slot.runs.size > 0 || !last || now <= last.at) continue;
       const rss = slot.runner.rss();
+      if (rss !== undefined && rss - slot.idleRss > this.#options.memoryLimitBytes) {
+        this.#options.onIdleMemory(slot, rss - slot.idleRss);
+        continue;
+      }
       if (rss !== undefined && rss - slot.freshRss > this.#options.memoryLimitBytes) {
-        this.#options.onIdleMemory(slot, rss - slot.freshRss);
+        this.#options.onIdleFull(slot, rss - slot.freshRss);
         continue;
       }
       const share = (cpuMs - last.cpuMs) / (now - last.at);
