@@ -1,12 +1,19 @@
 /** Starts the floor (floor-worker.ts) in a workerd process of its own, as the Workshop's runners are started. */
 
 import { fileURLToPath } from "node:url";
-import { bundleWorker, COMPATIBILITY_DATE, capnpText, startWorkerd } from "@gadgets/workshop-host";
+import {
+  bundleWorker,
+  COMPATIBILITY_DATE,
+  capnpText,
+  startWorkerd,
+  WORKER_COMPATIBILITY_FLAGS,
+} from "@gadgets/workshop-host";
 
 export interface Floor {
   readonly url: string;
   readonly pid: number;
-  stop(): void;
+  /** Stops the process; resolves once it has exited (and its temporary folder is gone). */
+  stop(): Promise<void>;
 }
 
 export async function startFloor(): Promise<Floor> {
@@ -21,6 +28,8 @@ const config :Workerd.Config = (
 const floor :Workerd.Worker = (
   modules = [(name = "floor.js", esModule = embed "floor.js")],
   compatibilityDate = ${capnpText(COMPATIBILITY_DATE)},
+  # The Workshop Worker's own flags: its WebSockets, like the Workshop's, are not compressed.
+  compatibilityFlags = [${WORKER_COMPATIBILITY_FLAGS.map(capnpText).join(", ")}],
   bindings = [
     (name = "LOADER", workerLoader = (id = "floor")),
     (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),
@@ -29,5 +38,12 @@ const floor :Workerd.Worker = (
 );
 `;
   const process = await startWorkerd({ config, files: { "floor.js": bundle }, sockets: ["http"] });
-  return { url: `ws://127.0.0.1:${process.ports.http}/`, pid: process.pid, stop: () => process.kill() };
+  return {
+    url: `ws://127.0.0.1:${process.ports.http}/`,
+    pid: process.pid,
+    async stop() {
+      process.kill();
+      await process.exited;
+    },
+  };
 }

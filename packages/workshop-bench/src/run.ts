@@ -168,7 +168,10 @@ async function main(): Promise<void> {
   const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
   const floor = await startFloor();
-  const workshop = await startWorkshopProcess(dataDir);
+  const workshop = await startWorkshopProcess(dataDir).catch(async (error: unknown) => {
+    await floor.stop();
+    throw error;
+  });
   const server = { url: workshop.url };
   try {
     // 1. Baseline: bare capnweb ping to a Node process that does nothing else.
@@ -463,7 +466,7 @@ async function main(): Promise<void> {
     await workshop.child.stop();
     await bare.stop();
     await peerProcess.stop();
-    floor.stop();
+    await floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

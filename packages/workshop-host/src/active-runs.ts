@@ -84,9 +84,9 @@ export class ActiveRuns {
 
   /** The run is over for the pool: its timers stop. False if `active` was not (or no longer) tracked. */
   remove(active: ActiveRun): boolean {
-    if (this.#runs.get(active.runId) !== active) return false;
     active.unwatch?.();
     active.relay.close();
+    if (this.#runs.get(active.runId) !== active) return false;
     this.#runs.delete(active.runId);
     return true;
   }

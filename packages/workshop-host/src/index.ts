@@ -1,7 +1,7 @@
 export { freePort } from "./free-port.ts";
 export type { RunnerPoolOptions, RunnerPoolStats } from "./runner-pool.ts";
 export { REPO_ROOT, startWorkshopServer, type WorkshopServer, type WorkshopServerOptions } from "./workshop-server.ts";
-export { COMPATIBILITY_DATE } from "@gadgets/workshop-backend/compatibility";
+export { COMPATIBILITY_DATE, WORKER_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
 export { text as capnpText } from "./capnp.ts";
 export { bundleWorker } from "./worker-bundle.ts";
 export { startWorkerd } from "./workerd-process.ts";
