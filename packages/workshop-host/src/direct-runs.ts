@@ -109,9 +109,21 @@ export class DirectRuns {
     }
   }
 
-  /** A cancel for a run the pool does not know: perhaps a direct run whose start line is on its way. */
-  cancelLater(runId: string, reason: CancelReason): void {
-    if (!this.#fates.has(runId)) this.#fates.cancelLater(runId, reason);
+  /**
+   * A cancel for a run the pool does not know: perhaps a direct run whose start line is on its way. It
+   * is stopped when that line is read — with its runner, most likely — so the runner of `leaseId` takes
+   * no new run meanwhile: it is recycled once the direct runs it took have ended.
+   */
+  cancelLater(runId: string, reason: CancelReason, leaseId?: string): void {
+    if (this.#fates.has(runId)) return;
+    this.#fates.cancelLater(runId, reason);
+    const slot = leaseId === undefined ? undefined : this.#leases.runnerOf(leaseId);
+    if (slot && !slot.retired) {
+      this.#options.onOutput?.(
+        `runner ${slot.id} retired: run ${runId} on it was cancelled before it was seen starting`,
+      );
+      this.#options.slots.recycle(slot);
+    }
   }
 
   /** A start line: the run is adopted, or — started twice, or after it was withdrawn — its runner is stopped. */

@@ -46,6 +46,11 @@ export class LeaseBook<Runner> {
     return lease?.runner === runner ? lease.listener : undefined;
   }
 
+  /** The runner a lease is (or lately was) on. */
+  runnerOf(leaseId: string): Runner | undefined {
+    return (this.#held.get(leaseId) ?? this.#ended.get(leaseId))?.runner;
+  }
+
   /** Its holder let it go, or it was revoked: no new runs on it. */
   end(leaseId: string): void {
     const lease = this.#held.get(leaseId);

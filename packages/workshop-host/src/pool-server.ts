@@ -69,8 +69,12 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink, capabilities);
   }
-  async cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean> {
-    return this.#pool.cancel(runId, reason === "timeout" ? "timeout" : "cancelled");
+  async cancel(runId: string, reason: "timeout" | "cancelled", leaseId?: string): Promise<boolean> {
+    return this.#pool.cancel(
+      String(runId),
+      reason === "timeout" ? "timeout" : "cancelled",
+      typeof leaseId === "string" ? leaseId : undefined,
+    );
   }
 }
 

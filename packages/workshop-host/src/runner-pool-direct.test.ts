@@ -124,6 +124,24 @@ describe("the runner pool's direct lane", () => {
     expect(runner.killed).toBe(true);
   });
 
+  it("retires the runner of a direct run cancelled before its start line was read: the next run goes elsewhere", async () => {
+    const { pool, runners, runner, lease, heard, start } = await leasedPool();
+    expect(pool.cancel("d9", "cancelled", lease.leaseId)).toBe(false);
+    expect(heard.revoked.has(lease.leaseId)).toBe(true);
+    const next = job("a");
+    const reply = pool.execute(next, noSink, noCapabilities);
+    await settle();
+    expect(runner.jobs.has(next.runId)).toBe(false);
+    const other = runners.all.find((candidate) => candidate.jobs.has(next.runId));
+    other?.jobs.get(next.runId)?.reply({ status: "ok", result: 2, eventLines: 0 });
+    expect(await reply).toMatchObject({ status: "ok", result: 2 });
+    // Its start line comes after all: the run is stopped, with the runner it was on.
+    start("d9");
+    await settle();
+    expect(heard.ended.get("d9")).toMatchObject({ status: "error", kind: "cancelled" });
+    expect(runner.killed).toBe(true);
+  });
+
   it("says a run never started once no start line can still come, and kills a runner that starts it after all", async () => {
     const { pool, runner, heard, start } = await leasedPool();
     start("d7");

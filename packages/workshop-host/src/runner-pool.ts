@@ -242,8 +242,11 @@ export class RunnerPool {
     }
   }
 
-  /** Stops a queued or running run; a running one is stopped with its runner if it could be spinning. */
-  cancel(runId: string, reason: "timeout" | "cancelled"): boolean {
+  /**
+   * Stops a queued or running run; a running one is stopped with its runner if it could be spinning.
+   * `leaseId`: the lease a direct run was sent on (see DirectRuns.cancelLater).
+   */
+  cancel(runId: string, reason: "timeout" | "cancelled", leaseId?: string): boolean {
     const active = this.#active.get(runId);
     if (active) {
       void this.#active.end(active, cancelOutcome(reason));
@@ -252,7 +255,7 @@ export class RunnerPool {
     const waiting = this.#waiters.get(runId);
     if (!waiting) {
       // Possibly a direct run whose start line is still on its way: it is stopped as soon as it is read.
-      this.#direct.cancelLater(runId, reason);
+      this.#direct.cancelLater(runId, reason, leaseId);
       return false;
     }
     if (!this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;

@@ -196,9 +196,13 @@ export class DirectLanes {
     const byAbort = aborted.then(outcome);
     let over = false;
     // A cancel stops a run by killing its runner (alone there, it may be spinning); the next run must not
-    // race that kill on this lane, so it goes the supervisor's way, which hears of the cancel first.
-    void aborted.then(() => {
-      if (!over) this.#dropLane(job.workspaceId, lane);
+    // race that kill on this lane, so it goes the supervisor's way, which hears of the cancel first — with
+    // the lease, so that a runner whose start line for this run is still on its way takes no new run.
+    void aborted.then((result) => {
+      if (over) return;
+      this.#dropLane(job.workspaceId, lane);
+      const reason = result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled";
+      Promise.resolve(pool.cancel(job.runId, reason, lane.leaseId)).catch(() => {});
     });
     try {
       let withCode = !lane.sent.has(job.gadget.hash);

@@ -91,8 +91,12 @@ export type DirectFate =
 export interface RunnerPoolApi {
   /** Runs the job on a free runner; past the run's deadline or memory limit the runner is killed. */
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
-  /** Stops a run: its runner is killed and replaced, so even a synchronous loop ends. */
-  cancel(runId: string, reason: "timeout" | "cancelled"): Promise<boolean>;
+  /**
+   * Stops a run: its runner is killed and replaced, so even a synchronous loop ends. `leaseId` names
+   * the lease a direct run was sent on: should its start line not have been read yet, that runner
+   * takes no new run, since it is about to be killed.
+   */
+  cancel(runId: string, reason: "timeout" | "cancelled", leaseId?: string): Promise<boolean>;
   /**
    * A lease on a runner this workspace already holds, for runs sent straight to it; null when it
    * holds none with room (the next run goes through `execute`, which may get it one).
