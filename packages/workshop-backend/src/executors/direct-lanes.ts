@@ -40,6 +40,8 @@ interface Lane {
 }
 
 interface DirectRun {
+  /** The lease it was sent on. */
+  leaseId: string;
   sink: IsolateEventSink;
   finished: () => void;
   ended: (result: ExecuteResult) => void;
@@ -189,20 +191,17 @@ export class DirectLanes {
     const stopped = new Promise<ExecuteResult>((resolve) => {
       ended = resolve;
     });
-    this.#runs.set(job.runId, { sink, finished, ended });
+    this.#runs.set(job.runId, { leaseId: lane.leaseId, sink, finished, ended });
     lane.inFlight++;
     const outcome = (result: ExecuteResult): Answer => ({ by: "outcome", result });
     const byPool = stopped.then(outcome);
     const byAbort = aborted.then(outcome);
     let over = false;
     // A cancel stops a run by killing its runner (alone there, it may be spinning); the next run must not
-    // race that kill on this lane, so it goes the supervisor's way, which hears of the cancel first — with
-    // the lease, so that a runner whose start line for this run is still on its way takes no new run.
-    void aborted.then((result) => {
-      if (over) return;
-      this.#dropLane(job.workspaceId, lane);
-      const reason = result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled";
-      Promise.resolve(pool.cancel(job.runId, reason, lane.leaseId)).catch(() => {});
+    // race that kill on this lane, so it goes the supervisor's way, which hears of the cancel first (with
+    // the run's lease: see PoolExecutor).
+    void aborted.then(() => {
+      if (!over) this.#dropLane(job.workspaceId, lane);
     });
     try {
       let withCode = !lane.sent.has(job.gadget.hash);

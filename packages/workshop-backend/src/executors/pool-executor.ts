@@ -76,9 +76,14 @@ export class PoolExecutor implements Executor {
     const aborted = new Promise<ExecuteResult>((resolve) => {
       onAbort = () => {
         const result = abortResult(signal);
-        // Stopping the isolate means killing its runner; the pool does that.
+        // Stopping the isolate means killing its runner; the pool does that. A run sent on a lease names
+        // it: its runner, should its start line not have been read yet, then takes no new run.
         pool
-          .cancel(job.runId, result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled")
+          .cancel(
+            job.runId,
+            result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled",
+            this.#lanes.run(job.runId)?.leaseId,
+          )
           .catch(() => {});
         resolve(result);
       };
