@@ -39,8 +39,16 @@ const THROUGHPUT_MS = quick ? 2000 : 5000;
 const SOAK_RUNS = 100_000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-/** The echo gadget for the peer: the same code, already JavaScript. */
+/** The echo gadget for the peer and the floor: the same code, already JavaScript. */
 const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input; } };';
+/** The echo as code never run before (a new isolate on the peer and on the floor). */
+const newEchoJs = (i: number) => `${ECHO_JS}\n// ${i}-${Date.now()}`;
+
+/** The peer's and the floor's API: run this code with this payload. */
+interface CodeRunner {
+  run(code: string, payload: unknown): Promise<unknown>;
+}
+const connectCodeRunner = (url: string) => newWebSocketRpcSession<CodeRunner>(url);
 const echoFiles = (tag = ""): GadgetFile[] => [
   { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
   {
@@ -182,10 +190,9 @@ async function main(): Promise<void> {
     // state drifts over a minute, and interleaving puts the same drift into all three.
     const boot = createRpcClient({ url: server.url });
     const { token, client, session, agentId } = await publishedEcho(server.url);
-    const peer = newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(
-      `ws://127.0.0.1:${portOf(peerProcess)}`,
-    );
-    const floorSession = newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(floor.url);
+    const peerUrl = `ws://127.0.0.1:${portOf(peerProcess)}`;
+    const peer = connectCodeRunner(peerUrl);
+    const floorSession = connectCodeRunner(floor.url);
     const agent = client.getAgent(agentId);
     const kinds = {
       ping: () => boot.api.ping(),
@@ -269,12 +276,8 @@ async function main(): Promise<void> {
         if (outcome.status !== "ok") throw new Error(outcome.message);
       }),
     );
-    const peerCold = summarize(
-      await timeEach(COLD_N, 5, (i) => peer.run(`${ECHO_JS}\n// ${i}-${Date.now()}`, { input: "x" })),
-    );
-    const floorCold = summarize(
-      await timeEach(COLD_N, 5, (i) => floorSession.run(`${ECHO_JS}\n// ${i}-${Date.now()}`, { input: "x" })),
-    );
+    const peerCold = summarize(await timeEach(COLD_N, 5, (i) => peer.run(newEchoJs(i), { input: "x" })));
+    const floorCold = summarize(await timeEach(COLD_N, 5, (i) => floorSession.run(newEchoJs(i), { input: "x" })));
     rows.push({
       name: "cold run of new code (transpile + new isolate)",
       summary: cold,
@@ -298,11 +301,7 @@ async function main(): Promise<void> {
       agents.map((a) => () => a.run({ input: "hi" })),
       THROUGHPUT_MS,
     );
-    const peers = Array.from({ length: SESSIONS }, () =>
-      newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(
-        `ws://127.0.0.1:${portOf(peerProcess)}`,
-      ),
-    );
+    const peers = Array.from({ length: SESSIONS }, () => connectCodeRunner(peerUrl));
     const peerMany = await throughput(
       peers.map((p) => () => p.run(ECHO_JS, { input: "hi" })),
       THROUGHPUT_MS,
@@ -339,9 +338,7 @@ async function main(): Promise<void> {
       summary: peerMany.summary,
       throughput: peerMany.perSecond,
     });
-    const floors = Array.from({ length: SESSIONS }, () =>
-      newWebSocketRpcSession<{ run(code: string, payload: unknown): Promise<unknown> }>(floor.url),
-    );
+    const floors = Array.from({ length: SESSIONS }, () => connectCodeRunner(floor.url));
     const floorMany = await throughput(
       floors.map((f) => () => f.run(ECHO_JS, { input: "hi" })),
       THROUGHPUT_MS,
