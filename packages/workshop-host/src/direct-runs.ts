@@ -227,8 +227,7 @@ export class DirectRuns {
   /** A direct run is over for the pool: its timers stop and its runner may take another run. */
   #close(active: ActiveRun): void {
     if (!this.#options.runs.remove(active)) return;
-    if (active.slot.retired) active.slot.runs.delete(active.runId);
-    else this.#options.slots.release(active.slot, active.runId);
+    this.#options.slots.release(active.slot, active.runId);
     this.#options.freed();
   }
 

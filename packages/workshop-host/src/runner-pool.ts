@@ -181,8 +181,9 @@ export class RunnerPool {
         }),
       onIdleFull: (slot, held) => {
         // Nobody's fault: it holds warm isolates of many versions of its workspace's gadgets. A fresh
-        // runner takes its place, quietly; a run on its lane meanwhile ends normally first.
-        if (slot.retired || slot.closing || slot.runs.size > 0) return;
+        // runner takes its place, quietly; a run on its lane meanwhile ends normally first. (The watchdog
+        // asks only of live runners without runs; a closing one is being stopped for left-over work.)
+        if (slot.closing) return;
         this.#options.onOutput?.(`runner ${slot.id} replaced: it held ${megabytes(held)} MB from its runs`);
         this.#slots.recycle(slot);
       },
@@ -398,8 +399,7 @@ export class RunnerPool {
       return active.stoppedWith ?? crashOutcome(exit, this.#options.memoryLimitBytes);
     } finally {
       this.#active.remove(active);
-      if (slot.retired) slot.runs.delete(job.runId);
-      else this.#slots.release(slot, job.runId);
+      this.#slots.release(slot, job.runId);
     }
   }
 

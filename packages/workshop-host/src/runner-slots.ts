@@ -130,7 +130,10 @@ export class RunnerSlots {
     return slot;
   }
 
-  /** A run on `slot` ended normally: the runner goes on serving its workspace, or is replaced. */
+  /**
+   * A run on `slot` ended: the runner goes on serving its workspace, or is replaced. A runner already
+   * retired (draining, or killed) only forgets the run.
+   */
   release(slot: Slot, runId: string): void {
     if (!slot.runs.delete(runId) || slot.retired) return;
     slot.served++;
