@@ -261,16 +261,23 @@ describe("work a gadget leaves running after its outcome", () => {
   }
 
   it("is not what a runner holds after many versions ran: it is replaced quietly, and nobody is told off", async () => {
-    const a = await workspace();
+    const [a, b] = [await workspace(), await workspace()];
     const restartsBefore = server.poolStats()?.restarts ?? 0;
-    // Each version is new code, so each leaves a warm isolate behind on the workspace's runner.
-    for (let i = 0; i < 80; i++)
-      expect(await a.run(`export default { async run() { return ${i}; } };`)).toMatchObject({
-        status: "ok",
-        result: i,
-      });
+    // Each version is new code, so each leaves a warm isolate behind on the workspace's runner; B runs
+    // its echo all the while and must not notice.
+    const versions = (async () => {
+      for (let i = 0; i < 80; i++)
+        expect(await a.run(`export default { async run() { return ${i}; } };`)).toMatchObject({
+          status: "ok",
+          result: i,
+        });
+    })();
+    const bOutcomes = await echoUntil(b, versions);
+    await versions;
+    expect(bOutcomes.map(kindOf).filter((kind) => kind !== "ok")).toEqual([]);
     await expect.poll(() => (server.poolStats()?.restarts ?? 0) > restartsBefore, { timeout: 10_000 }).toBe(true);
     expect(await a.client.getSession().listErrors()).toEqual([]);
+    expect(await b.client.getSession().listErrors()).toEqual([]);
     expect(await a.run(ECHO_SOURCE, { payload: { input: "after" } })).toMatchObject({ result: "Echo: after" });
   });
 });
