@@ -206,6 +206,63 @@ describe("gadgets run", () => {
     expect(run.stderr).toMatch(/✗ user: RangeError: too big: 5 \(at thrower\/lib\/check\.ts:2:\d+\)/);
   });
 
+  it("prints what the gadget logs, throws and returns as data: nothing in it steers the terminal", async () => {
+    const folder = join(user.cwd, "steerer");
+    expect((await runCli(["init", "steerer"], user)).code).toBe(0);
+    // The clipboard (OSC 52), the window title, a line written over, a C1 CSI, a bidi override, hidden text.
+    writeFileSync(
+      join(folder, "index.ts"),
+      `const attack = "\\u001b]52;c;cHduZWQ=\\u0007 \\u001b]0;pwned\\u0007 \\r\\u001b[1A✓ all checks passed \\u009b2K \\u202egnp.exe \\u001b[8mhidden";
+export default {
+  async run(payload: { fail?: boolean }) {
+    console.log(attack);
+    console.warn({ [attack]: attack }, Symbol(attack));
+    console.table([{ [attack]: attack }]);
+    if (payload.fail) throw new Error(attack);
+    return { attack };
+  },
+};
+`,
+    );
+    // Raw control characters, DEL, C1 and bidi overrides; with colours, the CLI's own colour codes aside.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the CLI's own colour codes are set aside.
+    const colour = /\u001b\[\d{1,2}m/g;
+    const steering = (text: string, colours = false) =>
+      (colours ? text.replace(colour, "") : text).match(controls) ?? [];
+    const attack =
+      "\u001b]52;c;cHduZWQ=\u0007 \u001b]0;pwned\u0007 \r\u001b[1A✓ all checks passed \u009b2K \u202egnp.exe \u001b[8mhidden";
+
+    const ok = await runCli(["run", "steerer"], user);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ attack });
+    expect(ok.stderr).toContain("\\u000d\\u001b[1A✓ all checks passed");
+    const thrown = await runCli(["run", "steerer", "--input", '{"fail":true}'], user);
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toMatch(/✗ user: Error: \\u001b\]52;c;/);
+    // Not a TTY and NO_COLOR: not a single escape character at all.
+    for (const run of [ok, thrown]) {
+      expect(steering(run.stdout)).toEqual([]);
+      expect(steering(run.stderr)).toEqual([]);
+    }
+
+    const json = await runCli(["run", "steerer", "--json"], user);
+    expect(json.code).toBe(0);
+    expect(steering(json.stdout)).toEqual([]);
+    const events = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.find((event) => event.type === "log").values).toEqual([{ t: "string", v: attack }]);
+    expect(events.at(-1)).toMatchObject({ type: "end", outcome: { status: "ok", result: { attack } } });
+
+    const coloured = await runCli(["run", "steerer", "--input", '{"fail":true}', "--color"], user);
+    expect(coloured.stderr).toContain("\u001b[31m");
+    expect(steering(coloured.stderr, true)).toEqual([]);
+    expect(coloured.stderr).not.toContain("\u001b[8m");
+  });
+
   it("exits 4 for a run past its --timeout and 7 for a run cancelled with Ctrl+C", async () => {
     const folder = join(user.cwd, "spinner");
     expect((await runCli(["init", "spinner"], user)).code).toBe(0);

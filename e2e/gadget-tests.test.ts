@@ -123,6 +123,27 @@ describe("runTests", () => {
     await expect(session.publishDraft(draft.id)).rejects.toThrow("its test file is invalid");
   });
 
+  it("refuses a pattern that repeats an empty group, while another client is still answered", async () => {
+    // Nested counted repeats of an empty group once kept the Worker's thread compiling for hours.
+    const pattern = "((((){1000}){1000}){1000}){1000}";
+    const { session, draft } = await draftWith(ws.client, [{ name: "x", input: null, expect: { matches: pattern } }]);
+    const other = await connectNewWorkspace();
+    try {
+      const [summary, pong] = await Promise.all([session.runTests(draft.id), other.client.api.ping()]);
+      expect(summary).toEqual({
+        status: "invalid",
+        draftId: draft.id,
+        version: 1,
+        message:
+          'gadget.tests.json: test "x": "matches" is not a supported pattern: "{1000}" at position 5 repeats something that can only match the empty string, like "()" or "(|)"; put something to match inside the group, or remove the repeat.',
+      });
+      expect(pong).toBe("pong");
+      await expect(session.publishDraft(draft.id)).rejects.toThrow("its test file is invalid");
+    } finally {
+      other.client[Symbol.dispose]();
+    }
+  });
+
   it("publishes a gadget without tests, recording that it has none", async () => {
     const session = ws.client.getSession();
     const draft = await session.createDraft({ files: gadget(ADDER, { name: "untested" }) });

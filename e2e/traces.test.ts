@@ -199,6 +199,72 @@ describe("traces", () => {
     expect(shared.trace).toEqual(trace);
   });
 
+  it("keeps a bot token in a fetch's path out of the console, the trace, the record, the shared record and its page", async () => {
+    const session = client.getSession();
+    const token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+    // The token is kept in kv (never in a trace or a record), as a gadget should keep it, not in its code.
+    const draft = await session.createDraft({
+      files: gadgetFiles(
+        "notify",
+        `export default {
+  async run(input: { token?: string } | null, env: any) {
+    if (input?.token) return env.kv.put("token", input.token);
+    const token = await env.kv.get("token");
+    const response = await env.fetch("http://${host}/bot" + token + "/sendMessage", { method: "POST", body: "hi" });
+    return response.status;
+  },
+};`,
+        { kv: true, fetch: { hosts: [host] } },
+      ),
+    });
+    expect((await session.runDraft(draft.id, { token }, undefined, { timeoutMs: 10_000 })).status).toBe("ok");
+    const events: RunEvent[] = [];
+    const outcome = await session.runDraft(draft.id, null, (event) => void events.push(event), { timeoutMs: 10_000 });
+    expect(outcome).toMatchObject({ status: "ok", result: 200 });
+    // The request went out whole; only what the Workshop writes down is shaped.
+    expect(seen.at(-1)?.url).toBe(`/bot${token}/sendMessage`);
+    const secret = "AAHdqTcv";
+    const line = events.find((event) => event.type === "trace" && event.capability === "fetch");
+    expect(line).toMatchObject({ summary: `POST http://${host}/{…}/sendMessage → 200, 12 bytes` });
+    const record = await session.getRun(outcome.runId);
+    const fetchSpan = record.trace?.spans.find((span) => span.kind === "fetch");
+    expect(fetchSpan?.attributes["url.path"]).toBe("/{…}/sendMessage");
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(JSON.stringify(record)).not.toContain(secret);
+
+    const { recordId } = await session.shareRun(outcome.runId);
+    using viewer = createRpcClient({ url: workshop.url });
+    const shared = (await viewer.api.openRecord(recordId).record()) as SharedRunRecord;
+    expect(shared.trace).toEqual(record.trace);
+    expect(JSON.stringify(shared)).not.toContain(secret);
+    // The public page renders its link preview from the record's stored preview.
+    const page = await fetch(`${workshop.url}/r/${recordId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("<title>Run of notify — Gadget Workshop</title>");
+    expect(html).not.toContain(secret);
+  });
+
+  it("builds byte-identical files anew in another workspace: no build is taken from another's cache", async () => {
+    const files = gadgetFiles("twin", `export default { async run() { return "twin-${Date.now()}"; } };`);
+    const buildCached = async (workspace: WorkshopClient) => {
+      const session = workspace.getSession();
+      const draft = await session.createDraft({ files });
+      const runs: boolean[] = [];
+      for (let i = 0; i < 2; i++) {
+        const outcome = await session.runDraft(draft.id, null, undefined, { timeoutMs: 10_000 });
+        expect(outcome.status).toBe("ok");
+        const build = (await session.getRun(outcome.runId)).trace?.spans.find((span) => span.kind === "build");
+        runs.push(build?.attributes["build.cached"] === true);
+      }
+      return runs;
+    };
+    using other = await newWorkspace(workshop.url);
+    // Each workspace builds the files on its first run and reuses its own build on the second.
+    expect(await buildCached(client)).toEqual([false, true]);
+    expect(await buildCached(other)).toEqual([false, true]);
+  });
+
   it(`keeps ${MAX_SPANS_PER_RUN} spans and counts the ones past it as dropped`, async () => {
     const session = client.getSession();
     // The run's own four spans (run, queue, build, execute) and one span per kv call.

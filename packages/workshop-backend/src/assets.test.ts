@@ -59,9 +59,25 @@ describe("serveAsset", () => {
       expect(await response.text(), path).toContain("id=root");
     }
     expect((await serveAsset(files, get("/"))).status).toBe(200);
-    // A missing hashed file is a plain 404, not a page.
-    const missing = await serveAsset(files, get("/assets/gone-1.js"));
-    expect(missing.status).toBe(404);
-    expect(await missing.text()).toBe("missing");
+  });
+
+  it("answers a missing file or a folder under /assets/ with the not-found page, never a listing", async () => {
+    // As workerd's disk service does locally: a folder answers 200 with a JSON listing of its files.
+    const listing = '[{"name":"app-abc123.js","type":"file"}]';
+    const disk: Fetcher = {
+      fetch: async (input: RequestInfo | URL) => {
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        if (path === "/assets" || path.endsWith("/"))
+          return new Response(listing, { headers: { "content-type": "application/json" } });
+        return files.fetch(input instanceof Request ? input : String(input));
+      },
+    } as unknown as Fetcher;
+    for (const path of ["/assets/", "/assets", "/assets/sub/", "/assets/sub", "/assets/gone-1.js"]) {
+      const response = await serveAsset(disk, get(path, "br, gzip"));
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type"), path).toContain("text/html");
+      expect(await response.text(), path).toContain("id=root");
+    }
+    expect(await (await serveAsset(disk, get("/assets/app-abc123.js"))).text()).toBe("plain");
   });
 });

@@ -95,22 +95,31 @@ async function precompressed(assets: Fetcher, request: Request, url: URL): Promi
   return undefined;
 }
 
+/**
+ * Whether a path could name one of the app's files: they all have a name with an extension
+ * (`index.html`, `assets/app-1a2b.js`), and the build makes no folder but `assets/`. A folder is never
+ * asked of the binding: locally workerd's disk service would answer it with a listing of its files.
+ */
+function namesAFile(pathname: string): boolean {
+  return pathname.slice(pathname.lastIndexOf("/") + 1).lastIndexOf(".") > 0;
+}
+
 export async function serveAsset(assets: Fetcher, request: Request): Promise<Response> {
   const url = new URL(request.url);
   // The embed page is served only under /embed/<id>, where it may be framed.
   if (url.pathname === "/embed.html") url.pathname = "/index.html";
   if (url.pathname === "/") url.pathname = "/index.html";
-  const compressed = await precompressed(assets, request, url);
-  if (compressed) return withHeaders(compressed, url.pathname);
-  const response = await assets.fetch(new Request(url, request));
-  // Any other path is not a page of the app: its not-found page, with the status saying so too.
-  if (response.status === 404 && !url.pathname.startsWith("/assets/")) {
+  if (namesAFile(url.pathname)) {
+    const compressed = await precompressed(assets, request, url);
+    if (compressed) return withHeaders(compressed, url.pathname);
+    const response = await assets.fetch(new Request(url, request));
+    if (response.status !== 404) return withHeaders(response, url.pathname);
     await response.body?.cancel();
-    url.pathname = "/index.html";
-    const page = await assets.fetch(new Request(url, request));
-    return withHeaders(new Response(page.body, { status: 404, headers: page.headers }), url.pathname);
   }
-  return withHeaders(response, url.pathname);
+  // Any other path is not a page or file of the app: its not-found page, with the status saying so too.
+  url.pathname = "/index.html";
+  const page = await assets.fetch(new Request(url, request));
+  return withHeaders(new Response(page.body, { status: 404, headers: page.headers }), url.pathname);
 }
 
 /** The embed page, frameable by any site. */

@@ -269,6 +269,24 @@ describe("fetch", () => {
     expect(JSON.stringify(traces)).not.toContain("s3cret");
   });
 
+  it("traces a bot or webhook call with the path's shape, not the secret in it", async () => {
+    const token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+    const url = `https://api.telegram.org/bot${token}/sendMessage`;
+    const network = fakeNetwork({ [url]: ok() });
+    const { call, traces } = handler({ grants: { fetch: { hosts: ["api.telegram.org"] } }, network });
+    expect(await call(get(url))).toMatchObject({ ok: true, value: { url } });
+    expect(traces[0]?.summary).toBe("GET https://api.telegram.org/{…}/sendMessage → 200, 2 bytes");
+    expect(traces[0]?.attributes["url.path"]).toBe("/{…}/sendMessage");
+    expect(JSON.stringify(traces)).not.toContain("AAHdqTcv");
+  });
+
+  it("does not quote an invalid URL in the error the trace keeps", async () => {
+    const { call, traces } = handler({ grants: { fetch: { hosts: ["api.telegram.org"] } }, network: fakeNetwork({}) });
+    const reply = await call(get("api.telegram.org/bot123:AAHdqTcvCH1vGWJx/sendMessage"));
+    expect(reply).toMatchObject({ ok: false, error: expect.stringContaining("Invalid URL") });
+    expect(JSON.stringify(traces)).not.toContain("AAHdqTcv");
+  });
+
   it("gives each call's span its facts: host, path, status, bytes; kv sizes but never values", async () => {
     const network = fakeNetwork({ "https://api.example.com/data?key=s3cret": ok("four") });
     const { call, traces } = handler({ grants: { fetch: { hosts: ["api.example.com"] }, kv: true }, network });

@@ -15,6 +15,7 @@ import {
 } from "@gadgets/workshop-shared/limits";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 import type { CapabilityCall, CapabilityHandler, CapabilityReply } from "./executors/executor.ts";
+import { pathShape, urlShape } from "./url-shape.ts";
 
 export interface TraceInfo {
   capability: "fetch" | "kv" | "catalog";
@@ -24,7 +25,7 @@ export interface TraceInfo {
   /** Epoch ms when the call started and ended, for the run's trace. */
   start: number;
   end: number;
-  /** Facts for the trace span: never query strings, headers or kv values. */
+  /** Facts for the trace span: never query strings, headers, kv values or path segments that could be secrets. */
   attributes: TraceSpan["attributes"];
   /** The trace of the agent a catalog call ran. */
   nested?: RunTrace;
@@ -94,21 +95,20 @@ async function readCapped(response: Response, max: number, host: string): Promis
   return bytes;
 }
 
-/** A URL as traces show it: no credentials, no query (it may hold keys), no fragment. */
+/**
+ * A URL as traces show it, shaped by the one rule (`url-shape.ts`): no credentials, no query (it may hold
+ * keys), no fragment, no path segment that could be a secret. Shaped here, before any span or trace line
+ * exists, so every record and share made from them is shaped too.
+ */
 function traceUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.origin}${url.pathname}${url.search ? "?…" : ""}`.slice(0, 200);
-  } catch {
-    return "(invalid URL)";
-  }
+  return urlShape(raw)?.slice(0, 200) ?? "(invalid URL)";
 }
 
-/** The host and path of a URL for a span: no credentials, no query, no fragment. */
+/** The host and the path's shape of a URL for a span. */
 function traceTarget(raw: string): TraceSpan["attributes"] {
   try {
     const url = new URL(raw);
-    return { "server.address": grantHostOf(url), "url.path": url.pathname.slice(0, 120) };
+    return { "server.address": grantHostOf(url), "url.path": pathShape(url.pathname).slice(0, 120) };
   } catch {
     return {};
   }
@@ -196,7 +196,8 @@ export function createCapabilityHandler(options: {
     try {
       url = new URL(call.url);
     } catch {
-      throw new Error(`Invalid URL ${JSON.stringify(String(call.url).slice(0, 200))}.`);
+      // Not quoted: the message is the span's too, and the text may hold a secret the rule could not shape.
+      throw new Error("Invalid URL: env.fetch takes an absolute http(s) URL.");
     }
     let method = String(call.method || "GET").toUpperCase();
     let body = call.body;
@@ -226,7 +227,9 @@ export function createCapabilityHandler(options: {
           signal,
         );
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        // A network error may quote the URL; the message is the span's too.
+        const shaped = urlShape(url.href) ?? "";
+        const reason = (error instanceof Error ? error.message : String(error)).replaceAll(url.href, () => shaped);
         throw new Error(
           `Could not reach ${grantHostOf(url)} (${reason}). Gadgets reach public addresses only, unless the Workshop was started with --allow-local-fetch.`,
         );

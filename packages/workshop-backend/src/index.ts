@@ -6,6 +6,7 @@
 import { type CapturedError, createErrorReporter, type ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
 import { JOINED_FRAMES_PARAM, newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
+import { MAX_RPC_HELD_PER_CONNECTION, MAX_RPC_QUEUED_MESSAGES_PER_CONNECTION } from "@gadgets/workshop-shared/limits";
 import { Hono } from "hono";
 import { serveAsset } from "./assets.ts";
 import { clientKey } from "./client-key.ts";
@@ -116,6 +117,7 @@ app.all("/api", (c) => {
   server.accept();
   newBatchedRpcSession(server, new WorkshopApiTarget(connection), {
     limits: { maxMessageSize: MAX_RPC_MESSAGE_BYTES, maxDepth: MAX_RPC_DEPTH },
+    holdings: { maxHeld: MAX_RPC_HELD_PER_CONNECTION, maxQueued: MAX_RPC_QUEUED_MESSAGES_PER_CONNECTION },
     // Our own clients ask for joined frames; any other Cap'n Web client gets one message per frame.
     joinOutgoing: new URL(c.req.url).searchParams.get(JOINED_FRAMES_PARAM) === "1",
   });

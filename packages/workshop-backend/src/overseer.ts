@@ -76,7 +76,8 @@ export interface RunRequest {
 }
 
 type Prepared =
-  | { ok: true; manifest: GadgetManifest; build: GadgetBuild }
+  /** `cached`: taken from this workspace's caches, not built for this run. */
+  | { ok: true; manifest: GadgetManifest; build: GadgetBuild; cached: boolean }
   | { ok: false; message: string; error?: RunErrorInfo };
 
 /** Prepared gadgets kept in memory (per Worker isolate). */
@@ -217,6 +218,7 @@ export class Overseer {
       runMs: outcome.timings.runMs,
       ok: outcome.status === "ok",
       attributes: { "gadget.outcome": outcome.status === "ok" ? "ok" : outcome.kind },
+      ...(prepared.ok ? { buildAttributes: { "build.cached": prepared.cached } } : {}),
     });
     const record: RunRecord = {
       runId: request.runId,
@@ -278,14 +280,14 @@ export class Overseer {
   async #prepare(request: RunRequest): Promise<Prepared> {
     const key = request.codeKey === undefined ? undefined : `${request.workspaceId}:${request.codeKey}`;
     const cached = key === undefined ? undefined : this.#prepared.get(key);
-    if (cached) return cached;
+    if (cached?.ok) return { ...cached, cached: true };
     const files = checkFiles(request.files);
     const manifest = files.ok ? checkManifest(files.value) : files;
     if (!manifest.ok) return { ok: false, message: manifest.error };
-    const built = await buildGadget(files.ok ? files.value : [], manifest.value);
+    const built = await buildGadget(files.ok ? files.value : [], manifest.value, request.workspaceId);
     if (!built.ok)
       return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
-    const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build };
+    const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build, cached: built.cached };
     if (key !== undefined) {
       this.#prepared.set(key, prepared);
     }

@@ -1,15 +1,14 @@
 /**
  * The HTML of `/s/<id>` and `/r/<id>`: the app's page with a title and link-preview tags naming the
- * gadget, so a pasted link unfurls as "echo — Gadget Workshop". Unknown and malformed ids get the same
- * not-found response; misses are rate-limited.
+ * gadget, so a pasted link unfurls as "echo — Gadget Workshop", from the preview kept beside each share
+ * (`share-preview.ts`). Unknown and malformed ids get the same not-found response; misses are rate-limited.
  */
 
-import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
 import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { clientKey } from "./client-key.ts";
 import { clientMisses } from "./rpc/client-limits.ts";
-import { readShare } from "./rpc/share-links.ts";
+import { readSharePreview } from "./rpc/share-links.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
 // Misses are counted per client (see client-key.ts): one client's misses never refuse another's pages.
@@ -23,18 +22,15 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request);
   if (!clientMisses.allows(client)) return tooManyMisses();
-  const text = await readShare(env, kind, id);
+  // Only the preview kept beside the share: a GET never reads or parses the share itself.
+  const preview = await readSharePreview(env, kind, id);
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
-  if (text === undefined) {
+  if (preview === undefined) {
     clientMisses.take(client);
     // The app shows its not-found page; the status tells crawlers the same.
     return new Response(page.body, { status: 404, headers: page.headers });
   }
-  const value = JSON.parse(text) as ShareSnapshot | SharedRunRecord;
-  const title = kind === "record" ? `Run of ${value.name} — Gadget Workshop` : `${value.name} — Gadget Workshop`;
-  const description =
-    value.description ||
-    (kind === "record" ? "A shared run: its code, console and result." : "A shared gadget: read it, run it, fork it.");
+  const { title, description } = preview;
   // Text and attribute values set through the rewriter are escaped: a gadget's name is never markup.
   return new HTMLRewriter()
     .on("title", { element: (element) => void element.setInnerContent(title) })
@@ -50,7 +46,7 @@ export async function serveEmbed(env: Env, request: Request, id: string): Promis
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request);
   if (!clientMisses.allows(client)) return tooManyMisses();
-  const exists = (await readShare(env, "snapshot", id)) !== undefined;
+  const exists = (await readSharePreview(env, "snapshot", id)) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
   clientMisses.take(client);

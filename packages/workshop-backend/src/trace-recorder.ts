@@ -100,8 +100,16 @@ export class TraceRecorder {
     runMs: number;
     ok: boolean;
     attributes: TraceSpan["attributes"];
+    /** Facts of the build step (whether it came from the cache). */
+    buildAttributes?: TraceSpan["attributes"];
   }): RunTrace {
-    const base = (kind: SpanKind, startMs: number, durationMs: number, spanId = newSpanId()): TraceSpan => ({
+    const base = (
+      kind: SpanKind,
+      startMs: number,
+      durationMs: number,
+      spanId = newSpanId(),
+      attributes: TraceSpan["attributes"] = {},
+    ): TraceSpan => ({
       spanId,
       parentId: this.rootId,
       kind,
@@ -109,7 +117,7 @@ export class TraceRecorder {
       startMs,
       durationMs,
       ok: true,
-      attributes: {},
+      attributes,
     });
     const root: TraceSpan = {
       spanId: this.rootId,
@@ -133,7 +141,11 @@ export class TraceRecorder {
       const kids = (children.get(span.spanId) ?? []).sort((a, b) => a.startMs - b.startMs);
       for (const kid of kids) visit(kid);
     };
-    ordered.push(root, base("queue", 0, run.queueMs), base("build", run.queueMs, run.buildMs));
+    ordered.push(
+      root,
+      base("queue", 0, run.queueMs),
+      base("build", run.queueMs, run.buildMs, newSpanId(), cleanAttributes(run.buildAttributes ?? {})),
+    );
     visit(base("execute", run.queueMs + run.buildMs, run.runMs, this.#executeId));
     return { startedAt: this.startedAt, spans: ordered, droppedSpans: this.#dropped };
   }

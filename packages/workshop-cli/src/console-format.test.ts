@@ -1,6 +1,7 @@
 import { CONSOLE_CAPS, encodeConsoleValues } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
 import { formatConsoleTable, formatConsoleValues } from "./console-format.ts";
+import { ALL_ATTACKS, ATTACKS, steeringCharacters } from "./testing/terminal-attacks.ts";
 
 const show = (...values: unknown[]) =>
   formatConsoleValues(encodeConsoleValues(values, CONSOLE_CAPS), false, (stack) =>
@@ -34,6 +35,25 @@ describe("formatConsoleValues", () => {
     expect(show("failed:", error)).toBe("failed: Error: bad\n    at run (g/index.ts:3:11)");
   });
 
+  it("shows control characters as escapes in strings, keys, names, stacks and labels, coloured or not", () => {
+    const error = new Error(ALL_ATTACKS);
+    error.stack = `Error: ${ALL_ATTACKS}`;
+    const named = { [ATTACKS.title]: () => 1 }[ATTACKS.title];
+    const values = [
+      ALL_ATTACKS,
+      { [ATTACKS.c1]: ATTACKS.bidi, error },
+      named,
+      Symbol(ATTACKS.clipboard),
+      [ATTACKS.erase],
+    ];
+    for (const colors of [false, true]) {
+      const text = formatConsoleValues(encodeConsoleValues(values, CONSOLE_CAPS), colors, (stack) => stack);
+      expect(steeringCharacters(text, colors)).toEqual([]);
+      expect(text).not.toContain("\u001b[8m");
+    }
+    expect(show(ATTACKS.overwrite)).toBe("\\u000d\\u001b[1A✓ all checks passed");
+  });
+
   it("keeps keys that look like Object.prototype's own", () => {
     expect(show({ constructor: "c", ["__proto__"]: 1 })).toContain("constructor: 'c'");
   });
@@ -59,5 +79,17 @@ describe("formatConsoleTable", () => {
       `└─────────┴${"─".repeat(42)}┘`,
       "… 3 more rows, 2 more columns",
     ]);
+  });
+
+  it("shows control characters in cells as escapes, and measures the cells as shown", () => {
+    const lines = formatConsoleTable({
+      header: ["(index)", ATTACKS.c1],
+      rows: [["0", ATTACKS.overwrite]],
+      moreRows: 0,
+      moreColumns: 0,
+    });
+    expect(steeringCharacters(lines.join("\n"))).toEqual([]);
+    expect(lines[3]).toBe("│ 0       │ \\u000d\\u001b[1A✓ all checks passed │");
+    expect(new Set(lines.slice(0, 5).map((line) => line.length)).size).toBe(1);
   });
 });

@@ -3,16 +3,18 @@
  * package) turned back into values Node's `util.inspect` prints the way `console.log` would — Maps as
  * Maps, class names kept — with cut-off parts shown as short labels. Logged errors print as their
  * stack, which the caller points at local files. A `console.table` prints as an aligned text table.
+ * Everything the gadget sent is data: control characters come out escaped (terminal-text.ts).
  */
 
 import { inspect } from "node:util";
 import type { ConsoleTable, EncodedValue } from "@gadgets/workshop-shared";
+import { escapeControls, escapeControlsButColours } from "./terminal-text.ts";
 
-/** A stand-in for what could not be sent; inspect prints its label as is. */
+/** A stand-in for what could not be sent; inspect prints its label as is, so it is escaped here. */
 class Label {
   readonly text: string;
   constructor(text: string) {
-    this.text = text;
+    this.text = escapeControls(text);
   }
   [inspect.custom](_depth: number, options: { stylize(text: string, style: string): string }): string {
     return options.stylize(this.text, "special");
@@ -89,7 +91,11 @@ export function toInspectable(value: EncodedValue, stackOf: (stack: string) => s
   }
 }
 
-/** One console call as a line of text: strings as they are, other values as `console.log` would show them. */
+/**
+ * One console call as a line of text: strings as they are, other values as `console.log` would show them.
+ * Inspect escapes the control characters of the strings and keys it quotes, not bidi ones; labels are
+ * escaped already, so whatever else steers in its output is escaped too, and only its own colours stay.
+ */
 export function formatConsoleValues(
   values: readonly EncodedValue[],
   colors: boolean,
@@ -98,15 +104,17 @@ export function formatConsoleValues(
   return values
     .map((value) =>
       value.t === "string"
-        ? String(toInspectable(value, stackOf))
-        : // The encoder already capped sizes; inspect's own caps would cut twice.
-          inspect(toInspectable(value, stackOf), {
-            colors,
-            depth: null,
-            breakLength: 100,
-            maxArrayLength: null,
-            maxStringLength: null,
-          }),
+        ? escapeControls(String(toInspectable(value, stackOf)))
+        : (colors ? escapeControlsButColours : escapeControls)(
+            // The encoder already capped sizes; inspect's own caps would cut twice.
+            inspect(toInspectable(value, stackOf), {
+              colors,
+              depth: null,
+              breakLength: 100,
+              maxArrayLength: null,
+              maxStringLength: null,
+            }),
+          ),
     )
     .join(" ");
 }
@@ -115,7 +123,7 @@ export function formatConsoleValues(
 const MAX_CELL_WIDTH = 40;
 
 const cell = (text: string) => {
-  const flat = text.replaceAll("\n", " ");
+  const flat = escapeControls(text.replaceAll("\n", " "));
   return flat.length > MAX_CELL_WIDTH ? `${flat.slice(0, MAX_CELL_WIDTH - 1)}…` : flat;
 };
 

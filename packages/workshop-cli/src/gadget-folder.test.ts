@@ -128,4 +128,27 @@ describe("readGadgetFolder", () => {
     symlinkSync(join(outside, "secret.txt"), join(root, "secret.txt"));
     expect(refusal(root).message).toContain('"secret.txt" links outside the gadget\'s folder');
   });
+
+  it("skips a link that .gitignore lists before looking where it leads, as its refusal suggests", () => {
+    const outside = folderWith({ "secret.txt": "s", "vendor/lib.ts": "export {};\n" });
+    const root = folderWith(gadgetFiles({ ".gitignore": "secret.txt\nvendor/\nnowhere.ts\n" }));
+    symlinkSync(join(outside, "secret.txt"), join(root, "secret.txt"));
+    symlinkSync(join(outside, "vendor"), join(root, "vendor"));
+    symlinkSync(join(root, "missing.ts"), join(root, "nowhere.ts"));
+    expect(paths(root)).toEqual(["gadget.json", "index.ts"]);
+  });
+
+  it("refuses a link to nowhere, or a loop of links, naming it and how to leave it out", () => {
+    const root = folderWith(gadgetFiles());
+    symlinkSync(join(root, "missing.ts"), join(root, "nowhere.ts"));
+    const error = refusal(root);
+    expect(error.exitCode).toBe(EXIT.invalid);
+    expect(error.message).toContain('"nowhere.ts" is a link to nothing');
+    expect(error.message).toContain(".gitignore");
+
+    const looped = folderWith(gadgetFiles());
+    symlinkSync(join(looped, "b.ts"), join(looped, "a.ts"));
+    symlinkSync(join(looped, "a.ts"), join(looped, "b.ts"));
+    expect(refusal(looped).message).toContain('"a.ts" is a link to nothing');
+  });
 });

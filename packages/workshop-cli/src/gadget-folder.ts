@@ -4,7 +4,7 @@
  * writes (`tsconfig.json`, `*.d.ts`), checked with the same validation and limits as the server.
  */
 
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
   CLI_MAX_SCANNED_ENTRIES,
@@ -35,6 +35,15 @@ export function isEditorOnly(name: string): boolean {
 }
 
 const HOW_TO_LEAVE_OUT = "Remove it, or list it in .gitignore to leave it out of the upload.";
+
+/** What a link leads to, or undefined for a link to nothing (a missing target, a loop). */
+function followed(link: string): Stats | undefined {
+  try {
+    return statSync(link);
+  } catch {
+    return undefined;
+  }
+}
 
 function refuse(shown: string, message: string): CliError {
   return new CliError(EXIT.invalid, `${shown}: ${message}`);
@@ -76,14 +85,19 @@ export function readGadgetFolder(folder: string): GadgetFolder {
       const absolute = join(dir, entry.name);
       const path = relative(root, absolute).split(sep).join("/");
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      let stats = lstatSync(absolute);
-      if (stats.isSymbolicLink()) {
-        const target = realpathSync(absolute);
-        if (!target.startsWith(`${realRoot}${sep}`))
-          throw refuse(shown, `"${path}" links outside the gadget's folder. ${HOW_TO_LEAVE_OUT}`);
-        stats = statSync(absolute);
-      }
-      if (rules.ignores(absolute, stats.isDirectory())) continue;
+      const own = lstatSync(absolute);
+      // A link is matched as what it leads to (a `vendor/` rule skips a link to a folder), and the rules
+      // come first: an ignored link is left out without looking where it leads.
+      const link = own.isSymbolicLink();
+      const stats = link ? followed(absolute) : own;
+      if (rules.ignores(absolute, stats?.isDirectory() ?? false)) continue;
+      if (!stats)
+        throw refuse(
+          shown,
+          `"${path}" is a link to nothing (its target is missing, or links loop). ${HOW_TO_LEAVE_OUT}`,
+        );
+      if (link && !realpathSync(absolute).startsWith(`${realRoot}${sep}`))
+        throw refuse(shown, `"${path}" links outside the gadget's folder. ${HOW_TO_LEAVE_OUT}`);
       if (stats.isDirectory()) {
         visit(absolute, rules.enter(absolute));
         continue;

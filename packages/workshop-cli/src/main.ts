@@ -23,6 +23,7 @@ import { type ConnectionFlags, resolveTarget } from "./connection.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { OutputStreams } from "./run-printer.ts";
 import { colorsWanted, painter } from "./terminal-style.ts";
+import { escapeControls, escapeControlsButColours } from "./terminal-text.ts";
 
 const COMMANDS: Record<string, Command> = {
   login,
@@ -67,8 +68,21 @@ function version(): string {
   return manifest.version;
 }
 
+/**
+ * The streams as commands get them. Each command escapes the data it prints before styling it
+ * (terminal-text.ts); this is the guard behind them: whatever a path that forgot writes, only colour
+ * codes reach the terminal raw.
+ */
+function guarded(streams: OutputStreams): OutputStreams {
+  return {
+    stdout: { write: (text) => streams.stdout.write(escapeControlsButColours(text)) },
+    stderr: { write: (text) => streams.stderr.write(escapeControlsButColours(text)) },
+  };
+}
+
 /** Runs one command line; resolves with the exit code. */
-export async function main(argv: string[], streams: OutputStreams, interrupted: AbortSignal): Promise<ExitCode> {
+export async function main(argv: string[], given: OutputStreams, interrupted: AbortSignal): Promise<ExitCode> {
+  const streams = guarded(given);
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     streams.stdout.write(usage());
@@ -121,11 +135,12 @@ export async function main(argv: string[], streams: OutputStreams, interrupted: 
     });
   } catch (error) {
     if (error instanceof CliError) {
-      streams.stderr.write(`${paint.paint("red", `error: ${error.message}`)}\n`);
+      // Refusals carry the Workshop's words and paths from disk: data, escaped before it is styled.
+      streams.stderr.write(`${paint.paint("red", `error: ${escapeControls(error.message)}`)}\n`);
       return error.exitCode;
     }
     streams.stderr.write(
-      `${paint.paint("red", `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)}\n`,
+      `${paint.paint("red", `internal error: ${escapeControls(error instanceof Error ? (error.stack ?? error.message) : String(error))}`)}\n`,
     );
     return EXIT.internal;
   }

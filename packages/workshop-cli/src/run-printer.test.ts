@@ -3,6 +3,7 @@ import type { EncodedValue, RunErrorInfo, RunEvent, RunOutcome } from "@gadgets/
 import { describe, expect, it } from "vitest";
 import { RunPrinter } from "./run-printer.ts";
 import { painter } from "./terminal-style.ts";
+import { ALL_ATTACKS, ATTACKS, steeringCharacters } from "./testing/terminal-attacks.ts";
 
 const timings = { queueMs: 0, buildMs: 1, runMs: 2, totalMs: 3 };
 const ERROR: RunErrorInfo = {
@@ -158,5 +159,93 @@ describe("RunPrinter", () => {
     streamed.printer.finish(outcome);
     expect(streamed.out.stdout.trim().split("\n")).toHaveLength(1);
     expect(streamed.out.stderr).toBe("");
+  });
+
+  describe("prints what a run sends as data, never as orders to the terminal", () => {
+    const attackError: RunErrorInfo = {
+      name: "Error",
+      message: ALL_ATTACKS,
+      stack: `Error: ${ALL_ATTACKS}\n    at run (index.ts:1:1) ${ATTACKS.title}`,
+      frames: [],
+    };
+    const events: RunEvent[] = [
+      { type: "log", runId: "r", seq: 0, t: 1, level: "log", values: [{ t: "string", v: ALL_ATTACKS }] },
+      {
+        type: "log",
+        runId: "r",
+        seq: 1,
+        t: 2,
+        level: "info",
+        values: [
+          {
+            t: "object",
+            ctor: "Object",
+            size: 2,
+            entries: [
+              [ATTACKS.title, { t: "string", v: ALL_ATTACKS }],
+              ["err", { t: "error", name: "Error", message: "m", stack: ALL_ATTACKS }],
+            ],
+          },
+          { t: "function", name: ATTACKS.overwrite },
+          { t: "symbol", v: `Symbol(${ATTACKS.clipboard})` },
+        ],
+      },
+      {
+        type: "log",
+        runId: "r",
+        seq: 2,
+        t: 3,
+        level: "log",
+        values: [
+          {
+            t: "array",
+            length: 1,
+            items: [
+              { t: "object", ctor: "Object", size: 1, entries: [[ATTACKS.c1, { t: "string", v: ATTACKS.bidi }]] },
+            ],
+          },
+        ],
+        table: { columns: [ATTACKS.c1] },
+      },
+      { type: "error", runId: "r", seq: 3, t: 4, uncaught: false, error: attackError },
+      { type: "trace", runId: "r", seq: 4, t: 5, capability: "fetch", ok: true, ms: 1, summary: ALL_ATTACKS },
+    ];
+
+    for (const colors of [false, true]) {
+      it(`console values, errors, stacks, traces, results and messages${colors ? " (in colour)" : ""}`, () => {
+        const { printer, out } = printerFor(false, colors);
+        for (const event of events) printer.onEvent(event);
+        printer.finish({ status: "ok", runId: "r", result: { [ATTACKS.bidi]: ALL_ATTACKS }, timings });
+        printer.finish({
+          status: "error",
+          runId: "r",
+          kind: "user",
+          message: ALL_ATTACKS,
+          error: attackError,
+          timings,
+        });
+        expect(steeringCharacters(out.stderr, colors)).toEqual([]);
+        expect(steeringCharacters(out.stdout)).toEqual([]);
+        // The gadget's own colours are shown as text, not taken for the CLI's.
+        expect(out.stderr).not.toContain("\u001b[8m");
+        expect(out.stderr).toContain("\\u001b[32m✓ ok\\u001b[8mhidden");
+        expect(out.stderr).toContain("\\u000d\\u001b[1A✓ all checks passed");
+        // The result is still the JSON of the same value.
+        expect(JSON.parse(out.stdout)).toEqual({ [ATTACKS.bidi]: ALL_ATTACKS });
+      });
+    }
+
+    it("in --json mode, one valid JSON line per event, with the same values", () => {
+      const { printer, out } = printerFor(true);
+      for (const event of events) printer.onEvent(event);
+      printer.finish({ status: "ok", runId: "r", result: ALL_ATTACKS, timings });
+      expect(steeringCharacters(out.stdout)).toEqual([]);
+      const lines = out.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines.slice(0, events.length)).toEqual(events);
+      expect(lines.at(-1)).toMatchObject({ type: "end", outcome: { result: ALL_ATTACKS } });
+    });
   });
 });

@@ -2,7 +2,9 @@
  * Shows a run in a terminal as it happens. For people (the default): console lines on stderr with their
  * level coloured and values pretty-printed, errors with stacks and a code excerpt pointing at the local
  * files, and the result on stdout (as JSON, so `gadgets run . > out.json` keeps just the result). For
- * tools (`--json`): every run event as one JSON line on stdout, ending with the `end` event.
+ * tools (`--json`): every run event as one JSON line on stdout, ending with the `end` event. What the run
+ * sent is data, never orders to the terminal: every string of it is escaped (terminal-text.ts) before it
+ * is styled; JSON stays valid and means the same.
  */
 
 import { join, relative } from "node:path";
@@ -17,6 +19,7 @@ import {
 } from "@gadgets/workshop-shared";
 import { formatConsoleTable, formatConsoleValues } from "./console-format.ts";
 import type { Painter } from "./terminal-style.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 export interface OutputStreams {
   stdout: { write(text: string): unknown };
@@ -70,6 +73,11 @@ export class RunPrinter {
       this.#sources.has(file) ? `${this.#localPath(file)}:${row}:${column}` : whole,
     );
 
+  /** Text from the run, pointed at local files and escaped, ready to be styled. */
+  #shown(text: string): string {
+    return escapeControls(this.localStack(text));
+  }
+
   #err(text: string): void {
     this.#options.streams.stderr.write(`${text}\n`);
   }
@@ -78,7 +86,7 @@ export class RunPrinter {
     const { paint, json, streams } = this.#options;
     if (json) {
       if (event.type === "end") this.#sawEnd = true;
-      streams.stdout.write(`${JSON.stringify(event)}\n`);
+      streams.stdout.write(`${escapeControls(JSON.stringify(event))}\n`);
       return;
     }
     const at = paint.paint("dim", `${String(event.t).padStart(6)}ms`);
@@ -108,7 +116,7 @@ export class RunPrinter {
       case "trace": {
         const mark = event.ok ? paint.paint("green", "✓") : paint.paint("red", "✗");
         this.#err(
-          `${at} ${paint.paint("magenta", event.capability.padEnd(5))} ${mark} ${event.summary} (${event.ms} ms)`,
+          `${at} ${paint.paint("magenta", escapeControls(event.capability).padEnd(5))} ${mark} ${escapeControls(event.summary)} (${event.ms} ms)`,
         );
         return;
       }
@@ -121,7 +129,7 @@ export class RunPrinter {
   #printError(error: RunErrorInfo): void {
     const { paint } = this.#options;
     this.#shownStacks.add(error.stack);
-    const [head = "", ...frames] = this.localStack(error.stack).split("\n");
+    const [head = "", ...frames] = this.#shown(error.stack).split("\n");
     this.#err(paint.paint(["red", "bold"], head));
     for (const frame of frames) this.#err(paint.paint("dim", frame));
     const first = error.frames.find((frame) => this.#sources.has(frame.file));
@@ -134,13 +142,14 @@ export class RunPrinter {
     const text = this.#sources.get(file)?.split("\n")[line - 1];
     if (text === undefined) return "";
     const start = Math.max(0, column - 1 - EXCERPT_WIDTH / 2);
-    const shown = text.slice(start, start + EXCERPT_WIDTH).replaceAll("\t", " ");
+    const shown = (to: number) => escapeControls(text.slice(start, to).replaceAll("\t", " "));
     const gutter = `${line} | `;
     return [
       "",
-      `${paint.paint("dim", `  ${gutter}`)}${shown}`,
-      `${" ".repeat(gutter.length + 2 + Math.max(0, column - 1 - start))}${paint.paint("red", "^")}`,
-      `${paint.paint("dim", `  at ${this.#localPath(file)}:${line}:${column}`)}`,
+      `${paint.paint("dim", `  ${gutter}`)}${shown(start + EXCERPT_WIDTH)}`,
+      // The caret counts the escapes before the column as they are shown.
+      `${" ".repeat(gutter.length + 2 + shown(Math.max(start, column - 1)).length)}${paint.paint("red", "^")}`,
+      `${paint.paint("dim", `  at ${escapeControls(this.#localPath(file))}:${line}:${column}`)}`,
       "",
     ].join("\n");
   }
@@ -150,16 +159,17 @@ export class RunPrinter {
     const { paint, json, streams } = this.#options;
     if (json) {
       // Runs refused before they started (busy, invalid) may end without streaming an `end` event.
-      if (!this.#sawEnd) streams.stdout.write(`${JSON.stringify({ type: "end", runId: outcome.runId, outcome })}\n`);
+      if (!this.#sawEnd)
+        streams.stdout.write(`${escapeControls(JSON.stringify({ type: "end", runId: outcome.runId, outcome }))}\n`);
       return;
     }
     if (outcome.status === "ok") {
-      streams.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+      streams.stdout.write(`${escapeControls(JSON.stringify(outcome.result, null, 2))}\n`);
       this.#err(paint.paint("green", `✓ ok in ${timingText(outcome.timings)}`));
       return;
     }
     if (outcome.error && !this.#shownStacks.has(outcome.error.stack)) this.#printError(outcome.error);
-    this.#err(paint.paint(["red", "bold"], `✗ ${outcome.kind}: ${this.localStack(outcome.message)}`));
+    this.#err(paint.paint(["red", "bold"], `✗ ${outcome.kind}: ${this.#shown(outcome.message)}`));
   }
 }
 

@@ -2,6 +2,7 @@ import type { TestCaseResult } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
 import { painter } from "./terminal-style.ts";
 import { formatCaseResult, formatSummary } from "./test-table.ts";
+import { ALL_ATTACKS, ATTACKS, steeringCharacters } from "./testing/terminal-attacks.ts";
 
 const plain = painter(false);
 const timings = { queueMs: 0, buildMs: 0, runMs: 1, totalMs: 1 };
@@ -29,6 +30,33 @@ describe("formatCaseResult", () => {
       "✗ sums (12 ms)\n    equals at $.sum: differs\n      expected 6\n      actual   5\n",
     );
   });
+
+  it("shows control characters in names, checks and values as escapes", () => {
+    const result: TestCaseResult = {
+      index: 0,
+      name: ATTACKS.overwrite,
+      status: "failed",
+      runId: "r1",
+      outcome: { status: "ok", runId: "r1", result: ALL_ATTACKS, timings },
+      failures: [
+        {
+          check: "equals",
+          path: `$.${ATTACKS.title}`,
+          expected: ATTACKS.c1,
+          actual: ALL_ATTACKS,
+          message: ALL_ATTACKS,
+        },
+      ],
+      errorLogs: 0,
+      durationMs: 1,
+    };
+    for (const colors of [false, true]) {
+      const text = formatCaseResult(result, painter(colors));
+      expect(steeringCharacters(text, colors)).toEqual([]);
+      expect(text).not.toContain("\u001b[8m");
+    }
+    expect(formatCaseResult(result, plain)).toContain("✗ \\u000d\\u001b[1A✓ all checks passed (1 ms)");
+  });
 });
 
 describe("formatSummary", () => {
@@ -42,5 +70,7 @@ describe("formatSummary", () => {
     expect(
       formatSummary({ status: "invalid", draftId: "d", version: 1, message: "cases[0].name is missing" }, plain),
     ).toBe("gadget.tests.json is invalid: cases[0].name is missing\n");
+    const invalid = formatSummary({ status: "invalid", draftId: "d", version: 1, message: ALL_ATTACKS }, plain);
+    expect(steeringCharacters(invalid)).toEqual([]);
   });
 });

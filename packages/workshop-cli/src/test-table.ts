@@ -1,24 +1,28 @@
 /**
  * A test run as terminal text: one line per case as its result arrives (✓/✗, name, time), the failed
- * checks under a failing case, and a summary line. Framework-free, so it is tested on plain data.
+ * checks under a failing case, and a summary line. Framework-free, so it is tested on plain data. Names,
+ * messages and values are the gadget's or the Workshop's text, escaped (terminal-text.ts) before styling.
  */
 
 import type { TestCaseResult, TestRunSummary } from "@gadgets/workshop-shared";
 import type { Painter } from "./terminal-style.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 /** Characters of an expected/actual value shown under a failing check; the run record has it whole. */
 const VALUE_CHARS = 200;
 
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? "undefined";
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text;
+  return escapeControls(text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text);
 }
 
 export function formatCaseResult(result: TestCaseResult, paint: Painter): string {
   const mark = result.status === "passed" ? paint.paint("green", "✓") : paint.paint("red", "✗");
-  const lines = [`${mark} ${result.name} ${paint.paint("dim", `(${Math.round(result.durationMs)} ms)`)}`];
+  const lines = [
+    `${mark} ${escapeControls(result.name)} ${paint.paint("dim", `(${Math.round(result.durationMs)} ms)`)}`,
+  ];
   for (const failure of result.failures) {
-    lines.push(`    ${failure.check} at ${failure.path}: ${failure.message}`);
+    lines.push(`    ${escapeControls(`${failure.check} at ${failure.path}: ${failure.message}`)}`);
     if (failure.check !== "noErrorLogs" && failure.check !== "maxMs")
       lines.push(
         `      expected ${shown(failure.expected)}`,
@@ -30,7 +34,7 @@ export function formatCaseResult(result: TestCaseResult, paint: Painter): string
 
 export function formatSummary(summary: TestRunSummary, paint: Painter): string {
   if (summary.status === "invalid")
-    return `${paint.paint("red", "gadget.tests.json is invalid:")} ${summary.message}\n`;
+    return `${paint.paint("red", "gadget.tests.json is invalid:")} ${escapeControls(summary.message)}\n`;
   if (summary.status === "none")
     return "No test cases: add gadget.tests.json to the folder (see the gadget contract).\n";
   const counts = `${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed`;

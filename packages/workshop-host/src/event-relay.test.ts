@@ -1,4 +1,5 @@
 import type { IsolateEvent, IsolateEventSink } from "@gadgets/workshop-backend/executor";
+import { DROPPED_TALLY_EVERY } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
 import { DROPPED_SEND_EVERY_MS, MAX_EVENTS_PER_BATCH, RunEventRelay } from "./event-relay.ts";
 
@@ -60,6 +61,26 @@ describe("the event relay", () => {
     relay.push(`"dropped",[5200]]`);
     relay.flush();
     expect(dropped).toEqual([5000, 5100]);
+  });
+
+  it("takes the isolate's tallies as they are: the first drop, then every DROPPED_TALLY_EVERY", () => {
+    const { target, dropped } = sink();
+    const relay = new RunEventRelay(target, 1);
+    for (const total of [1, DROPPED_TALLY_EVERY, 2 * DROPPED_TALLY_EVERY]) relay.push(`"dropped",[${total}]]`);
+    relay.flush();
+    expect(dropped).toEqual([2 * DROPPED_TALLY_EVERY]);
+  });
+
+  it(`counts the nth tally line as at most n × ${DROPPED_TALLY_EVERY} drops, however much it claims`, () => {
+    const { target, dropped } = sink();
+    const relay = new RunEventRelay(target, 1);
+    relay.push(`"dropped",[999999999]]`);
+    relay.flush();
+    relay.push(`"dropped",[${2 * DROPPED_TALLY_EVERY}]]`);
+    relay.flush();
+    relay.push(`"dropped",[${3 * DROPPED_TALLY_EVERY + 1}]]`);
+    relay.flush();
+    expect(dropped).toEqual([DROPPED_TALLY_EVERY, 2 * DROPPED_TALLY_EVERY, 3 * DROPPED_TALLY_EVERY]);
   });
 
   it("sends a flooding run's tally at most every DROPPED_SEND_EVERY_MS while it runs, and the latest at the end", async () => {

@@ -7,7 +7,7 @@
 import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
 import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import { MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
+import { DROPPED_TALLY_EVERY, MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
 
 const DROPPED_PREFIX = '"dropped",[';
 
@@ -32,6 +32,8 @@ export class RunEventRelay {
   #closed = false;
   /** The isolate's latest running count of dropped calls, and the last one sent. */
   #dropped = 0;
+  /** Tally lines read: the isolate writes one at its first drop and one every DROPPED_TALLY_EVERY after. */
+  #tallies = 0;
   #droppedSent = 0;
   #droppedSentAt = Number.NEGATIVE_INFINITY;
   #droppedTimer: ReturnType<typeof setTimeout> | undefined;
@@ -48,6 +50,11 @@ export class RunEventRelay {
     this.#now = now;
   }
 
+  /** Event lines read for the run so far (tallies of dropped calls aside): a run that wrote any ends with `done`. */
+  get lines(): number {
+    return this.#lines;
+  }
+
   /** One event line's body (after the marker and the run id): `"kind",data]`. */
   push(body: string): void {
     if (this.#closed) return;
@@ -58,7 +65,10 @@ export class RunEventRelay {
     // A flooding gadget writes a tally line per DROPPED_TALLY_EVERY calls: each is read without parsing,
     // and only the latest leaves, with the next batch.
     if (body.startsWith(DROPPED_PREFIX)) {
-      const total = Number(body.slice(DROPPED_PREFIX.length, body.indexOf("]")));
+      // The nth tally line can claim at most n × DROPPED_TALLY_EVERY drops (the harness's says less): a
+      // line claiming more, however it was made in the gadget's realm, counts only that far.
+      const most = ++this.#tallies * DROPPED_TALLY_EVERY;
+      const total = Math.min(Number(body.slice(DROPPED_PREFIX.length, body.indexOf("]"))), most);
       if (Number.isSafeInteger(total) && total > this.#dropped) this.#dropped = total;
       this.#schedule();
       return;

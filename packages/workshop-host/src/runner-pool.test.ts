@@ -225,6 +225,38 @@ describe("the runner pool", () => {
     await pool.stop();
   });
 
+  it("ends only the run whose reply its runner's link refused: the runner is kept, the run beside it ends ok", async () => {
+    const { pool, run, runnerOf, runners } = await startPool();
+    const sink = recordingSink();
+    const deep = run(job("a"), sink.sink);
+    const sibling = run(job("a"));
+    await settle();
+    const runner = runnerOf(deep.job.runId);
+    expect(runnerOf(sibling.job.runId)).toBe(runner);
+    runner.line(
+      `${EVENT_LINE_MARKER}${JSON.stringify([deep.job.runId, "log", ["log", [{ t: "string", v: "before" }]]])}`,
+    );
+    runner.line(`${EVENT_LINE_MARKER}${JSON.stringify([deep.job.runId, "done", 1])}`);
+    runner.jobs.get(deep.job.runId)?.refuse("Serialization exceeded maximum allowed depth.");
+    const refused = await deep.reply;
+    expect(refused).toMatchObject({
+      status: "error",
+      kind: "invalid",
+      error: { name: "UnsendableReply", message: expect.stringContaining("maximum allowed depth") },
+    });
+    expect(sink.events).toHaveLength(1);
+    expect(runner.killed).toBe(false);
+    runner.jobs.get(sibling.job.runId)?.reply(ok);
+    expect(await sibling.reply).toEqual(ok);
+    const next = run(job("a"));
+    await settle();
+    expect(runnerOf(next.job.runId)).toBe(runner);
+    runner.jobs.get(next.job.runId)?.reply(ok);
+    expect(await next.reply).toEqual(ok);
+    expect(runners.all).toHaveLength(3);
+    await pool.stop();
+  });
+
   it("forwards event lines in batches and counts lines past the cap without forwarding them", async () => {
     const { pool, run, runnerOf } = await startPool();
     const sink = recordingSink();

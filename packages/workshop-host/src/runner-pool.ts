@@ -17,6 +17,7 @@ import type {
   IsolateEventSink,
 } from "@gadgets/workshop-backend/executor";
 import { createCodeCache } from "@gadgets/workshop-backend/code-cache";
+import { refusedReplyOutcome } from "@gadgets/workshop-backend/refused-reply";
 import { readControl } from "@gadgets/workshop-backend/control-lines";
 import {
   type DirectFate,
@@ -389,7 +390,16 @@ export class RunnerPool {
       }
       active.relay.flush();
       return active.stoppedWith ?? reply;
-    } catch {
+    } catch (thrown) {
+      if (slot.runner.connected()) {
+        // The runner answered, but its answer was refused on the way (too deep to send, say): this run
+        // alone ends with that, after the event lines it wrote; its runner and the runs beside it go on.
+        if (active.relay.lines > 0)
+          await Promise.race([active.relay.done, stopped, new Promise((done) => setTimeout(done, DRAIN_TIMEOUT_MS))]);
+        const refused = refusedReplyOutcome(thrown);
+        this.#active.finish(active, refused, true);
+        return active.stoppedWith ?? refused;
+      }
       // The runner went away mid-run without us killing it: it crashed (V8 aborts on heap exhaustion).
       const exit = await Promise.race([
         slot.runner.exited,

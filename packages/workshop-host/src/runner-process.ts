@@ -21,6 +21,11 @@ export interface RunnerHandle {
   /** Resolves with the exit code or signal once the process is gone. */
   readonly exited: Promise<number | string>;
   alive(): boolean;
+  /**
+   * Whether its link to the supervisor is up. A call that fails while it is was refused by the runner
+   * (its reply could not be sent): the runner answered, so it is not a crash.
+   */
+  connected(): boolean;
   execute(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply>;
   /** Answers unless the process is blocked (a run on it spins). */
   ping(): Promise<unknown>;
@@ -103,6 +108,12 @@ export async function startRunner(
     throw error;
   }
   const api = newBatchedRpcSession<RunnerApi>(socket as unknown as MessageSocket);
+  // Told before any call of the session fails with it (capnweb calls these first), so a failed call
+  // can tell a broken link from a refused reply.
+  let linked = true;
+  api.onRpcBroken(() => {
+    linked = false;
+  });
   const stats = new ProcStats(process.pid);
   void process.exited.then(() => stats.close());
   return {
@@ -111,6 +122,7 @@ export async function startRunner(
     pid: process.pid,
     exited: process.exited,
     alive: () => process.alive,
+    connected: () => linked && process.alive,
     execute: (job, capabilities) => api.execute(job, capabilities),
     ping: () => api.ping(),
     directUrl: `http://127.0.0.1:${process.ports.http}/direct/${directSecret}`,

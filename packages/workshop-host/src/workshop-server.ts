@@ -57,6 +57,8 @@ export interface WorkshopServerOptions {
 
 export interface WorkshopServer {
   url: string;
+  /** The Worker's workerd process (for tests that watch its memory). */
+  workerPid: number;
   /** The last lines the server printed, for test failure messages. */
   output(): string;
   /** The runner pool's counters, when there is a pool. */
@@ -219,6 +221,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   }
   return {
     url,
+    workerPid: main.pid,
     output: () => output.text(),
     poolStats: () => pool?.stats(),
     poolRunners: () => pool?.runners() ?? [],

@@ -508,4 +508,6 @@ export interface ConnectionStats {
   sessions: number;
   agents: number;
   runs: number;
+  /** Open share and record targets (`openShare`, `openRecord` results not yet disposed). */
+  links: number;
 }

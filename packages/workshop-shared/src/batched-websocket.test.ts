@@ -96,3 +96,53 @@ describe("BatchedWebSocketTransport", () => {
     await expect(binary.receive()).rejects.toThrow(/binary/);
   });
 });
+
+describe("a session with holdings limits", () => {
+  class Pinger extends RpcTarget {
+    ping(): string {
+      return "pong";
+    }
+  }
+
+  /** A server session with limits, and a raw peer that sends hand-made frames to it. */
+  function rawPeer(limits: { maxHeld: number; maxQueued: number }) {
+    const [client, server] = socketPair();
+    newBatchedRpcSession(server, new Pinger(), { holdings: limits });
+    const received: string[] = [];
+    const closed: { code?: number; reason?: string }[] = [];
+    client.addEventListener("message", (event) => received.push(...String(event.data).split("\n")));
+    client.addEventListener("close", (event) => closed.push(event));
+    return { send: (frame: string) => client.send(frame), received, closed };
+  }
+  const pushes = (n: number) => Array.from({ length: n }, () => '["push",["pipeline",0,["ping"],[]]]').join("\n");
+
+  it("holds a peer's unreleased results up to the limit and ends the session past it, saying why", async () => {
+    const atLimit = rawPeer({ maxHeld: 50, maxQueued: 1000 });
+    // The main import and export count: 48 pushes fill 50 entries.
+    atLimit.send(pushes(48));
+    atLimit.send('["pull",48]');
+    await settle(10);
+    expect(atLimit.received.some((message) => message.startsWith('["resolve",48'))).toBe(true);
+    expect(atLimit.closed).toEqual([]);
+
+    const past = rawPeer({ maxHeld: 50, maxQueued: 1000 });
+    past.send(pushes(49));
+    await settle(10);
+    const abort = past.received.find((message) => message.startsWith('["abort"'));
+    expect(abort).toContain("would pass the limit of 50");
+    expect(past.closed).toHaveLength(1);
+  });
+
+  it("ends the session when a peer queues more unread messages than the limit", async () => {
+    // The session is waiting for a message: the frame's first is read at once, the other 100 wait.
+    const peer = rawPeer({ maxHeld: 10_000, maxQueued: 100 });
+    peer.send(pushes(101));
+    await settle(10);
+    expect(peer.closed).toEqual([]);
+    const flooded = rawPeer({ maxHeld: 10_000, maxQueued: 100 });
+    flooded.send(pushes(102));
+    await settle(10);
+    expect(flooded.received.find((message) => message.startsWith('["abort"'))).toContain("more than 100 messages");
+    expect(flooded.closed).toHaveLength(1);
+  });
+});

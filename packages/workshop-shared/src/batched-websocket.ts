@@ -12,6 +12,7 @@
  */
 
 import { type RpcCompatible, RpcSession, type RpcSessionOptions, type RpcStub, type RpcTransport } from "capnweb";
+import { type Admission, type HoldingsLimits, RpcHoldings } from "./rpc-holdings.ts";
 
 /**
  * The part of a WebSocket (a browser's, workerd's, or the `ws` package's in Node) this transport uses.
@@ -29,6 +30,11 @@ export interface MessageSocket {
 export interface BatchedTransportOptions {
   /** Join outgoing messages into frames (default); off for a peer that sends one message per frame. */
   joinOutgoing?: boolean;
+  /**
+   * Bounds on what the peer can make this end hold (see rpc-holdings.ts); past one, the session is
+   * ended with a message that says which. Set on the end that serves untrusted peers.
+   */
+  holdings?: HoldingsLimits;
 }
 
 const CONNECTING = 0;
@@ -61,6 +67,9 @@ export class BatchedWebSocketTransport implements RpcTransport {
   readonly #received: string[] = [];
   #receiver: { resolve(message: string): void; reject(error: unknown): void } | undefined;
   #error: unknown;
+  /** Why this end stopped reading the peer (a limit passed); the socket still carries the abort. */
+  #refusal: Error | undefined;
+  #holdings: RpcHoldings | undefined;
 
   readonly #join: boolean;
   /** Frames waiting for the socket to open. */
@@ -78,16 +87,22 @@ export class BatchedWebSocketTransport implements RpcTransport {
       });
     }
     socket.addEventListener("message", (event) => {
-      if (this.#error !== undefined) return;
+      if (this.#error !== undefined || this.#refusal !== undefined) return;
       if (typeof event.data !== "string") {
         this.#fail(new TypeError("Received a binary frame on a text RPC link."));
         return;
       }
       for (const message of event.data.split(SEPARATOR)) {
+        if (this.#refusal !== undefined) return;
         if (this.#receiver) {
-          this.#receiver.resolve(message);
+          const receiver = this.#receiver;
           this.#receiver = undefined;
-        } else this.#received.push(message);
+          if (this.#admitted(message)) receiver.resolve(message);
+          else receiver.reject(this.#refusal);
+        } else {
+          this.#received.push(message);
+          if (this.#holdings && !this.#passes(this.#holdings.admitQueue(this.#received.length))) return;
+        }
       }
     });
     socket.addEventListener("close", (event) =>
@@ -96,7 +111,13 @@ export class BatchedWebSocketTransport implements RpcTransport {
     socket.addEventListener("error", () => this.#fail(new Error("WebSocket connection failed.")));
   }
 
+  /** Counts what the session holds from here on (called once the session exists). */
+  guard(holdings: RpcHoldings): void {
+    this.#holdings = holdings;
+  }
+
   send(message: string): void {
+    this.#holdings?.sent(message);
     if (!this.#join) {
       this.#sendFrame(message);
       return;
@@ -110,8 +131,10 @@ export class BatchedWebSocketTransport implements RpcTransport {
   }
 
   receive(): Promise<string> {
+    if (this.#refusal !== undefined) return Promise.reject(this.#refusal);
     const message = this.#received.shift();
-    if (message !== undefined) return Promise.resolve(message);
+    if (message !== undefined)
+      return this.#admitted(message) ? Promise.resolve(message) : Promise.reject(this.#refusal);
     if (this.#error !== undefined) return Promise.reject(this.#error);
     return new Promise((resolve, reject) => {
       this.#receiver = { resolve, reject };
@@ -173,6 +196,20 @@ export class BatchedWebSocketTransport implements RpcTransport {
     }
   }
 
+  /** Whether the session may read `message`; if not, this end stops reading the peer. */
+  #admitted(message: string): boolean {
+    return this.#holdings === undefined || this.#passes(this.#holdings.admit(message));
+  }
+
+  #passes(admission: Admission): boolean {
+    if (admission.ok) return true;
+    this.#refusal ??= new RangeError(admission.message);
+    this.#received.length = 0;
+    this.#receiver?.reject(this.#refusal);
+    this.#receiver = undefined;
+    return false;
+  }
+
   #fail(error: unknown): void {
     if (this.#error !== undefined) return;
     this.#error = error;
@@ -187,10 +224,15 @@ export function newBatchedRpcSession<T extends RpcCompatible<T>>(
   localMain?: unknown,
   options?: RpcSessionOptions & BatchedTransportOptions,
 ): RpcStub<T> {
-  const { joinOutgoing, ...sessionOptions } = options ?? {};
-  return new RpcSession<T>(
-    new BatchedWebSocketTransport(socket, joinOutgoing === undefined ? {} : { joinOutgoing }),
-    localMain,
-    sessionOptions,
-  ).getRemoteMain();
+  const { joinOutgoing, holdings, ...sessionOptions } = options ?? {};
+  const transport = new BatchedWebSocketTransport(socket, joinOutgoing === undefined ? {} : { joinOutgoing });
+  const session = new RpcSession<T>(transport, localMain, sessionOptions);
+  if (holdings)
+    transport.guard(
+      new RpcHoldings(holdings, () => {
+        const { imports, exports } = session.getStats();
+        return imports + exports;
+      }),
+    );
+  return session.getRemoteMain();
 }

@@ -75,6 +75,9 @@ describe("checkTests", () => {
     expect(error({ tests: [{ name: "a", input: 1, expect: { matches: "(?=x)" } }] })).toContain(
       '"matches" is not a supported pattern: lookaround',
     );
+    expect(error({ tests: [{ name: "a", input: 1, expect: { matches: "((((){1000}){1000}){1000}){1000}" } }] })).toBe(
+      'gadget.tests.json: test "a": "matches" is not a supported pattern: "{1000}" at position 5 repeats something that can only match the empty string, like "()" or "(|)"; put something to match inside the group, or remove the repeat.',
+    );
     expect(
       error({
         tests: [

@@ -7,6 +7,12 @@
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 /** A run's result, measured as JSON text; same reasoning as the payload. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
+/**
+ * How deep a payload or a result may nest: a value may sit inside at most this many arrays and objects.
+ * Far deeper than data people send (a few levels), and well inside the 96 levels the Worker's links
+ * accept (capnweb's own 256 on the pool's), with room for the message around it.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** Files in one gadget: small agents, not projects. */
 export const MAX_FILES = 64;
@@ -168,10 +174,18 @@ export const MAX_CATALOG_DEPTH = 3;
 export const MAX_TEST_CASES = 50;
 /** A test case's name. */
 export const MAX_TEST_NAME_LENGTH = 100;
-/** A `matches` pattern, in characters. */
+/** A `matches` pattern, in characters (the compiler refuses longer ones too: it recurses once per nesting). */
 export const MAX_TEST_PATTERN_LENGTH = 200;
 /** States a compiled `matches` pattern may have (repeats like `{100}` copy states); bounds match time. */
 export const MAX_PATTERN_STATES = 2000;
+/**
+ * Work one `matches` pattern may take to compile: nodes parsed, class ranges kept, nodes emitted and
+ * states added. The state cap alone misses work that adds no state (groups visited in every copy of a
+ * repeat). Ordinary patterns take far less (`a{1000}b{999}`, the most states: 4,006; ten nested groups
+ * repeated {1000}: 12,025); at ≈ 0.2 µs a step this bounds a compile, which runs on the Worker's thread
+ * for each case and in every visitor's browser, to about 10 ms.
+ */
+export const MAX_PATTERN_COMPILE_STEPS = 50_000;
 /**
  * Characters of a result a `matches` pattern is run on. Matching is linear (states × characters),
  * so this with MAX_PATTERN_STATES bounds one check to a few million steps.
@@ -238,6 +252,26 @@ export const WORKSPACES_PER_CLIENT_PER_HOUR = 200;
 export const MAX_LIVE_SESSIONS_PER_CONNECTION = 32;
 /** Live agent stubs (getAgent results not yet disposed) per connection; each holds server memory. */
 export const MAX_LIVE_AGENTS_PER_CONNECTION = 1000;
+/**
+ * Entries of one connection's Cap'n Web import and export tables: call results not yet released, calls
+ * in flight, stubs either side passed (see rpc-holdings.ts). Room for the live sessions and agent stubs
+ * above, open links and a few thousand calls in flight; a peer that pushes calls and never releases
+ * them is refused past it, and the connection closed.
+ */
+export const MAX_RPC_HELD_PER_CONNECTION = 4096;
+/**
+ * Messages one connection sent that the server has not read yet. The server reads as fast as frames
+ * arrive, so only one frame's worth waits: our own clients' frames hold at most 256 KiB, some 16,000 of
+ * the smallest messages (releases).
+ */
+export const MAX_RPC_QUEUED_MESSAGES_PER_CONNECTION = 20_000;
+/** Share and record targets one connection holds open (`openShare`, `openRecord`): a page needs one. */
+export const MAX_OPEN_LINKS_PER_CONNECTION = 64;
+/**
+ * Parsed shares and records a Worker isolate keeps, by stored size, shared by every connection: a link
+ * opened many times is held once. 16 of the largest records, thousands of usual ones.
+ */
+export const LINK_CACHE_BYTES = 64 * 1024 * 1024;
 /** Live sessions of one workspace across all connections (per Worker isolate). */
 export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
 /** Live agent stubs of one workspace across all connections (per Worker isolate). */

@@ -8,19 +8,27 @@
  * `\t`, `\xHH`, `\uHHHH`), groups `( )` and `(?: )`, `|`, `* + ?` (lazy forms too) and `{n}`, `{n,}`,
  * `{n,m}`, anchors `^` and `$`. Not supported (refused with a message): backreferences, lookaround,
  * word boundaries, named groups, flags. The search is unanchored, like `RegExp.prototype.test`.
+ *
+ * Compiling is bounded too, since it runs on the Worker's thread and in every visitor's browser: every
+ * unit of work (a node parsed, a class range kept, a node emitted, a state added) is counted against
+ * MAX_PATTERN_COMPILE_STEPS, and a repeat of something that can only match the empty string (`(){9}`,
+ * `(|)*`), which emits no state per copy and so would escape the state cap, is refused outright.
  */
 
-import { MAX_PATTERN_STATES } from "./limits.ts";
+import { MAX_PATTERN_COMPILE_STEPS, MAX_PATTERN_STATES, MAX_TEST_PATTERN_LENGTH } from "./limits.ts";
 
 type Ranges = { ranges: [number, number][]; negate: boolean };
 
+/** `empty`: the node can only match the empty string (it consumes no character on any path). */
 type Node =
   | { t: "set"; set: Ranges }
   | { t: "bol" }
   | { t: "eol" }
-  | { t: "seq"; items: Node[] }
-  | { t: "alt"; options: Node[] }
-  | { t: "repeat"; node: Node; min: number; max: number };
+  | { t: "seq"; items: Node[]; empty: boolean }
+  | { t: "alt"; options: Node[]; empty: boolean }
+  | { t: "repeat"; node: Node; min: number; max: number; empty: boolean };
+
+const onlyEmpty = (node: Node): boolean => node.t === "bol" || node.t === "eol" || (node.t !== "set" && node.empty);
 
 const DIGIT: [number, number][] = [[48, 57]];
 const WORD: [number, number][] = [
@@ -51,12 +59,34 @@ const MAX_REPEAT = 1000;
 
 class PatternError extends Error {}
 
+/** The work one compile has done; refuses the pattern before it would go past `max`. */
+class StepBudget {
+  used = 0;
+  readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  spend(steps = 1): void {
+    if (this.used + steps > this.max)
+      throw new PatternError(
+        `the pattern takes more than ${this.max} steps to compile; use smaller repeats or fewer nested groups`,
+      );
+    this.used += steps;
+  }
+}
+
+/** `{n}`, `{n,}`, `{n,m}`, read in place (sticky) rather than on a copy of the rest of the pattern. */
+const REPEAT_BOUNDS = /\{(\d{1,4})(,(\d{0,4}))?\}/y;
+
 class Parser {
   #at = 0;
-  // A plain field, not a parameter property: this package also runs in Node's type-stripping mode.
+  // Plain fields, not parameter properties: this package also runs in Node's type-stripping mode.
   readonly src: string;
-  constructor(src: string) {
+  readonly #budget: StepBudget;
+  constructor(src: string, budget: StepBudget) {
     this.src = src;
+    this.#budget = budget;
   }
 
   parse(): Node {
@@ -79,27 +109,32 @@ class Parser {
       this.#at++;
       options.push(this.#sequence());
     }
-    return options.length === 1 ? (options[0] as Node) : { t: "alt", options };
+    if (options.length === 1) return options[0] as Node;
+    this.#budget.spend();
+    return { t: "alt", options, empty: options.every(onlyEmpty) };
   }
 
   #sequence(): Node {
+    this.#budget.spend();
     const items: Node[] = [];
     for (let c = this.#peek(); c !== undefined && c !== "|" && c !== ")"; c = this.#peek()) {
       items.push(this.#quantified(this.#atom()));
     }
-    return { t: "seq", items };
+    return { t: "seq", items, empty: items.every(onlyEmpty) };
   }
 
   #quantified(node: Node): Node {
     for (;;) {
       const c = this.#peek();
+      const from = this.#at;
       let min: number;
       let max: number;
       if (c === "*") [min, max] = [0, Number.POSITIVE_INFINITY];
       else if (c === "+") [min, max] = [1, Number.POSITIVE_INFINITY];
       else if (c === "?") [min, max] = [0, 1];
       else if (c === "{") {
-        const match = /^\{(\d{1,4})(,(\d{0,4}))?\}/.exec(this.src.slice(this.#at));
+        REPEAT_BOUNDS.lastIndex = this.#at;
+        const match = REPEAT_BOUNDS.exec(this.src);
         if (!match) this.#fail('"{" must start a repeat like {2}, {2,} or {2,5} (write "\\{" for the character)');
         min = Number(match[1]);
         max = match[2] === undefined ? min : match[3] ? Number(match[3]) : Number.POSITIVE_INFINITY;
@@ -110,12 +145,18 @@ class Parser {
       } else return node;
       this.#at++;
       if (node.t === "bol" || node.t === "eol") this.#fail("an anchor cannot be repeated");
+      if (onlyEmpty(node))
+        throw new PatternError(
+          `"${this.src.slice(from, this.#at)}" at position ${from} repeats something that can only match the empty string, like "()" or "(|)"; put something to match inside the group, or remove the repeat`,
+        );
       if (this.#peek() === "?") this.#at++; // lazy: the same language
-      node = { t: "repeat", node, min, max };
+      this.#budget.spend();
+      node = { t: "repeat", node, min, max, empty: max === 0 };
     }
   }
 
   #atom(): Node {
+    this.#budget.spend();
     const c = this.#peek() as string;
     this.#at++;
     switch (c) {
@@ -162,9 +203,10 @@ class Parser {
       if (c === undefined) this.#fail('missing "]"');
       if (c === "]" && !first) {
         this.#at++;
-        return { ranges, negate };
+        return { ranges: merged(ranges), negate };
       }
       first = false;
+      const before = ranges.length;
       const low = this.#classAtom();
       if (this.#peek() === "-" && this.src[this.#at + 1] !== "]" && this.src[this.#at + 1] !== undefined) {
         this.#at++;
@@ -179,6 +221,7 @@ class Parser {
         // \D, \W, \S inside a class: the complement of their ranges.
         ranges.push(...complement(low.ranges));
       } else ranges.push(...low.ranges);
+      this.#budget.spend(ranges.length - before); // their merge is charged with them
     }
   }
 
@@ -237,6 +280,18 @@ class Parser {
   }
 }
 
+/** Sorted, disjoint and not touching, so a character is looked up by binary search. */
+function merged(ranges: [number, number][]): [number, number][] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [from, to] of sorted) {
+    const last = out[out.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
 function complement(ranges: [number, number][]): [number, number][] {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const out: [number, number][] = [];
@@ -259,16 +314,22 @@ type State =
 
 class Compiler {
   readonly states: State[] = [];
+  readonly #budget: StepBudget;
+  constructor(budget: StepBudget) {
+    this.#budget = budget;
+  }
 
   #add(state: State): number {
     if (this.states.length >= MAX_PATTERN_STATES)
       throw new PatternError(`the pattern needs more than ${MAX_PATTERN_STATES} states; use smaller repeats`);
+    this.#budget.spend();
     this.states.push(state);
     return this.states.length - 1;
   }
 
   /** Emits `node` so that it continues at state `next`; returns its entry state. Built back to front. */
   emit(node: Node, next: number): number {
+    this.#budget.spend();
     switch (node.t) {
       case "set":
         return this.#add({ op: "set", set: node.set, next });
@@ -317,33 +378,51 @@ export interface LinearRegex {
   cost(length: number): number;
 }
 
-export type CompiledPattern = { ok: true; regex: LinearRegex } | { ok: false; error: string };
+/** `steps`: the compile's work, at most the budget whether it compiled or was refused. */
+export type CompiledPattern =
+  | { ok: true; regex: LinearRegex; steps: number }
+  | { ok: false; error: string; steps: number };
 
-export function compileLinearRegex(pattern: string): CompiledPattern {
+/** `maxSteps` is for tests of the budget itself; everything else compiles with the shared limit. */
+export function compileLinearRegex(pattern: string, maxSteps = MAX_PATTERN_COMPILE_STEPS): CompiledPattern {
+  // The parser and emitter recurse once per nesting level, so the length also bounds their stack.
+  if (pattern.length > MAX_TEST_PATTERN_LENGTH)
+    return {
+      ok: false,
+      error: `the pattern has ${pattern.length} characters; patterns have at most ${MAX_TEST_PATTERN_LENGTH}`,
+      steps: 0,
+    };
+  const budget = new StepBudget(maxSteps);
   let states: State[];
   let start: number;
   try {
-    const ast = new Parser(pattern).parse();
-    const compiler = new Compiler();
+    const ast = new Parser(pattern, budget).parse();
+    const compiler = new Compiler(budget);
     const match = compiler.states.push({ op: "match" }) - 1;
     start = compiler.emit(ast, match);
     states = compiler.states;
   } catch (error) {
-    if (error instanceof PatternError) return { ok: false, error: error.message };
+    if (error instanceof PatternError) return { ok: false, error: error.message, steps: budget.used };
     throw error;
   }
+  // Ranges are sorted and disjoint (`merged`, and the built-in ones), so one look-up is O(log ranges)
+  // and a match stays within states × characters steps of this size, whatever the classes hold.
   const inSet = (set: Ranges, code: number) => {
+    let low = 0;
+    let high = set.ranges.length - 1;
     let hit = false;
-    for (const [from, to] of set.ranges) {
-      if (code >= from && code <= to) {
-        hit = true;
-        break;
-      }
+    while (low <= high && !hit) {
+      const middle = (low + high) >> 1;
+      const [from, to] = set.ranges[middle] as [number, number];
+      if (code < from) high = middle - 1;
+      else if (code > to) low = middle + 1;
+      else hit = true;
     }
     return hit !== set.negate;
   };
   return {
     ok: true,
+    steps: budget.used,
     regex: {
       cost: (length: number) => states.length * (length + 1),
       test(text: string): boolean {

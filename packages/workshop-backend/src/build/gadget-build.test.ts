@@ -12,7 +12,7 @@ const files = (entry: string, ...more: GadgetFile[]): GadgetFile[] => [
 ];
 
 async function built(fileList: GadgetFile[]) {
-  const result = await buildGadget(fileList, manifest);
+  const result = await buildGadget(fileList, manifest, "ws");
   if (!result.ok) throw new Error(result.error.message);
   return result.build;
 }
@@ -67,16 +67,16 @@ describe("buildGadget", () => {
   });
 
   it("refuses bare imports, missing files and module name clashes", async () => {
-    const bare = await buildGadget(files('import x from "lodash";\nexport default { x };'), manifest);
+    const bare = await buildGadget(files('import x from "lodash";\nexport default { x };'), manifest, "ws");
     expect(bare.ok === false && bare.error.message).toContain('Cannot import "lodash"');
-    const missing = await buildGadget(files('\nimport x from "./nope";\nexport default { x };'), manifest);
+    const missing = await buildGadget(files('\nimport x from "./nope";\nexport default { x };'), manifest, "ws");
     expect(missing.ok === false && missing.error.frames[0]).toMatchObject({ file: "index.ts", line: 2 });
-    const clash = await buildGadget(files("export default {};", { path: "index.js", content: "" }), manifest);
+    const clash = await buildGadget(files("export default {};", { path: "index.js", content: "" }), manifest, "ws");
     expect(clash.ok === false && clash.error.message).toContain('both load as module "index.js"');
   });
 
   it("reports syntax errors with file, line and column", async () => {
-    const result = await buildGadget(files("export default {\n  run() {\n    let = ;\n  }\n};"), manifest);
+    const result = await buildGadget(files("export default {\n  run() {\n    let = ;\n  }\n};"), manifest, "ws");
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.name).toBe("SyntaxError");
@@ -149,10 +149,21 @@ describe("stack mapping", () => {
     expect(build.gadget.modules["index.js"]).toContain('from "./a.js"');
   });
 
+  it("reuses a build only within the workspace that made it", async () => {
+    const same = files("export default { async run() { return 'cache-probe'; } };");
+    const first = await buildGadget(same, manifest, "workspace-a");
+    const again = await buildGadget(same, manifest, "workspace-a");
+    const other = await buildGadget(same, manifest, "workspace-b");
+    expect([first, again, other].map((result) => result.ok && result.cached)).toEqual([false, true, false]);
+    // Byte-identical files still share a content hash, the code part of each workspace's isolate key.
+    expect(other.ok && first.ok && other.build.gadget.hash === first.build.gadget.hash).toBe(true);
+  });
+
   it("refuses a file that would load as the harness's console module", async () => {
     const result = await buildGadget(
       files("export default {};", { path: HARNESS_CONSOLE_MODULE, content: "" }),
       manifest,
+      "ws",
     );
     expect(result.ok).toBe(false);
   });

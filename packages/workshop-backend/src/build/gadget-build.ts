@@ -1,8 +1,8 @@
 /**
  * Turns a gadget's files into modules an isolate can load: TypeScript is transpiled with sucrase
  * (fast, small, keeps line numbers), relative imports are resolved to the gadget's own modules, and a
- * source map is kept per module so stacks point at the gadget's file:line. Builds are cached by a
- * content hash of the files, which is also the isolate cache key's code part.
+ * source map is kept per module so stacks point at the gadget's file:line. Builds are cached by
+ * workspace and a content hash of the files, which is also the isolate cache key's code part.
  */
 
 import { type EncodedSourceMap, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
@@ -21,14 +21,19 @@ export interface GadgetBuild {
   sources: Map<string, { path: string; map: TraceMap | undefined }>;
 }
 
-export type BuildResult = { ok: true; build: GadgetBuild } | { ok: false; error: RunErrorInfo };
+/** `cached`: this workspace built the same files before, and the build was taken from the cache. */
+export type BuildResult = { ok: true; build: GadgetBuild; cached: boolean } | { ok: false; error: RunErrorInfo };
 
 /**
  * Bumped whenever the module layout changes, so old cached isolates are not reused (a changed harness
  * changes HARNESS_DIGEST, which is hashed too).
  */
 const BUILD_FORMAT = "2";
-/** Builds kept in memory; a build is a few hundred KB at most. */
+/**
+ * Builds kept in memory; a build is a few hundred KB at most. One cache for all workspaces, bounded as a
+ * whole, but an entry serves only the workspace that built it: a hit is much faster than a build, so
+ * a shared entry would tell a workspace that someone else had built the very same files.
+ */
 const BUILD_CACHE_SIZE = 128;
 const buildCache = new LRUCache<string, GadgetBuild>({ max: BUILD_CACHE_SIZE });
 
@@ -101,10 +106,15 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
  * runtime's harmless built-ins.
  */
 /** Builds (or fetches from cache) the modules for a validated gadget. */
-export async function buildGadget(files: readonly GadgetFile[], manifest: GadgetManifest): Promise<BuildResult> {
+export async function buildGadget(
+  files: readonly GadgetFile[],
+  manifest: GadgetManifest,
+  workspaceId: string,
+): Promise<BuildResult> {
   const hash = await contentHash(files);
-  const cached = buildCache.get(hash);
-  if (cached) return { ok: true, build: cached };
+  const key = `${workspaceId}:${hash}`;
+  const cached = buildCache.get(key);
+  if (cached) return { ok: true, build: cached, cached: true };
 
   const codeFiles = files.filter((file) => isModulePath(file.path));
   const modulePaths = new Set(codeFiles.map((file) => file.path));
@@ -198,8 +208,8 @@ export async function buildGadget(files: readonly GadgetFile[], manifest: Gadget
 
   Object.assign(modules, harnessModules(moduleNameFor(manifest.entry)));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
-  buildCache.set(hash, build);
-  return { ok: true, build };
+  buildCache.set(key, build);
+  return { ok: true, build, cached: false };
 }
 
 /** Maps a generated position back to the gadget source; identity where no map exists. */

@@ -21,6 +21,7 @@ import {
 } from "../runner/runner-api.ts";
 import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import type { CapabilityHandler, ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
+import { refusedReplyOutcome } from "./refused-reply.ts";
 
 /** After the supervisor had no lease for a workspace, how long before asking again. */
 const LEASE_RETRY_MS = 1000;
@@ -37,6 +38,8 @@ interface Lane {
   sent: Set<string>;
   inFlight: number;
   revoked: boolean;
+  /** Its link broke: a call failing then was lost, not refused. */
+  broken: boolean;
 }
 
 interface DirectRun {
@@ -50,8 +53,15 @@ interface DirectRun {
 /** Not sent on a lane (none held, or the runner did not take it): the caller sends it the other way. */
 export const NOT_DIRECT = Symbol("not-direct");
 
-/** How a direct job's wait ended: its runner answered or went away, or its outcome came another way. */
-type Answer = { by: "reply"; reply: DirectReply } | { by: "outcome"; result: ExecuteResult } | { by: "lost" };
+/**
+ * How a direct job's wait ended: its runner answered, or its answer was refused on the way (the call
+ * failed over a link still up), or it went away; or the run's outcome came another way.
+ */
+type Answer =
+  | { by: "reply"; reply: DirectReply }
+  | { by: "refused"; thrown: unknown }
+  | { by: "outcome"; result: ExecuteResult }
+  | { by: "lost" };
 
 /** How long the outcome of a started run whose runner went away may take to come from the supervisor. */
 const LOST_OUTCOME_WAIT_MS = 1000;
@@ -216,7 +226,8 @@ export class DirectLanes {
           ),
         ).then(
           (reply): Answer => ({ by: "reply", reply }),
-          (): Answer => ({ by: "lost" }),
+          // The lane hears of a broken link before its calls fail (see #open).
+          (thrown): Answer => (lane.broken ? { by: "lost" } : { by: "refused", thrown }),
         );
         // Silent past the time the run had to start by: the runner may be blocked by a spinning run.
         const silence = this.#silence.watch(startBy + START_LINE_MARGIN_MS);
@@ -252,6 +263,13 @@ export class DirectLanes {
           }
         }
         if (settled.by === "outcome") return settled.result;
+        if (settled.by === "refused") {
+          // The runner is there and answered: this run alone ends, after its events; the lane stays.
+          const drain = timer(DRAIN_TIMEOUT_MS);
+          const late = await Promise.race([drained.then(() => undefined), stopped, aborted, drain.fired]);
+          drain.cancel();
+          return late ?? refusedReplyOutcome(settled.thrown);
+        }
         const reply = settled.reply;
         if (reply.status === "refused") {
           // Full or late are a moment's state; closed or not assigned mean the lease is over.
@@ -300,12 +318,24 @@ export class DirectLanes {
     }
     socket.accept();
     const runner = newBatchedRpcSession<DirectRunnerApi>(socket);
-    const lane: Lane = { leaseId: lease.leaseId, pool, runner, sent: new Set(), inFlight: 0, revoked: false };
+    const lane: Lane = {
+      leaseId: lease.leaseId,
+      pool,
+      runner,
+      sent: new Set(),
+      inFlight: 0,
+      revoked: false,
+      broken: false,
+    };
     if (this.#revokedEarly.delete(lease.leaseId)) {
       runner[Symbol.dispose]();
       return;
     }
-    runner.onRpcBroken(() => this.#dropLane(workspace, lane));
+    // capnweb tells this before it fails the calls in flight, so `broken` is set when they see it.
+    runner.onRpcBroken(() => {
+      lane.broken = true;
+      this.#dropLane(workspace, lane);
+    });
     this.#lanes.set(workspace, lane);
   }
 

@@ -5,11 +5,11 @@
  * can only end the *wait* for an asynchronous run — synchronous runaway code needs the runner pool.
  */
 
-import type { JsonValue } from "@gadgets/workshop-shared/api";
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
 import { abortResult } from "./abort-result.ts";
 import { COMPATIBILITY_DATE } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
+import { readHarnessReply } from "./harness-reply.ts";
 import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
@@ -88,25 +88,19 @@ export class LoaderExecutor implements Executor {
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const reply = await Promise.race([
-        entrypoint.run(
-          request.payload,
-          sink,
-          request.runId,
-          request.grants,
-          // The harness builds env from the grants alone: with none, nothing could call out.
-          hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
-        ),
+      return await Promise.race([
+        entrypoint
+          .run(
+            request.payload,
+            sink,
+            request.runId,
+            request.grants,
+            // The harness builds env from the grants alone: with none, nothing could call out.
+            hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
+          )
+          .then(readHarnessReply),
         aborted,
       ]);
-      if ("json" in reply)
-        return {
-          status: "ok",
-          result: JSON.parse(reply.json) as JsonValue,
-          eventLines: reply.eventLines ?? 0,
-          droppedEvents: reply.droppedEvents ?? 0,
-        };
-      return reply as ExecuteReply;
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.
       const message = thrown instanceof Error ? thrown.message : String(thrown);

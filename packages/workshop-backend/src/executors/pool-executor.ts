@@ -11,6 +11,7 @@ import { abortResult } from "./abort-result.ts";
 import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import { type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
+import { refusedReplyOutcome } from "./refused-reply.ts";
 import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
 
 export interface PoolExecutorOptions {
@@ -35,6 +36,8 @@ export class PoolExecutor implements Executor {
   readonly #sent = new Set<string>();
   /** Runners leased to this session, by workspace: its runs go straight to them. */
   readonly #lanes = new DirectLanes();
+  /** Pool sessions whose link broke: a call failing on one was lost, not refused. */
+  readonly #broken = new WeakSet<object>();
 
   constructor(options: PoolExecutorOptions) {
     this.#options = options;
@@ -47,7 +50,10 @@ export class PoolExecutor implements Executor {
     const socket = response.webSocket;
     if (!socket) throw new Error(`the pool answered ${response.status} instead of a WebSocket`);
     socket.accept();
-    return newBatchedRpcSession<RunnerPoolApi>(socket);
+    const pool = newBatchedRpcSession<RunnerPoolApi>(socket);
+    // capnweb tells this before it fails the calls in flight, so a failed call can tell which it was.
+    pool.onRpcBroken(() => this.#broken.add(pool));
+    return pool;
   }
 
   /** Opens the pool session ahead of the first run, which then does not wait for it. */
@@ -116,6 +122,8 @@ export class PoolExecutor implements Executor {
       if (!(result.status === "error" && result.kind === "busy")) this.#lanes.want(pool, job.workspaceId);
       return result;
     } catch (error) {
+      // The pool answered over a link still up, but its answer was refused on the way: this run ends so.
+      if (!this.#broken.has(pool)) return refusedReplyOutcome(error);
       this.#pool = undefined;
       this.#sent.clear();
       return unreachable(error instanceof Error ? error.message : String(error));

@@ -35,6 +35,7 @@ var MAX_FETCH_RESPONSE_BYTES = 1024 * 1024;
 var MAX_FETCH_REQUEST_BYTES = 1024 * 1024;
 var MAX_TEST_RESULT_BYTES = 64 * 1024;
 var MAX_TRACE_BYTES = 128 * 1024;
+var LINK_CACHE_BYTES = 64 * 1024 * 1024;
 var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
 var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
@@ -192,7 +193,7 @@ function encodeConsoleValues(values, caps) {
       return "unknown error";
     }
   }
-  function encode(value, depth) {
+  function encode2(value, depth) {
     nodes++;
     switch (typeof value) {
       case "undefined":
@@ -249,7 +250,7 @@ function encodeConsoleValues(values, caps) {
           const entries2 = [];
           for (const [key, entry] of object) {
             if (entries2.length >= caps.maxKeys || nodes >= caps.maxNodes) break;
-            entries2.push([encode(key, depth + 1), encode(entry, depth + 1)]);
+            entries2.push([encode2(key, depth + 1), encode2(entry, depth + 1)]);
           }
           return { t: "map", entries: entries2, size: object.size };
         }
@@ -257,7 +258,7 @@ function encodeConsoleValues(values, caps) {
           const items = [];
           for (const item of object) {
             if (items.length >= caps.maxKeys || nodes >= caps.maxNodes) break;
-            items.push(encode(item, depth + 1));
+            items.push(encode2(item, depth + 1));
           }
           return { t: "set", items, size: object.size };
         }
@@ -277,7 +278,7 @@ function encodeConsoleValues(values, caps) {
   }
   function encodeEntry(read, depth) {
     try {
-      return encode(read(), depth + 1);
+      return encode2(read(), depth + 1);
     } catch (error) {
       return { t: "unreadable", reason: reason(error) };
     }
@@ -289,8 +290,55 @@ function encodeConsoleValues(values, caps) {
   return out;
 }
 
-// src/isolate/harness/describe-thrown.ts
+// src/isolate/harness/plain-json.ts
 var stringify = JSON.stringify;
+var finite = Number.isFinite;
+var isArray = Array.isArray;
+var ownKeys = Object.keys;
+var ownProperty = Object.getOwnPropertyDescriptor;
+var hasOwn = Object.hasOwn;
+function own(target, key) {
+  const descriptor = ownProperty(target, key);
+  return descriptor !== void 0 && hasOwn(descriptor, "value") ? descriptor.value : void 0;
+}
+function plainJson(value) {
+  return encode(value) ?? "null";
+}
+function encode(value) {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return stringify(value);
+    case "number":
+      return finite(value) ? stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      break;
+    default:
+      return void 0;
+  }
+  const target = value;
+  if (isArray(target)) {
+    const length = own(target, "length");
+    let text2 = "[";
+    for (let i = 0; i < length; i++) text2 += \`\${i === 0 ? "" : ","}\${encode(own(target, i)) ?? "null"}\`;
+    return \`\${text2}]\`;
+  }
+  const keys = ownKeys(target);
+  let text = "{";
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const encoded = encode(own(target, key));
+    if (encoded === void 0) continue;
+    text += \`\${first ? "" : ","}\${stringify(key)}:\${encoded}\`;
+    first = false;
+  }
+  return \`\${text}}\`;
+}
+
+// src/isolate/harness/describe-thrown.ts
 function describeThrown(thrown) {
   try {
     if (thrown instanceof Error) {
@@ -301,14 +349,13 @@ function describeThrown(thrown) {
       };
     }
     const [encoded] = encodeConsoleValues([thrown], CONSOLE_CAPS);
-    return { name: "Thrown", message: \`a non-Error value was thrown: \${stringify(encoded).slice(0, 1e3)}\`, stack: "" };
+    return { name: "Thrown", message: \`a non-Error value was thrown: \${plainJson(encoded).slice(0, 1e3)}\`, stack: "" };
   } catch {
     return { name: "Thrown", message: "an unprintable value was thrown", stack: "" };
   }
 }
 
 // src/isolate/harness/event-channel.ts
-var stringify2 = JSON.stringify;
 function createEventChannel(writeLine) {
   function emit(run, event) {
     run.emitted++;
@@ -318,7 +365,7 @@ function createEventChannel(writeLine) {
       });
     } else {
       run.lines++;
-      const line = stringify2([run.id, event.kind, event.data]);
+      const line = plainJson([run.id, event.kind, event.data]);
       run.bytes += line.length;
       writeLine(EVENT_LINE_MARKER + line);
     }
@@ -328,7 +375,7 @@ function createEventChannel(writeLine) {
     if (run.dropped !== 1 && run.dropped % DROPPED_TALLY_EVERY !== 0) return;
     if (run.sink) run.pending[run.pending.length] = Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {
     });
-    else writeLine(EVENT_LINE_MARKER + stringify2([run.id, "dropped", [run.dropped]]));
+    else writeLine(EVENT_LINE_MARKER + plainJson([run.id, "dropped", [run.dropped]]));
   }
   function log(run, level, args, layout) {
     if (run.emitted >= MAX_EVENTS_PER_RUN || run.bytes >= MAX_EVENT_BYTES_PER_RUN) {
@@ -344,7 +391,7 @@ function createEventChannel(writeLine) {
     emit(run, { kind: "log", data: layout ? [level, values, layout] : [level, values] });
   }
   function finish(run) {
-    if (run.lines > 0) writeLine(\`\${EVENT_LINE_MARKER}\${stringify2([run.id, "done", run.lines])}\`);
+    if (run.lines > 0) writeLine(\`\${EVENT_LINE_MARKER}\${plainJson([run.id, "done", run.lines])}\`);
   }
   return { emit, log, finish };
 }
@@ -471,6 +518,7 @@ function buildEnv(grants, capabilities) {
 // ../workshop-shared/src/limits.ts
 var MAX_PAYLOAD_BYTES = 1024 * 1024;
 var MAX_RESULT_BYTES = 1024 * 1024;
+var MAX_JSON_DEPTH = 64;
 var MAX_FILE_BYTES = 256 * 1024;
 var MAX_GADGET_BYTES = 1024 * 1024;
 var MAX_NAME_LENGTH = 64;
@@ -484,9 +532,39 @@ var MAX_FETCH_RESPONSE_BYTES = 1024 * 1024;
 var MAX_FETCH_REQUEST_BYTES = 1024 * 1024;
 var MAX_TEST_RESULT_BYTES = 64 * 1024;
 var MAX_TRACE_BYTES = 128 * 1024;
+var LINK_CACHE_BYTES = 64 * 1024 * 1024;
 var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
 var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
+
+// src/isolate/harness/json-text-depth.ts
+var QUOTE = 34;
+var BACKSLASH = 92;
+function jsonTextDepth(text) {
+  let open = 0;
+  let deepest = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 93 || c === 125) {
+      open--;
+      continue;
+    }
+    if (c === 44 || c === 58 || c === 32 || c === 10 || c === 13 || c === 9) continue;
+    if (open > deepest) deepest = open;
+    if (c === 91 || c === 123) open++;
+    else if (c === QUOTE) i = closingQuote(text, i);
+  }
+  return deepest;
+}
+function closingQuote(text, at) {
+  for (let quote = text.indexOf('"', at + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
+}
 
 // src/isolate/harness/run-result.ts
 var invalid = (message) => ({
@@ -494,6 +572,9 @@ var invalid = (message) => ({
   kind: "invalid",
   error: { name: "InvalidResult", message, stack: "" }
 });
+function tooDeep(depth) {
+  return \`run() returned JSON nested \${depth} levels deep; the limit is \${MAX_JSON_DEPTH} levels, as for payloads. Return flatter data.\`;
+}
 function toResult(value, describe2) {
   let text;
   try {
@@ -507,6 +588,8 @@ function toResult(value, describe2) {
   if (text.length > MAX_RESULT_BYTES) {
     return invalid(\`run() returned \${text.length} bytes of JSON; the limit is \${MAX_RESULT_BYTES}. Return less data.\`);
   }
+  const depth = jsonTextDepth(text);
+  if (depth > MAX_JSON_DEPTH) return invalid(tooDeep(depth));
   return { status: "ok", json: text };
 }
 
@@ -566,4 +649,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "3862ac5c3f5f1a1301c38b9b4774df15c58c1d553fc28fe8d54f7cdd0e0d0628";
+export const HARNESS_DIGEST = "dad301fd41926bbc828fecd985799c3d957eea63ca07a7ec66dc6fc622deb786";

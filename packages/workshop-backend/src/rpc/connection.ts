@@ -7,6 +7,7 @@
 import type { ConnectionStats } from "@gadgets/workshop-shared/api";
 import {
   ANONYMOUS_RUNS_PER_MINUTE,
+  MAX_OPEN_LINKS_PER_CONNECTION,
   MAX_CONCURRENT_RUNS_PER_SESSION,
   MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   SHARES_PER_MINUTE,
@@ -19,6 +20,7 @@ import { randomId } from "../storage/ids.ts";
 import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { Overseer } from "../overseer.ts";
+import { codedError } from "@gadgets/workshop-shared/errors";
 
 /** Runs in flight per workspace, over all connections of this Worker isolate. */
 const runsByWorkspace = new Map<string, number>();
@@ -26,7 +28,7 @@ const runsByWorkspace = new Map<string, number>();
 export class Connection {
   /** Random, so anonymous isolates of different connections never share a key. */
   readonly id = randomId();
-  readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0 };
+  readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0, links: 0 };
   /** Runs in flight by id, so they can be cancelled. */
   readonly runs = new Map<string, AbortController>();
   /** Anonymous runs of shared gadgets from this connection. */
@@ -76,6 +78,20 @@ export class Connection {
 
   release(kind: LiveKind, workspaceId: string): void {
     this.#live.release(kind, workspaceId);
+  }
+
+  /** Counts an opened share or record target; throws past the cap. Their values are held once (link-cache.ts). */
+  openLink(): void {
+    if (this.stats.links >= MAX_OPEN_LINKS_PER_CONNECTION)
+      throw codedError(
+        "LIMIT_REACHED",
+        `This connection holds ${MAX_OPEN_LINKS_PER_CONNECTION} open share and record links, the limit. Dispose links you no longer use (\`using share = await api.openShare(…)\`), or reuse one.`,
+      );
+    this.stats.links++;
+  }
+
+  closeLink(): void {
+    this.stats.links = Math.max(0, this.stats.links - 1);
   }
 
   /**

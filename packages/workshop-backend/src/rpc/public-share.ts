@@ -106,7 +106,9 @@ function cancelOwnRun(connection: Connection, runId: unknown): boolean {
   return true;
 }
 
+/** Each holds only a reference to its value, which link-cache.ts holds once per id for all targets. */
 export class PublicShareTarget extends RpcTarget implements PublicShare {
+  #disposed = false;
   constructor(
     private readonly connection: Connection,
     private readonly value: ShareSnapshot,
@@ -128,9 +130,16 @@ export class PublicShareTarget extends RpcTarget implements PublicShare {
   async cancel(runId: string): Promise<boolean> {
     return cancelOwnRun(this.connection, runId);
   }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.connection.closeLink();
+  }
 }
 
 export class PublicRecordTarget extends RpcTarget implements PublicRecord {
+  #disposed = false;
   constructor(
     private readonly connection: Connection,
     private readonly value: SharedRunRecord,
@@ -154,5 +163,11 @@ export class PublicRecordTarget extends RpcTarget implements PublicRecord {
 
   async cancel(runId: string): Promise<boolean> {
     return cancelOwnRun(this.connection, runId);
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.connection.closeLink();
   }
 }

@@ -52,6 +52,7 @@ import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
 import { runTestSuite, testStatusOf } from "./test-runner.ts";
+import { shapeRecordedFetches } from "../url-shape.ts";
 
 /** A manifest's description, or "" when it has none (or the manifest does not parse). */
 function descriptionOf(files: readonly GadgetFile[]): string {
@@ -266,18 +267,20 @@ export class SessionTarget extends RpcTarget implements Session {
     this.#countShare();
     const record = await this.getRun(runId);
     const recordId = randomId();
+    // The same URL rule as the gatekeeper's, again: a run recorded before it kept whole fetch paths.
+    const { events, trace } = shapeRecordedFetches(record.events, record.trace);
     await this.#storeShare("record", recordId, {
       recordId,
       name: record.name,
       description: descriptionOf(record.files),
       files: record.files,
       payload: record.payload,
-      events: record.events,
+      events,
       droppedEvents: record.droppedEvents,
       outcome: record.outcome,
       startedAt: record.startedAt,
       createdAt: Date.now(),
-      ...(record.trace ? { trace: record.trace } : {}),
+      ...(trace ? { trace } : {}),
     });
     return { recordId };
   }

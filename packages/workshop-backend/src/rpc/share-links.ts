@@ -8,7 +8,9 @@ import type { ShareKind } from "../storage/share-store.ts";
 import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
+import { linkCache } from "./link-cache.ts";
 import { isRegistered, register } from "./registry.ts";
+import { previewOf, type SharePreview } from "../share-preview.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
 
 /** Stores the share and adds it to the directory, owned by `workspaceId`. */
@@ -19,7 +21,7 @@ export async function storeShare(
   value: ShareSnapshot | SharedRunRecord,
   workspaceId: string,
 ): Promise<void> {
-  await env.SHARES.get(env.SHARES.idFromName(id)).put(kind, JSON.stringify(value));
+  await env.SHARES.get(env.SHARES.idFromName(id)).put(kind, JSON.stringify(value), previewOf(kind, value));
   await register(env, kind, id, workspaceId);
 }
 
@@ -36,6 +38,16 @@ export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise
   return store.get(kind);
 }
 
+/** The preview of a share of that kind (its page's title and description), never reading the share itself. */
+export async function readSharePreview(env: Env, kind: ShareKind, id: unknown): Promise<SharePreview | undefined> {
+  const checked = check(LinkIdSchema, id);
+  if (!checked.ok) return undefined;
+  const store = env.SHARES.get(env.SHARES.idFromName(checked.value));
+  if (!(await isRegistered(env, kind, checked.value, async () => (await store.preview(kind)) !== undefined)))
+    return undefined;
+  return store.preview(kind);
+}
+
 /** The share of that kind, or a not-found error that is the same for malformed and unknown ids. */
 export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   connection: Connection,
@@ -45,11 +57,14 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   // Only this connection's and this client's own misses count: another client's never refuse it.
   if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientMisses.allows(connection.client))
     throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
+  // Cached values are keyed by well-formed ids only: anything else misses below.
+  const cached = typeof id === "string" ? linkCache.get(kind, id) : undefined;
+  if (cached) return cached as T;
   const text = await readShare(connection.env, kind, id);
   if (text === undefined) {
     connection.shareMisses++;
     clientMisses.take(connection.client);
     throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
   }
-  return JSON.parse(text) as T;
+  return linkCache.parse(kind, id as string, text) as T;
 }

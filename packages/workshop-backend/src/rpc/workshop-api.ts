@@ -86,16 +86,28 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   }
 
   async openShare(shareId: string): Promise<PublicShareTarget> {
-    const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
-    this.connection.executor.prepare?.();
-    return new PublicShareTarget(this.connection, snapshot);
+    this.connection.openLink();
+    try {
+      const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
+      this.connection.executor.prepare?.();
+      return new PublicShareTarget(this.connection, snapshot);
+    } catch (error) {
+      this.connection.closeLink();
+      throw error;
+    }
   }
 
   async openRecord(recordId: string): Promise<PublicRecordTarget> {
-    return new PublicRecordTarget(
-      this.connection,
-      await loadShare<SharedRunRecord>(this.connection, "record", recordId),
-    );
+    this.connection.openLink();
+    try {
+      return new PublicRecordTarget(
+        this.connection,
+        await loadShare<SharedRunRecord>(this.connection, "record", recordId),
+      );
+    } catch (error) {
+      this.connection.closeLink();
+      throw error;
+    }
   }
 
   async ping(): Promise<"pong"> {

@@ -3,6 +3,7 @@
 import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 async function run(context: CommandContext): Promise<ExitCode> {
   const { streams, flags, paint } = context;
@@ -23,18 +24,20 @@ async function run(context: CommandContext): Promise<ExitCode> {
         updatedAt,
         grants,
       }));
-      streams.stdout.write(`${JSON.stringify(rows)}\n`);
+      streams.stdout.write(`${escapeControls(JSON.stringify(rows))}\n`);
       return EXIT.ok;
     }
     if (agents.length === 0) {
       streams.stderr.write("No published agents yet: gadgets publish <dir> publishes one.\n");
       return EXIT.ok;
     }
-    const width = Math.max(...agents.map((agent) => `${agent.name}@${agent.latestVersion}`.length));
-    for (const agent of agents) {
-      const label = `${agent.name}@${agent.latestVersion}`.padEnd(width);
-      streams.stdout.write(`${label}  ${agent.agentId}  ${paint.paint("dim", agent.description)}\n`);
-    }
+    // Names and descriptions are the gadgets' own words: escaped, then measured and styled.
+    const labels = agents.map((agent) => escapeControls(`${agent.name}@${agent.latestVersion}`));
+    const width = Math.max(...labels.map((label) => label.length));
+    agents.forEach((agent, i) => {
+      const line = `${labels[i]?.padEnd(width)}  ${escapeControls(agent.agentId)}`;
+      streams.stdout.write(`${line}  ${paint.paint("dim", escapeControls(agent.description))}\n`);
+    });
     return EXIT.ok;
   } finally {
     open[Symbol.dispose]();

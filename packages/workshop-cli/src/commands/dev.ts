@@ -25,6 +25,7 @@ import { IgnoreRules } from "../ignore-rules.ts";
 import { readPayload } from "../payload-input.ts";
 import { RunPrinter } from "../run-printer.ts";
 import { runOptions } from "../run-options.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 /**
  * Whether a change to `file` (relative to the gadget's folder) can change what runs. A name that is gone
@@ -50,6 +51,8 @@ async function run(context: CommandContext): Promise<ExitCode> {
   const target = context.target();
   const open = await openSession(target);
   const say = (text: string) => streams.stderr.write(`${paint.paint("blue", text)}\n`);
+  // Messages carry the Workshop's words and file names from disk: data, escaped before it is styled.
+  const fail = (text: string) => streams.stderr.write(`${paint.paint("red", escapeControls(text))}\n`);
 
   let runId: string | undefined;
   let rerunWanted = false;
@@ -71,7 +74,8 @@ async function run(context: CommandContext): Promise<ExitCode> {
         payload = payloadFor(folder);
       } catch (error) {
         if (!(error instanceof CliError)) throw error;
-        streams.stderr.write(`${paint.paint("red", error.message)}\nWaiting for the next change.\n`);
+        fail(error.message);
+        streams.stderr.write("Waiting for the next change.\n");
         return;
       }
     }
@@ -93,11 +97,11 @@ async function run(context: CommandContext): Promise<ExitCode> {
       printer.finish(outcome);
     } catch (error) {
       if (error instanceof CliError && error.exitCode === EXIT.unreachable) {
-        streams.stderr.write(`${paint.paint("red", error.message)}\n`);
+        fail(error.message);
         finish(EXIT.unreachable);
         return;
       }
-      streams.stderr.write(`${paint.paint("red", error instanceof Error ? error.message : String(error))}\n`);
+      fail(error instanceof Error ? error.message : String(error));
     } finally {
       runId = undefined;
     }
@@ -122,7 +126,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
       if (file) changed.add(file);
       clearTimeout(settle);
       settle = setTimeout(() => {
-        say(`↻ ${[...changed].join(", ") || "files"} changed: running again`);
+        say(`↻ ${escapeControls([...changed].join(", ")) || "files"} changed: running again`);
         changed.clear();
         rerunWanted = true;
         cancelCurrent();
@@ -136,7 +140,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
 
   open.client.api.onRpcBroken((error: unknown) => {
     if (stopped) return;
-    streams.stderr.write(`${paint.paint("red", unreachable(target.url, error).message)}\n`);
+    fail(unreachable(target.url, error).message);
     finish(EXIT.unreachable);
   });
   const stop = () => {

@@ -3,7 +3,7 @@
  * gadget contract's types so the user's own editor completes `env`. Never overwrites a file.
  */
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { TEMPLATES } from "@gadgets/workshop-frontend/templates";
 import { checkManifest, MAX_NAME_LENGTH } from "@gadgets/workshop-shared";
@@ -32,10 +32,38 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
+const shownPath = (path: string) => relative(process.cwd(), path) || ".";
+
+/** Whether anything is at `path`, a link to nowhere included (existsSync follows links and says no). */
+function taken(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // Under a file, say: nothing is there, and writing will say why it cannot.
+    return false;
+  }
+}
+
+/** Refuses a folder that is, or lies under, a link to nowhere: writing through it could only fail. */
+function refuseLinkToNowhere(folder: string): void {
+  for (let path = folder; ; path = dirname(path)) {
+    if (taken(path)) {
+      if (lstatSync(path).isSymbolicLink() && !existsSync(path)) {
+        throw new CliError(
+          EXIT.usage,
+          `${shownPath(path)} is a link to ${readlinkSync(path)}, which does not exist; nothing was written. Create what it points at, or choose another folder.`,
+        );
+      }
+      return;
+    }
+    if (dirname(path) === path) return;
+  }
+}
+
 async function run(context: CommandContext): Promise<ExitCode> {
   const { flags, streams } = context;
   const folder = resolve(context.positionals[0] ?? ".");
-  const shown = relative(process.cwd(), folder) || ".";
+  const shown = shownPath(folder);
   const templateId = flagString(flags, "template") ?? "echo";
   const template = TEMPLATES.find((candidate) => candidate.id === templateId);
   if (!template) {
@@ -54,17 +82,23 @@ async function run(context: CommandContext): Promise<ExitCode> {
     { path: "tsconfig.json", content: TSCONFIG },
     { path: ENV_TYPES_FILE, content: envTypesText(manifest.value.grants ?? {}) },
   ];
-  const existing = writes.filter((file) => existsSync(join(folder, file.path))).map((file) => file.path);
+  refuseLinkToNowhere(folder);
+  const existing = writes.filter((file) => taken(join(folder, file.path))).map((file) => file.path);
   if (existing.length > 0) {
     throw new CliError(
       EXIT.usage,
       `${shown} already has ${existing.join(", ")}; nothing was written. Choose an empty or new folder.`,
     );
   }
-  for (const file of writes) {
-    const path = join(folder, file.path);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.content, { flag: "wx" });
+  try {
+    for (const file of writes) {
+      const path = join(folder, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content, { flag: "wx" });
+    }
+  } catch (error) {
+    // Not a bug of ours: a folder that cannot be made or written (a file in the way, no permission, a full disk).
+    throw new CliError(EXIT.usage, `Cannot write ${shown}: ${(error as Error).message}. Choose another folder.`);
   }
   streams.stderr.write(
     `Created gadget "${name}" (${template.title}) in ${shown}: ${writes.map((file) => file.path).join(", ")}.\n` +

@@ -10,6 +10,7 @@ import { syncDraft } from "../draft-sync.ts";
 import { errorCode } from "@gadgets/workshop-shared";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 async function run(context: CommandContext): Promise<ExitCode> {
   const { streams, flags } = context;
@@ -30,9 +31,10 @@ async function run(context: CommandContext): Promise<ExitCode> {
         );
       throw open.failure(error, EXIT.invalid);
     }
-    const { agentId, name, version } = published;
+    const { agentId, version } = published;
+    const name = escapeControls(published.name);
     if (flags.json) {
-      streams.stdout.write(`${JSON.stringify({ name, version, agentId })}\n`);
+      streams.stdout.write(`${escapeControls(JSON.stringify({ name: published.name, version, agentId }))}\n`);
     } else {
       streams.stdout.write(`${name}@${version}\nagent id: ${agentId}\n`);
       streams.stderr.write(`Call it: gadgets call ${name} --input '…'  (or ${agentId}@${version} for this version)\n`);

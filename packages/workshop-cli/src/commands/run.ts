@@ -21,6 +21,7 @@ import { RunPrinter } from "../run-printer.ts";
 import { cancelOnInterrupt } from "../run-canceller.ts";
 import { runOptions } from "../run-options.ts";
 import { recordUrl } from "../share-links.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 async function run(context: CommandContext): Promise<ExitCode> {
   const { flags, streams, paint } = context;
@@ -53,7 +54,9 @@ async function run(context: CommandContext): Promise<ExitCode> {
         // The run's own outcome decides the exit code; a run refused before it started has no record.
         const failure = open.failure(error, EXIT.notFound);
         if (failure.exitCode === EXIT.unreachable) throw failure;
-        streams.stderr.write(`${paint.paint("yellow", `Could not share this run: ${failure.message}`)}\n`);
+        streams.stderr.write(
+          `${paint.paint("yellow", `Could not share this run: ${escapeControls(failure.message)}`)}\n`,
+        );
       }
     }
     return exitCodeFor(outcome);

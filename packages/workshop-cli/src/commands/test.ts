@@ -9,6 +9,7 @@ import { openSession } from "../connection.ts";
 import { syncDraft } from "../draft-sync.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
+import { escapeControls } from "../terminal-text.ts";
 import { formatCaseResult, formatSummary } from "../test-table.ts";
 
 async function run(context: CommandContext): Promise<ExitCode> {
@@ -21,7 +22,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
     });
     const summary = await open.session
       .runTests(draft.draftId, (result) => {
-        if (flags.json) streams.stdout.write(`${JSON.stringify({ type: "case", ...result })}\n`);
+        if (flags.json) streams.stdout.write(`${escapeControls(JSON.stringify({ type: "case", ...result }))}\n`);
         else streams.stdout.write(formatCaseResult(result, paint));
       })
       .catch((error: unknown) => {
@@ -29,7 +30,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
       });
     if (flags.json) {
       const { results: _results, ...rest } = summary as typeof summary & { results?: unknown };
-      streams.stdout.write(`${JSON.stringify({ type: "summary", ...rest })}\n`);
+      streams.stdout.write(`${escapeControls(JSON.stringify({ type: "summary", ...rest }))}\n`);
     } else streams.stdout.write(formatSummary(summary, paint));
     if (summary.status === "invalid") return EXIT.invalid;
     return summary.status === "failed" ? EXIT.testsFailed : EXIT.ok;

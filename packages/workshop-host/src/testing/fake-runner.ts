@@ -11,7 +11,10 @@ export class FakeRunner implements RunnerHandle {
   static #nextPid = 1000;
   readonly pid = FakeRunner.#nextPid++;
   readonly exited: Promise<number | string>;
-  readonly jobs = new Map<string, { job: ExecuteJob; reply(reply: ExecuteReply): void; fail(): void }>();
+  readonly jobs = new Map<
+    string,
+    { job: ExecuteJob; reply(reply: ExecuteReply): void; fail(): void; refuse(reason: string): void }
+  >();
   rssBytes = 50 * 1024 * 1024;
   cpu = 0;
   /** A run on it spins: it does not answer pings. */
@@ -39,6 +42,10 @@ export class FakeRunner implements RunnerHandle {
     return !this.killed;
   }
 
+  connected(): boolean {
+    return !this.killed;
+  }
+
   execute(job: ExecuteJob, _capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     if (this.killed) return Promise.reject(new Error("gone"));
     return new Promise((resolve, reject) => {
@@ -49,6 +56,11 @@ export class FakeRunner implements RunnerHandle {
           resolve(reply);
         },
         fail: () => reject(new Error("connection lost")),
+        // Its reply could not be sent (too deep, say): the call fails, the runner lives on.
+        refuse: (reason) => {
+          this.jobs.delete(job.runId);
+          reject(new Error(reason));
+        },
       });
     });
   }

@@ -2,16 +2,13 @@
 
 import * as v from "valibot";
 import type { JsonValue } from "../wire-basics.ts";
-import { MAX_PAYLOAD_BYTES } from "../limits.ts";
+import { MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES } from "../limits.ts";
 
 const encoder = new TextEncoder();
 /** UTF-8 size of a string. */
 export function byteLength(text: string): number {
   return encoder.encode(text).byteLength;
 }
-
-/** Deeper values are refused before the walk could exhaust the stack. */
-const MAX_JSON_DEPTH = 64;
 
 /**
  * The first part of a value that JSON cannot carry, named by its path, or undefined for plain JSON data.

@@ -3,9 +3,7 @@
 import { encodeConsoleValues } from "@gadgets/workshop-shared/console-values";
 import { CONSOLE_CAPS } from "@gadgets/workshop-shared/limits";
 import type { RawError } from "../../executors/executor.ts";
-
-// Taken when the harness loads, before the gadget's code runs.
-const stringify = JSON.stringify;
+import { plainJson } from "./plain-json.ts";
 
 export function describeThrown(thrown: unknown): RawError {
   try {
@@ -17,7 +15,7 @@ export function describeThrown(thrown: unknown): RawError {
       };
     }
     const [encoded] = encodeConsoleValues([thrown], CONSOLE_CAPS);
-    return { name: "Thrown", message: `a non-Error value was thrown: ${stringify(encoded).slice(0, 1000)}`, stack: "" };
+    return { name: "Thrown", message: `a non-Error value was thrown: ${plainJson(encoded).slice(0, 1000)}`, stack: "" };
   } catch {
     return { name: "Thrown", message: "an unprintable value was thrown", stack: "" };
   }

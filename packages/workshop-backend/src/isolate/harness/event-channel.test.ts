@@ -6,6 +6,7 @@ import type { RawError } from "../../executors/executor.ts";
 import { EVENT_LINE_MARKER, type RunSink } from "./contract.ts";
 import { createEventChannel } from "./event-channel.ts";
 import { newRunState } from "./run-state.ts";
+import { withPlanted } from "./testing/planted.ts";
 
 /** A sink as the isolate sees one over RPC: every call answers with a promise. */
 class RecordingSink implements RunSink {
@@ -152,5 +153,38 @@ describe("createEventChannel over stdout", () => {
     );
     channel.log(run, "log", [hostile]);
     expect(parsed()[0]).toEqual(["r1", "log", ["log", [{ t: "unreadable", reason: "Error: no keys" }]]]);
+  });
+
+  it("writes the same lines whatever toJSON the gadget put on Array, Object or String", () => {
+    const write = () => {
+      const { channel, lines, run } = overStdout();
+      run.emitted = MAX_EVENTS_PER_RUN - 2;
+      channel.log(run, "log", ["text", 1, { a: [true, null] }], { depth: 1, table: { columns: ["a"] } });
+      channel.emit(run, { kind: "error", data: [{ name: "E", message: "m", stack: "at x" }, true] });
+      channel.log(run, "log", ["dropped"]);
+      channel.finish(run);
+      return lines;
+    };
+    const honest = write();
+    // As a gadget would: the outermost array of each of this run's lines becomes another run's tally.
+    function forge(this: unknown) {
+      return Array.isArray(this) && this[0] === "r1" ? ["r2", "dropped", [999_999_999]] : this;
+    }
+    const forged = { value: forge, writable: true };
+    const planted = withPlanted(
+      [
+        [Array.prototype, "toJSON", forged],
+        [Object.prototype, "toJSON", forged],
+        [String.prototype, "toJSON", forged],
+      ],
+      write,
+    );
+    expect(planted).toEqual(honest);
+    expect(honest.map((line) => JSON.parse(line.slice(EVENT_LINE_MARKER.length))[1])).toEqual([
+      "log",
+      "error",
+      "dropped",
+      "done",
+    ]);
   });
 });

@@ -14,10 +14,9 @@ import {
 } from "@gadgets/workshop-shared/limits";
 import type { RawError } from "../../executors/executor.ts";
 import { EVENT_LINE_MARKER } from "./contract.ts";
+// Not JSON.stringify: that would ask the gadget's prototypes for `toJSON` (see plain-json.ts).
+import { plainJson } from "./plain-json.ts";
 import type { RunState } from "./run-state.ts";
-
-// Taken when the harness loads, before the gadget's code runs: a gadget that replaces it changes nothing here.
-const stringify = JSON.stringify;
 
 /** One event, as its event line carries it: `[runId, kind, data]`. */
 export type ChannelEvent =
@@ -48,7 +47,7 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
       run.pending[run.pending.length] = Promise.resolve(call).catch(() => {});
     } else {
       run.lines++;
-      const line = stringify([run.id, event.kind, event.data]);
+      const line = plainJson([run.id, event.kind, event.data]);
       run.bytes += line.length;
       writeLine(EVENT_LINE_MARKER + line);
     }
@@ -59,7 +58,7 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
     run.dropped++;
     if (run.dropped !== 1 && run.dropped % DROPPED_TALLY_EVERY !== 0) return;
     if (run.sink) run.pending[run.pending.length] = Promise.resolve(run.sink.dropped(run.dropped)).catch(() => {});
-    else writeLine(EVENT_LINE_MARKER + stringify([run.id, "dropped", [run.dropped]]));
+    else writeLine(EVENT_LINE_MARKER + plainJson([run.id, "dropped", [run.dropped]]));
   }
 
   function log(run: RunState, level: LogLevel, args: readonly unknown[], layout?: LogLayout): void {
@@ -78,7 +77,7 @@ export function createEventChannel(writeLine: (line: string) => void): EventChan
   }
 
   function finish(run: RunState): void {
-    if (run.lines > 0) writeLine(`${EVENT_LINE_MARKER}${stringify([run.id, "done", run.lines])}`);
+    if (run.lines > 0) writeLine(`${EVENT_LINE_MARKER}${plainJson([run.id, "done", run.lines])}`);
   }
 
   return { emit, log, finish };
