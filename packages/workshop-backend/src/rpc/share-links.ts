@@ -4,7 +4,7 @@ import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/ap
 import { MAX_SHARE_MISSES_PER_CONNECTION } from "@gadgets/workshop-shared/limits";
 import { check, LinkIdSchema } from "@gadgets/workshop-shared/schemas";
 import type { Env } from "../env.ts";
-import type { ShareKind } from "../storage/share-store.ts";
+import type { ShareKind, ShareStore } from "../storage/share-store.ts";
 import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
@@ -26,26 +26,30 @@ export async function storeShare(
 }
 
 /**
- * The stored text of a share of that kind; undefined for unknown and malformed ids alike. Neither
+ * What `read` answers of the share of that kind; undefined for unknown and malformed ids alike. Neither
  * touches a share's storage: malformed ids are refused here, unknown ones by the directory.
  */
-export async function readShare(env: Env, kind: ShareKind, id: unknown): Promise<string | undefined> {
+async function readStored<T>(
+  env: Env,
+  kind: ShareKind,
+  id: unknown,
+  read: (store: DurableObjectStub<ShareStore>) => Promise<T | undefined>,
+): Promise<T | undefined> {
   const checked = check(LinkIdSchema, id);
   if (!checked.ok) return undefined;
   const store = env.SHARES.get(env.SHARES.idFromName(checked.value));
-  if (!(await isRegistered(env, kind, checked.value, async () => (await store.get(kind)) !== undefined)))
-    return undefined;
-  return store.get(kind);
+  if (!(await isRegistered(env, kind, checked.value, async () => (await read(store)) !== undefined))) return undefined;
+  return read(store);
+}
+
+/** The stored text of a share of that kind. */
+export function readShare(env: Env, kind: ShareKind, id: unknown): Promise<string | undefined> {
+  return readStored(env, kind, id, (store) => store.get(kind));
 }
 
 /** The preview of a share of that kind (its page's title and description), never reading the share itself. */
-export async function readSharePreview(env: Env, kind: ShareKind, id: unknown): Promise<SharePreview | undefined> {
-  const checked = check(LinkIdSchema, id);
-  if (!checked.ok) return undefined;
-  const store = env.SHARES.get(env.SHARES.idFromName(checked.value));
-  if (!(await isRegistered(env, kind, checked.value, async () => (await store.preview(kind)) !== undefined)))
-    return undefined;
-  return store.preview(kind);
+export function readSharePreview(env: Env, kind: ShareKind, id: unknown): Promise<SharePreview | undefined> {
+  return readStored(env, kind, id, (store) => store.preview(kind));
 }
 
 /** The share of that kind, or a not-found error that is the same for malformed and unknown ids. */
