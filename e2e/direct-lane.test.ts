@@ -37,6 +37,9 @@ async function warm(s: Awaited<ReturnType<typeof session>>["session"]): Promise<
   const before = directRuns();
   for (let i = 0; i < 50 && directRuns() === before; i++) {
     const outcome = await s.runDraft(draft.id, { input: `warm ${i}` });
+    // A new workspace may wait for a recycled runner; on a starved machine past the pool's wait (busy).
+    // Where runs go is what these tests check, so a busy warm-up run is simply tried again.
+    if (kindOf(outcome) === "busy") continue;
     expect(kindOf(outcome)).toBe("ok");
     await new Promise((done) => setTimeout(done, 10));
   }
