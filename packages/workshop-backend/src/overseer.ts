@@ -107,6 +107,13 @@ const START_GUARD_SLACK_MS = 2000;
 const LOG_LEVELS = new Set<LogLevel>(["log", "info", "warn", "error", "debug"]);
 
 /** What the isolate reports is input: it ran in the gadget's realm. */
+/** A run's source as its log line and error reports name it: `draft:<id>`, `agent:<id>` (`@version` with `versioned`), `code`. */
+function sourceText(source: RunSummary["source"], versioned: boolean): string {
+  if (source.kind === "code") return "code";
+  const id = source.kind === "draft" ? `draft:${source.draftId}` : `agent:${source.agentId}`;
+  return versioned ? `${id}@${source.version}` : id;
+}
+
 function sanitizeRawError(raw: unknown): RawError {
   const value = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
   const text = (field: unknown, max: number) => (typeof field === "string" ? field.slice(0, max) : "");
@@ -238,10 +245,7 @@ export class Overseer {
     this.#logger.info("run", {
       runId: request.runId,
       workspaceId: request.workspaceId,
-      source:
-        request.source.kind === "draft"
-          ? `draft:${request.source.draftId}@${request.source.version}`
-          : `agent:${request.source.agentId}@${request.source.version}`,
+      source: sourceText(request.source, true),
       input: payload,
       outcome: outcome.status === "ok" ? "ok" : outcome.kind,
       result: outcome.status === "ok" ? outcome.result : outcome.message,
@@ -257,11 +261,11 @@ export class Overseer {
     ) {
       const context = {
         runId: request.runId,
-        source: request.source.kind === "draft" ? `draft:${request.source.draftId}` : `agent:${request.source.agentId}`,
+        source: sourceText(request.source, false),
         kind: outcome.kind,
         // The IDE's Problems view names the gadget and the version that failed.
         gadget: name,
-        version: String(request.source.version),
+        version: request.source.kind === "code" ? "" : String(request.source.version),
       };
       this.#reportError?.(
         request.workspaceId,

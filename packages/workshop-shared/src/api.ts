@@ -66,7 +66,18 @@ export type SaveOutcome =
 // ---------------------------------------------------------------------------------------------
 // Agents (published, immutable versions of a draft)
 
-export interface AgentVersion {
+/** A JSON Schema (draft 2020-12) as a manifest declares it: a JSON object (its values typed `unknown`: `JsonValue` nested this deep is more than the Durable Object stub types can map). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** The schemas a version's manifest declares (`inputSchema`, `outputSchema` in `gadget.json`); absent when it declares none. */
+export interface AgentSchemas {
+  /** What `run`'s payload must be; a payload that breaks it ends `invalid` before any code runs. */
+  inputSchema?: JsonSchema;
+  /** What the result must be; a result that breaks it ends the run `invalid`. */
+  outputSchema?: JsonSchema;
+}
+
+export interface AgentVersion extends AgentSchemas {
   agentId: string;
   name: string;
   version: number;
@@ -77,7 +88,7 @@ export interface AgentVersion {
   tests?: TestStatus;
 }
 
-export interface AgentSummary {
+export interface AgentSummary extends AgentSchemas {
   agentId: string;
   name: string;
   description: string;
@@ -85,7 +96,7 @@ export interface AgentSummary {
   latestVersion: number;
   draftId: string;
   updatedAt: number;
-  /** The latest version's grants. */
+  /** The latest version's grants (and, from `AgentSchemas`, its schemas). */
   grants: GadgetGrants;
   /** The latest version's README.md (or AGENTS.md), cut at 64 KB; empty when it has none. */
   docs: string;
@@ -214,9 +225,23 @@ export type WorkspaceSettingsChanges = v.InferOutput<typeof SettingsChangesSchem
  */
 export type WorkspaceSettings = Required<WorkspaceSettingsChanges>;
 
+/**
+ * What a run ran: a draft's saved version, a published agent's version, or code sent to run as it is
+ * (Code Mode: `Session.runCode`, the MCP `run_code` tool).
+ */
+export type RunSource =
+  | { kind: "draft"; draftId: string; version: number }
+  | { kind: "agent"; agentId: string; version: number }
+  | { kind: "code" };
+
+/** Who started a run: a client over the RPC API (absent in older records), or an MCP client. */
+export type RunVia = "rpc" | "mcp";
+
 export interface RunSummary {
   runId: string;
-  source: { kind: "draft"; draftId: string; version: number } | { kind: "agent"; agentId: string; version: number };
+  source: RunSource;
+  /** Absent means "rpc". */
+  via?: RunVia;
   name: string;
   status: RunOutcome["status"];
   kind?: RunErrorKind;
@@ -479,6 +504,57 @@ export interface Session {
   listErrors(): Promise<ErrorGroup[]>;
   /** What this workspace stores against its byte quota. */
   usage(): Promise<WorkspaceUsage>;
+
+  /**
+   * Code Mode: runs `code` — the body of an async function, as an LLM writes it — in a fresh isolate
+   * whose only capability is `agents`, one function per published agent this session may call (each a
+   * nested run with the agent's own grants). Its `return` value is the result. An ordinary run with a
+   * record (`source.kind` "code") and a trace.
+   */
+  runCode(code: string, onEvent?: RunEventListener | null, options?: RunOptions | null): Promise<RunOutcome>;
+  /** The TypeScript declaration of `agents` that code given to `runCode` is written against. */
+  codeModeTypes(): Promise<string>;
+
+  /** Makes an API key (only with the workspace token); the key itself is in this answer only. */
+  createKey(input: CreateKeyInput): Promise<CreatedKey>;
+  /** The workspace's keys, never their secrets (only with the workspace token). */
+  listKeys(): Promise<ApiKeyInfo[]>;
+  /** Revokes a key at once, its live sessions included; false when there was no such key (only with the workspace token). */
+  revokeKey(keyId: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys: what to hand to an LLM client or a backend instead of the workspace token
+
+/**
+ * `call`: list and run published agents (and Code Mode, MCP) — nothing else. `full`: everything the
+ * workspace token can do except managing keys.
+ */
+export type ApiKeyScope = "call" | "full";
+
+export interface CreateKeyInput {
+  /** A name for people (`claude-desktop`, `billing-backend`), 1–64 characters. */
+  name: string;
+  scope: ApiKeyScope;
+  /** Only these agents (ids or names) may be listed and run with the key; left out: all of them. */
+  agents?: string[] | null;
+}
+
+export interface ApiKeyInfo {
+  keyId: string;
+  name: string;
+  scope: ApiKeyScope;
+  /** The agents the key is limited to, or null for all. */
+  agents: string[] | null;
+  createdAt: number;
+  /** When it last opened a session or served an MCP request (to the minute), null if never. */
+  lastUsedAt: number | null;
+}
+
+/** A new key: `key` is shown this once (the Workshop keeps only its hash). */
+export interface CreatedKey {
+  key: string;
+  info: ApiKeyInfo;
 }
 
 /** Bytes a workspace stores, by kind, against its quota (WORKSPACE_QUOTA_BYTES). */
@@ -492,7 +568,10 @@ export interface WorkspaceUsage {
 export interface WorkshopApi {
   /** Creates a new, empty workspace and returns its credentials. */
   createWorkspace(): Promise<WorkspaceCredentials>;
-  /** Authenticates in-band; usable pipelined (`api.getSession(token).listDrafts()`). */
+  /**
+   * Authenticates in-band with the workspace token or an API key (`gk_…`); usable pipelined
+   * (`api.getSession(token).listDrafts()`). A key's session refuses what its scope does not allow.
+   */
   getSession(token: string): Session | Promise<Session>;
   /** A shared snapshot by its id (pipelined); unknown and malformed ids fail alike. */
   openShare(shareId: string): PublicShare | Promise<PublicShare>;

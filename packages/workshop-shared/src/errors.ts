@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "NOT_FOUND",
   /** A call whose arguments are of the wrong shape or out of range. */
   "INVALID_ARGUMENT",
+  /** An API key whose scope does not allow this call (or a revoked key's live session). */
+  "FORBIDDEN",
   /** Too many calls or misses from this client or connection; wait and retry. */
   "RATE_LIMITED",
   /** A count, size or storage limit of the connection or workspace is reached. */

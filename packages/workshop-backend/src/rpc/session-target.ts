@@ -3,6 +3,9 @@
 import { RpcTarget } from "capnweb";
 import type {
   AgentSummary,
+  ApiKeyInfo,
+  CreatedKey,
+  CreateKeyInput,
   AgentVersion,
   CreateDraftInput,
   Draft,
@@ -306,6 +309,27 @@ export class SessionTarget extends RpcTarget implements Session {
     // The session's own run records count as soon as it has their outcomes.
     await this.#records.flush();
     return this.store.usage();
+  }
+
+  // Code Mode (rpc/code-mode.ts) and API keys (rpc/api-keys.ts) are being built; until then they refuse.
+  async runCode(_code: string, _onEvent?: RunEventListener | null, _options?: RunOptions | null): Promise<RunOutcome> {
+    throw new Error("runCode is not available yet.");
+  }
+
+  async codeModeTypes(): Promise<string> {
+    throw new Error("codeModeTypes is not available yet.");
+  }
+
+  async createKey(_input: CreateKeyInput): Promise<CreatedKey> {
+    throw new Error("createKey is not available yet.");
+  }
+
+  async listKeys(): Promise<ApiKeyInfo[]> {
+    throw new Error("listKeys is not available yet.");
+  }
+
+  async revokeKey(_keyId: string): Promise<boolean> {
+    throw new Error("revokeKey is not available yet.");
   }
 
   [Symbol.dispose](): void {
