@@ -76,6 +76,11 @@ describe("schema migrations", () => {
         const outcome = await session.runDraft("dOldDraft0000000000001", { input: "again" });
         expect(outcome).toMatchObject({ status: "ok", result: "Old echo: again" });
         expect((await session.listRuns(10)).length).toBe(3); // the old record, the agent call, the draft run
+
+        // Tables added by later steps work too: an API key limited to the old agent.
+        const { key } = await session.createKey({ name: "old", scope: "call", agents: ["old-echo"] });
+        using keyClient = createRpcClient({ url: second.url, token: key });
+        expect(await keyClient.getAgent("old-echo").run({ input: "keyed" })).toBe("Old echo: keyed");
       } finally {
         await second.stop();
       }

@@ -16,6 +16,7 @@ import { Overseer } from "./overseer.ts";
 import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
 import { checkPoolReport } from "./pool-report.ts";
 import { isOriginAllowed } from "./origin.ts";
+import { handleMcp } from "./mcp/mcp-route.ts";
 import { Connection } from "./rpc/connection.ts";
 import { unfinishedRunCount } from "./rpc/run-launcher.ts";
 import { sameSecret } from "./same-secret.ts";
@@ -123,6 +124,16 @@ app.all("/api", (c) => {
   });
   return new Response(null, { status: 101, webSocket: client });
 });
+
+// MCP over Streamable HTTP for LLM clients, authenticated by an API key (mcp/mcp-route.ts).
+app.all("/mcp", (c) =>
+  handleMcp(c.req.raw, {
+    env: c.env,
+    overseer: overseerFor(c.env),
+    client: clientKey(c.req.raw),
+    waitUntil: (work) => c.executionCtx.waitUntil(work),
+  }),
+);
 
 app.get("/s/:id", (c) => serveSharePage(c.env, c.req.raw, "snapshot", c.req.param("id")));
 app.get("/r/:id", (c) => serveSharePage(c.env, c.req.raw, "record", c.req.param("id")));

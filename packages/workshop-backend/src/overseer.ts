@@ -18,6 +18,7 @@ import type {
   RunOutcome,
   RunRecord,
   RunSummary,
+  RunVia,
   RunTimings,
 } from "@gadgets/workshop-shared/api";
 import { type EncodedValue, sanitizeEncodedValues } from "@gadgets/workshop-shared/console-values";
@@ -38,6 +39,7 @@ import {
   checkPayload,
   checkTimeoutMs,
 } from "@gadgets/workshop-shared/validate";
+import { schemaMismatch, validateJson } from "@gadgets/workshop-shared/json-schema";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
@@ -53,6 +55,8 @@ export interface RunRequest {
   executor: Executor;
   workspaceId: string;
   source: RunSummary["source"];
+  /** Who started it, as its record says (left out: a client over the RPC API). */
+  via?: RunVia;
   files: readonly GadgetFile[];
   /** Unchecked: the overseer validates it. */
   payload: unknown;
@@ -193,6 +197,9 @@ export class Overseer {
     const timeout = checkTimeout(request.timeoutMs);
     const name = prepared.ok ? prepared.manifest.name : "gadget";
     if (checkedPayload.ok) payload = checkedPayload.value;
+    // Before any isolate starts: a payload that breaks the inputSchema runs none of the gadget's code.
+    const inputSchema = prepared.ok && checkedPayload.ok ? prepared.manifest.inputSchema : undefined;
+    const input = inputSchema ? validateJson(inputSchema, payload) : undefined;
     buildDoneAt = runDoneAt = this.#now();
 
     if (!prepared.ok) {
@@ -200,6 +207,7 @@ export class Overseer {
       if (prepared.error) events.emit({ type: "error", error: prepared.error, uncaught: true });
     } else if (!checkedPayload.ok) outcome = fail("invalid", checkedPayload.error);
     else if (!timeout.ok) outcome = fail("invalid", timeout.error);
+    else if (input && !input.ok) outcome = fail("invalid", schemaMismatch("inputSchema", input.errors));
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
       outcome = await this.#execute(
@@ -214,6 +222,9 @@ export class Overseer {
       );
       runDoneAt = this.#now();
       outcome = { ...outcome, timings: timings() };
+      const outputSchema = prepared.manifest.outputSchema;
+      const output = outcome.status === "ok" && outputSchema ? validateJson(outputSchema, outcome.result) : undefined;
+      if (output && !output.ok) outcome = fail("invalid", schemaMismatch("outputSchema", output.errors));
     }
 
     await events.end(outcome);
@@ -230,6 +241,7 @@ export class Overseer {
     const record: RunRecord = {
       runId: request.runId,
       source: request.source,
+      ...(request.via && request.via !== "rpc" ? { via: request.via } : {}),
       name,
       status: outcome.status,
       ...(outcome.status === "error" ? { kind: outcome.kind } : {}),

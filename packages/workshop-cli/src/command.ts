@@ -6,7 +6,8 @@ import type { OutputStreams } from "./run-printer.ts";
 import type { Target } from "./connection.ts";
 import type { Painter } from "./terminal-style.ts";
 
-export type FlagValues = Record<string, string | boolean | undefined>;
+/** Parsed options; one declared `multiple` (repeatable) is a list. */
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandContext {
   positionals: string[];
@@ -33,6 +34,12 @@ export interface Command {
 export function flagString(flags: FlagValues, name: string): string | undefined {
   const value = flags[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** Every value of a repeatable option, in order (none: empty). */
+export function flagStrings(flags: FlagValues, name: string): string[] {
+  const value = flags[name];
+  return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
 }
 
 export const INPUT_OPTIONS: ParseArgsOptionsConfig = {

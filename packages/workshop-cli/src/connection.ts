@@ -10,6 +10,7 @@ import {
   DEFAULT_WORKSHOP_URL,
   apiWebSocketUrl,
   createRpcClient,
+  errorCode,
   type Session,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
@@ -93,6 +94,11 @@ export function unreachable(url: string, cause: unknown): CliError {
   );
 }
 
+/** An API key (`gk_…`) rather than a workspace token: its messages differ, not how it is used. */
+export function isApiKey(token: string): boolean {
+  return token.startsWith("gk_");
+}
+
 /** A client whose server answered; only `createWorkspace` and `ping` are usable without a token. */
 export async function connect(target: Target): Promise<WorkshopClient> {
   const client = createRpcClient({ url: target.url, ...(target.token ? { token: target.token } : {}) });
@@ -141,7 +147,9 @@ export async function openSession(target: Target): Promise<OpenSession> {
       failure(error, exitCode) {
         if (error instanceof CliError) return error;
         if (lost) return unreachable(target.url, lost);
-        return new CliError(exitCode, error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
+        // An API key's scope (or a revoked key) refused it: a credential problem, whatever the command.
+        return new CliError(errorCode(error) === "FORBIDDEN" ? EXIT.auth : exitCode, message);
       },
       [Symbol.dispose]() {
         session[Symbol.dispose]();
@@ -152,10 +160,13 @@ export async function openSession(target: Target): Promise<OpenSession> {
     session[Symbol.dispose]();
     client[Symbol.dispose]();
     const from = target.tokenSource === "config" ? `the token saved in ${target.configPath}` : target.tokenSource;
+    const key = isApiKey(target.token);
     throw new CliError(
       EXIT.auth,
-      `${target.url} refused the workspace token from ${from}: ${(error as Error).message}\n` +
-        "The workspace may be gone or the token mistyped. Run `gadgets login` for a new workspace, or `gadgets login --token <token>`.",
+      `${target.url} refused the ${key ? "API key" : "workspace token"} from ${from}: ${(error as Error).message}\n` +
+        (key
+          ? "The key may be revoked or mistyped. Ask the workspace's owner for a new one (gadgets keys create)."
+          : "The workspace may be gone or the token mistyped. Run `gadgets login` for a new workspace, or `gadgets login --token <token>`."),
     );
   }
 }

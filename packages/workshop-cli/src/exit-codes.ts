@@ -28,7 +28,10 @@ export const EXIT = {
   testsFailed: 9,
   /** No Workshop answered at the URL. */
   unreachable: 10,
-  /** No token, or the Workshop knows no workspace for it (unknown or revoked). */
+  /**
+   * No token, or the Workshop knows no workspace for it (unknown or revoked), or the API key used does
+   * not allow the command (its scope, its agents) or was revoked.
+   */
   auth: 11,
   /** The agent, share or draft asked for does not exist. */
   notFound: 12,

@@ -13,6 +13,7 @@ import { agents } from "./commands/agents.ts";
 import { call } from "./commands/call.ts";
 import { dev } from "./commands/dev.ts";
 import { init } from "./commands/init.ts";
+import { keys } from "./commands/keys.ts";
 import { login } from "./commands/login.ts";
 import { publish } from "./commands/publish.ts";
 import { runCommand } from "./commands/run.ts";
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
   agents,
   call,
   share,
+  keys,
 };
 
 const GLOBAL_OPTIONS = {
@@ -53,10 +55,11 @@ Usage:
 ${lines.join("\n")}
 
 Every command takes --url URL (else WORKSHOP_URL, else the last login, else http://127.0.0.1:8787),
---token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login), --color / --no-color.
+--token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login; an API key gk_… works too,
+within its scope), --color / --no-color.
 
 Exit codes: 0 ok, 1 the gadget threw, 2 bad command line, 3 invalid gadget or payload, 4 timeout,
-5 cpu, 6 memory, 7 cancelled, 8 busy, 10 Workshop unreachable, 11 token refused or missing,
+5 cpu, 6 memory, 7 cancelled, 8 busy, 10 Workshop unreachable, 11 token or key refused or missing,
 12 not found, 70 internal error.
 `;
 }

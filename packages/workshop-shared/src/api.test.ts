@@ -2,10 +2,13 @@
 
 import { describe, expectTypeOf, it } from "vitest";
 import type {
+  ApiKeyScope,
   CreateDraftInput,
+  CreateKeyInput,
   GadgetFile,
   GadgetGrants,
   GadgetManifest,
+  JsonSchema,
   JsonValue,
   PublishOptions,
   RunOptions,
@@ -30,6 +33,8 @@ describe("types inferred from the wire schemas", () => {
       description?: string | undefined;
       exampleInput?: JsonValue | undefined;
       grants: GadgetGrants;
+      inputSchema?: JsonSchema | undefined;
+      outputSchema?: JsonSchema | undefined;
     }>();
   });
 
@@ -43,6 +48,11 @@ describe("types inferred from the wire schemas", () => {
       fetchHosts?: string[] | null | undefined;
     }>();
     expectTypeOf<WorkspaceSettings>().toEqualTypeOf<{ runTimeoutMs: number; fetchHosts: string[] | null }>();
+    expectTypeOf<CreateKeyInput>().toEqualTypeOf<{
+      name: string;
+      scope: ApiKeyScope;
+      agents?: string[] | null | undefined;
+    }>();
   });
 
   it("describe a test case", () => {

@@ -8,6 +8,7 @@
 
 import type * as v from "valibot";
 import type { EncodedValue } from "./console-values.ts";
+import type { CreateKeyInputSchema } from "./schemas/api-keys.ts";
 import type {
   CreateDraftInputSchema,
   PublishOptionsSchema,
@@ -532,19 +533,18 @@ export interface Session {
  */
 export type ApiKeyScope = "call" | "full";
 
-export interface CreateKeyInput {
-  /** A name for people (`claude-desktop`, `billing-backend`), 1–64 characters. */
-  name: string;
-  scope: ApiKeyScope;
-  /** Only these agents (ids or names) may be listed and run with the key; left out: all of them. */
-  agents?: string[] | null;
-}
+/**
+ * A new key: `name` for people (`claude-desktop`, `billing-backend`), 1–64 characters, trimmed; its
+ * `scope`; and `agents`, the only agents (ids or names, each found when the key is made and kept by id)
+ * that may be listed and run with it — left out or null: all of them.
+ */
+export type CreateKeyInput = v.InferOutput<typeof CreateKeyInputSchema>;
 
 export interface ApiKeyInfo {
   keyId: string;
   name: string;
   scope: ApiKeyScope;
-  /** The agents the key is limited to, or null for all. */
+  /** The ids of the agents the key is limited to, or null for all. */
   agents: string[] | null;
   createdAt: number;
   /** When it last opened a session or served an MCP request (to the minute), null if never. */

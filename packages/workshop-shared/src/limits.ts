@@ -30,13 +30,48 @@ export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1000;
 /** Hosts in a fetch grant. */
 export const MAX_FETCH_HOSTS = 32;
+/**
+ * A manifest's `inputSchema` or `outputSchema`, as JSON text. Schemas people write for an agent's
+ * input are a few KB; each is sent with every `describe()` and `listAgents()` and read by an LLM in
+ * Code Mode's types, so a generated 1 MB schema is refused rather than carried everywhere.
+ */
+export const MAX_SCHEMA_BYTES = 64 * 1024;
+/**
+ * How deep a schema document may nest: an object or array inside at most this many others. Half of
+ * MAX_JSON_DEPTH: checking recurses through schema and value together, and hand-written schemas nest
+ * a few levels per level of data.
+ */
+export const MAX_SCHEMA_DEPTH = 32;
+/**
+ * Work one check of a value against a schema may do: subschemas applied, their keywords and the
+ * value's keys and items they loop over, pattern steps. It runs on the Worker's thread before and after
+ * every run. An ordinary payload takes a few hundred steps; a 1 MiB payload of small objects about
+ * 450,000. Measured at 0.05–0.35 µs a step, this bounds one check to about a third of a second.
+ */
+export const MAX_SCHEMA_CHECK_STEPS = 1_000_000;
+/**
+ * A string checked against a `format` (`uri`, `email`…): twice the longest URL browsers handle well, and
+ * short enough that the slowest format check (`uri-reference` on a hostile string) takes under 20 ms.
+ */
+export const MAX_FORMAT_CHARS = 4096;
+/** Problems listed when a value breaks a schema: the first few say what to fix; the rest would repeat them. */
+export const MAX_SCHEMA_ERRORS = 5;
 
 /** Ids we hand out are 22 characters (128 bits, base64url); anything longer is not ours. */
 export const MAX_ID_LENGTH = 64;
 /** An agent reference: an id or a name, `@`, and a version of up to 9 digits, with two characters to spare. */
 export const MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
-/** Workspace tokens are `gw_` + 43 characters (256 bits). */
+/** Workspace tokens are `gw_` + 43 characters (256 bits); API keys `gk_` + 65. */
 export const MAX_TOKEN_LENGTH = 128;
+/**
+ * API keys per workspace: one per LLM client, backend or person it is handed to, with room to rotate.
+ * Each is checked on every call of its sessions, so the list stays one a person can read and prune.
+ */
+export const MAX_API_KEYS_PER_WORKSPACE = 100;
+/** A key's name, for people (`claude-desktop`). */
+export const MAX_API_KEY_NAME_LENGTH = 64;
+/** Agents one key may be limited to: a key for a few agents names them; for more, leave it open to all. */
+export const MAX_AGENTS_PER_API_KEY = 50;
 
 /** Drafts kept per workspace. */
 export const MAX_DRAFTS_PER_WORKSPACE = 500;
@@ -293,3 +328,20 @@ export const WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 export const MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
 /** Free disk below which the local Workshop refuses new writes (reads keep working). */
 export const MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The declaration of `agents` a Code Mode tool's description carries: an LLM reads it with every
+ * request, so it stays a few thousand tokens; agents past it are named, untyped.
+ */
+export const MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
+/** An MCP request body: a 1 MiB payload (`MAX_PAYLOAD_BYTES`) as JSON-RPC, escaped, with room to spare. */
+export const MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+/**
+ * JSON-RPC messages in one MCP batch (the current MCP revision sends none; older clients may). Each
+ * `tools/call` in it is a run, held to the workspace's run caps anyway.
+ */
+export const MAX_MCP_BATCH_MESSAGES = 16;
+/** Console lines a `tools/call` answer summarises in its text (all of them were streamed as they came). */
+export const MAX_MCP_SUMMARY_LINES = 50;
+/** Characters of console text in that summary. */
+export const MAX_MCP_SUMMARY_CHARS = 8 * 1024;

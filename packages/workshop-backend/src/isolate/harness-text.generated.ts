@@ -8,6 +8,7 @@ var MAX_RESULT_BYTES = 1024 * 1024;
 var MAX_FILE_BYTES = 256 * 1024;
 var MAX_GADGET_BYTES = 1024 * 1024;
 var MAX_NAME_LENGTH = 64;
+var MAX_SCHEMA_BYTES = 64 * 1024;
 var MAX_ID_LENGTH = 64;
 var MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
 var MAX_EVENTS_PER_RUN = 2e3;
@@ -39,6 +40,9 @@ var LINK_CACHE_BYTES = 64 * 1024 * 1024;
 var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
 var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
+var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
+var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
 
 // src/isolate/harness/contract.ts
 var HARNESS_CONSOLE_MODULE = "__workshop_console.js";
@@ -522,6 +526,7 @@ var MAX_JSON_DEPTH = 64;
 var MAX_FILE_BYTES = 256 * 1024;
 var MAX_GADGET_BYTES = 1024 * 1024;
 var MAX_NAME_LENGTH = 64;
+var MAX_SCHEMA_BYTES = 64 * 1024;
 var MAX_ID_LENGTH = 64;
 var MAX_AGENT_REF_LENGTH = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH) + 12;
 var MAX_EVENT_BYTES_PER_RUN = 2 * 1024 * 1024;
@@ -536,6 +541,9 @@ var LINK_CACHE_BYTES = 64 * 1024 * 1024;
 var WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 var MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
 var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
+var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
+var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
 var QUOTE = 34;
@@ -649,4 +657,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "dad301fd41926bbc828fecd985799c3d957eea63ca07a7ec66dc6fc622deb786";
+export const HARNESS_DIGEST = "4ed059914ab0f45d84c7d49d8f233848efd9c2ed3991fd84276f4aa3154e204a";

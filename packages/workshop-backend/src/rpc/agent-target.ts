@@ -15,6 +15,7 @@ import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
 import { launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
+import { allowsAgent } from "./credentials.ts";
 
 type Resolved = ResolvedAgent & { meta: AgentVersion };
 
@@ -54,10 +55,24 @@ export class AgentTarget extends RpcTarget implements Agent {
     return { ref, pinned: version !== undefined, key: `${this.context.workspaceId}:${ref}` };
   }
 
+  /** Whether the session's credential may run this agent (an API key may be limited to some). */
+  #allowed(agent: Resolved): boolean {
+    return !this.context.access || allowsAgent(this.context.access, agent);
+  }
+
+  /** The agent, refused when the session's API key is limited to other agents. */
+  #mayRun(agent: Resolved): Resolved {
+    if (this.#allowed(agent)) return agent;
+    throw codedError(
+      "FORBIDDEN",
+      `This API key may not run agent "${agent.name}": it is limited to other agents. Use a key that lists it (or the workspace token).`,
+    );
+  }
+
   async #resolve(): Promise<Resolved> {
     const { ref, pinned, key } = this.#ref();
     const cached = pinned ? pinnedVersions.get(key) : undefined;
-    if (cached) return cached;
+    if (cached) return this.#mayRun(cached);
     let resolved: Resolved;
     try {
       resolved = (await resolveAgentRef(this.context.store, ref)) as Resolved;
@@ -70,10 +85,11 @@ export class AgentTarget extends RpcTarget implements Agent {
     }
     if (pinned) pinnedVersions.set(key, resolved);
     else latestSeen.set(key, resolved);
-    return resolved;
+    return this.#mayRun(resolved);
   }
 
   async describe(): Promise<AgentVersion> {
+    await this.context.authorize?.();
     return (await this.#resolve()).meta;
   }
 
@@ -83,6 +99,8 @@ export class AgentTarget extends RpcTarget implements Agent {
     options?: RunOptions | null,
   ): Promise<RunOutcome> {
     const receivedAt = Date.now();
+    // A revoked key's stub runs nothing (run() comes through here too).
+    await this.context.authorize?.();
     const listener = parseArgument(RunEventListenerSchema, onEvent);
     const request = (agent: Resolved) => ({
       source: { kind: "agent" as const, agentId: agent.agentId, version: agent.version },
@@ -96,8 +114,10 @@ export class AgentTarget extends RpcTarget implements Agent {
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
     const { pinned, key } = this.#ref();
-    // The version this isolate last found for the latest: a guess, which the lookup confirms.
-    const guess = pinned ? undefined : latestSeen.get(key);
+    // The version this isolate last found for the latest: a guess, which the lookup confirms. Never one
+    // the session may not run: that is left to the lookup, which refuses it.
+    const seen = pinned ? undefined : latestSeen.get(key);
+    const guess = seen && this.#allowed(seen) ? seen : undefined;
     if (guess) {
       const lookup = this.#resolve();
       const confirmed = lookup.then(

@@ -12,6 +12,7 @@ import type {
   RunRecord,
   RunSummary,
   RunTrace,
+  RunVia,
 } from "@gadgets/workshop-shared/api";
 import {
   MAX_CATALOG_CALLS_PER_RUN,
@@ -31,6 +32,7 @@ import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
@@ -57,6 +59,8 @@ export interface LaunchRequest {
   parentSignal?: AbortSignal;
   /** Catalog calls made so far by the whole call tree of the run a person or backend started. */
   catalogCalls?: { made: number };
+  /** Which agents this run's own catalog calls may reach (an API key limited to some agents); nested runs are not limited by it. */
+  allowsAgent?(agent: { agentId: string; name: string }): boolean;
   /** Hears of the run's record once the run is over (before it is stored). */
   onRecord?(record: RunRecord): void;
   /**
@@ -80,6 +84,12 @@ export interface RunContext {
   timeoutMs: number;
   /** The workspace's cap on fetch hosts (null: none). */
   fetchHosts: string[] | null;
+  /** Who starts this context's runs (an MCP request, or a client over RPC when left out); nested runs inherit it. */
+  via?: RunVia;
+  /** The credential behind the runs (credentials.ts): an API key limits which agents a stub may run. Left out: the token. */
+  access?: Access;
+  /** Asked before each call on an agent stub: refuses (FORBIDDEN) once the session's API key is revoked. */
+  authorize?: () => Promise<void>;
 }
 
 /**
@@ -145,6 +155,10 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
 
   async function callAgent(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun> {
     const agent = await resolveAgentRef(context.store, ref);
+    if (request.allowsAgent && !request.allowsAgent(agent))
+      throw new Error(
+        `This run may not call "${agent.name}": the API key it was started with is limited to other agents.`,
+      );
     if (chain.includes(agent.draftId))
       throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
     let trace: RunTrace | undefined;
@@ -292,6 +306,7 @@ async function runAndRecord(
       executor: connection.executor,
       workspaceId,
       source: request.source,
+      via: context.via,
       files: request.files,
       payload: args.value.payload,
       timeoutMs: args.value.timeoutMs,

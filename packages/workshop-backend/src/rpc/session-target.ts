@@ -29,10 +29,12 @@ import type {
   WorkspaceSettings,
   WorkspaceSettingsChanges,
   WorkspaceUsage,
+  RunVia,
 } from "@gadgets/workshop-shared/api";
 import { codedError } from "@gadgets/workshop-shared/errors";
 import { MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
+  CodeModeCodeSchema,
   CreateDraftInputSchema,
   DraftIdSchema,
   ListLimitSchema,
@@ -49,6 +51,9 @@ import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
+import * as apiKeys from "./api-keys.ts";
+import { type Access, allowsAgent, confirmAccess } from "./credentials.ts";
+import { type SessionMethod, scopeRefusal } from "./session-scope.ts";
 import type { Connection } from "./connection.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import { launchRun, type RunContext } from "./run-launcher.ts";
@@ -56,6 +61,8 @@ import { RunRecordWriter } from "./run-record-writer.ts";
 import { loadShare, storeShare } from "./share-links.ts";
 import { runTestSuite, testStatusOf } from "./test-runner.ts";
 import { shapeRecordedFetches } from "../url-shape.ts";
+import { runCodeMode } from "../code-mode/code-mode-run.ts";
+import { codeModeDeclaration, codeModeExample } from "../code-mode/code-mode-types.ts";
 
 /** A manifest's description, or "" when it has none (or the manifest does not parse). */
 function descriptionOf(files: readonly GadgetFile[]): string {
@@ -73,12 +80,30 @@ export class SessionTarget extends RpcTarget implements Session {
     private readonly workspaceId: string,
     private readonly store: DurableObjectStub<WorkspaceStore>,
     private settings: WorkspaceSettings,
+    /** The workspace token, or the API key this session was opened with (credentials.ts). */
+    private readonly access: Access,
+    /** Who starts this session's runs, as their records say (an MCP request); left out: RPC. */
+    private readonly via?: RunVia,
   ) {
     super();
     this.#records = new RunRecordWriter(store, () => checkDiskForWrite(connection.env));
   }
 
+  /** Refuses once this session's API key is revoked; the workspace token is never asked about. */
+  readonly #authorize = (): Promise<void> => confirmAccess(this.store, this.access);
+
+  /**
+   * The guard at the top of every method: what the key's scope does not allow (session-scope.ts), and
+   * any call at all once the key is revoked.
+   */
+  async #allow(method: SessionMethod): Promise<void> {
+    const refused = scopeRefusal(this.access, method);
+    if (refused) throw refused;
+    await this.#authorize();
+  }
+
   async workspace(): Promise<{ workspaceId: string }> {
+    await this.#allow("workspace");
     return { workspaceId: this.workspaceId };
   }
 
@@ -90,14 +115,19 @@ export class SessionTarget extends RpcTarget implements Session {
       records: this.#records,
       timeoutMs: this.settings.runTimeoutMs,
       fetchHosts: this.settings.fetchHosts,
+      access: this.access,
+      authorize: this.#authorize,
+      ...(this.via ? { via: this.via } : {}),
     };
   }
 
   async getSettings(): Promise<WorkspaceSettings> {
+    await this.#allow("getSettings");
     return { ...this.settings };
   }
 
   async updateSettings(changes: WorkspaceSettingsChanges): Promise<WorkspaceSettings> {
+    await this.#allow("updateSettings");
     const { runTimeoutMs, fetchHosts } = parseArgument(SettingsChangesSchema, changes);
     await checkDiskForWrite(this.connection.env);
     this.settings = await this.store.updateSettings({
@@ -107,28 +137,33 @@ export class SessionTarget extends RpcTarget implements Session {
     return { ...this.settings };
   }
 
-  listDrafts(): Promise<DraftSummary[]> {
+  async listDrafts(): Promise<DraftSummary[]> {
+    await this.#allow("listDrafts");
     return this.store.listDrafts();
   }
 
   async createDraft(input: CreateDraftInput): Promise<Draft> {
+    await this.#allow("createDraft");
     const { files } = parseArgument(CreateDraftInputSchema, input);
     await checkDiskForWrite(this.connection.env);
     return this.store.createDraft(files);
   }
 
-  openDraft(draftId: string): Promise<Draft> {
+  async openDraft(draftId: string): Promise<Draft> {
+    await this.#allow("openDraft");
     return this.store.getDraft(parseArgument(DraftIdSchema, draftId));
   }
 
   async saveDraft(draftId: string, input: SaveDraftInput): Promise<SaveOutcome> {
+    await this.#allow("saveDraft");
     const id = parseArgument(DraftIdSchema, draftId);
     const { baseVersion, files } = parseArgument(SaveDraftInputSchema, input);
     await checkDiskForWrite(this.connection.env);
     return this.store.saveDraft(id, baseVersion, files);
   }
 
-  deleteDraft(draftId: string): Promise<void> {
+  async deleteDraft(draftId: string): Promise<void> {
+    await this.#allow("deleteDraft");
     return this.store.deleteDraft(parseArgument(DraftIdSchema, draftId));
   }
 
@@ -139,6 +174,7 @@ export class SessionTarget extends RpcTarget implements Session {
     options?: RunOptions | null,
   ): Promise<RunOutcome> {
     const receivedAt = Date.now();
+    await this.#allow("runDraft");
     const id = parseArgument(DraftIdSchema, draftId);
     const listener = parseArgument(RunEventListenerSchema, onEvent);
     const draft = await this.store.getDraft(id);
@@ -156,6 +192,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async cancelRun(runId: string): Promise<boolean> {
+    await this.#allow("cancelRun");
     const controller = this.connection.runs.get(parseArgument(RunIdSchema, runId));
     if (!controller) return false;
     controller.abort({ kind: "cancelled", message: "The run was cancelled by the user." });
@@ -182,16 +219,19 @@ export class SessionTarget extends RpcTarget implements Session {
     }
   }
 
-  runTests(draftId: string, onResult?: TestResultListener | null): Promise<TestRunSummary> {
+  async runTests(draftId: string, onResult?: TestResultListener | null): Promise<TestRunSummary> {
+    await this.#allow("runTests");
     const id = parseArgument(DraftIdSchema, draftId);
     return this.#test(id, parseArgument(TestResultListenerSchema, onResult));
   }
 
-  lastTestStatus(draftId: string): Promise<TestStatus | null> {
+  async lastTestStatus(draftId: string): Promise<TestStatus | null> {
+    await this.#allow("lastTestStatus");
     return this.store.testStatus(parseArgument(DraftIdSchema, draftId));
   }
 
   async publishDraft(draftId: string, options?: PublishOptions | null): Promise<AgentVersion> {
+    await this.#allow("publishDraft");
     const id = parseArgument(DraftIdSchema, draftId);
     const override = parseArgument(PublishOptionsSchema, options)?.overrideTests;
     const summary = await this.#test(id, undefined);
@@ -217,22 +257,34 @@ export class SessionTarget extends RpcTarget implements Session {
     });
   }
 
-  listAgents(): Promise<AgentSummary[]> {
-    return this.store.listAgents();
+  async listAgents(): Promise<AgentSummary[]> {
+    await this.#allow("listAgents");
+    // Workers RPC maps the summaries' schemas too deeply for the checker; they are the AgentSummary[] stored.
+    const agents: unknown = await this.store.listAgents();
+    return (agents as AgentSummary[]).filter((agent) => allowsAgent(this.access, agent));
   }
 
   getAgent(agentRef: string): AgentTarget {
+    // Handed out at once, for pipelining: the stub asks `authorize` and checks the agent on each call.
+    const refused = scopeRefusal(this.access, "getAgent");
+    if (refused) throw refused;
     this.connection.reserve("agents", this.workspaceId);
     return new AgentTarget(this.#context(), agentRef);
   }
 
   async listRuns(limit?: number | null): Promise<RunSummary[]> {
+    await this.#allow("listRuns");
     const rows = parseArgument(ListLimitSchema, limit);
     await this.#records.flush();
     return this.store.listRuns(rows);
   }
 
   async getRun(runId: string): Promise<RunRecord> {
+    await this.#allow("getRun");
+    return this.#getRun(runId);
+  }
+
+  async #getRun(runId: string): Promise<RunRecord> {
     await this.#records.flush();
     // Workers RPC maps the record's type too deeply for the checker; it is the RunRecord that was stored.
     const record: unknown = await (this.store as unknown as { getRun(id: string): Promise<unknown> }).getRun(
@@ -247,6 +299,7 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {
+    await this.#allow("shareDraft");
     const id = parseArgument(DraftIdSchema, draftId);
     const checkedPayload = parseArgument(PayloadSchema, payload);
     this.#countShare();
@@ -267,8 +320,9 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async shareRun(runId: string): Promise<{ recordId: string }> {
+    await this.#allow("shareRun");
     this.#countShare();
-    const record = await this.getRun(runId);
+    const record = await this.#getRun(runId);
     const recordId = randomId();
     // The same URL rule as the gatekeeper's, again: a run recorded before it kept whole fetch paths.
     const { events, trace } = shapeRecordedFetches(record.events, record.trace);
@@ -296,40 +350,62 @@ export class SessionTarget extends RpcTarget implements Session {
   }
 
   async forkShare(shareId: string): Promise<Draft> {
+    await this.#allow("forkShare");
     const snapshot = await loadShare<ShareSnapshot>(this.connection, "snapshot", shareId);
     await checkDiskForWrite(this.connection.env);
     return this.store.createDraft(snapshot.files);
   }
 
-  listErrors(): Promise<ErrorGroup[]> {
+  async listErrors(): Promise<ErrorGroup[]> {
+    await this.#allow("listErrors");
     return this.store.listErrors();
   }
 
   async usage(): Promise<WorkspaceUsage> {
+    await this.#allow("usage");
     // The session's own run records count as soon as it has their outcomes.
     await this.#records.flush();
     return this.store.usage();
   }
 
-  // Code Mode (rpc/code-mode.ts) and API keys (rpc/api-keys.ts) are being built; until then they refuse.
-  async runCode(_code: string, _onEvent?: RunEventListener | null, _options?: RunOptions | null): Promise<RunOutcome> {
-    throw new Error("runCode is not available yet.");
+  async runCode(code: string, onEvent?: RunEventListener | null, options?: RunOptions | null): Promise<RunOutcome> {
+    const receivedAt = Date.now();
+    await this.#allow("runCode");
+    const access = this.access;
+    return runCodeMode(this.#context(), {
+      code: parseArgument(CodeModeCodeSchema, code),
+      listener: parseArgument(RunEventListenerSchema, onEvent),
+      options,
+      receivedAt,
+      ...(access.kind === "key" && access.agents !== null
+        ? { allowsAgent: (agent: { agentId: string }) => allowsAgent(access, agent) }
+        : {}),
+    });
   }
 
   async codeModeTypes(): Promise<string> {
-    throw new Error("codeModeTypes is not available yet.");
+    await this.#allow("codeModeTypes");
+    const agents = await this.listAgents();
+    return `${codeModeDeclaration(agents)}
+/*
+${codeModeExample(agents)}
+*/
+`;
   }
 
-  async createKey(_input: CreateKeyInput): Promise<CreatedKey> {
-    throw new Error("createKey is not available yet.");
+  async createKey(input: CreateKeyInput): Promise<CreatedKey> {
+    await this.#allow("createKey");
+    return apiKeys.createKey(this.connection.env, this.workspaceId, this.store, input);
   }
 
   async listKeys(): Promise<ApiKeyInfo[]> {
-    throw new Error("listKeys is not available yet.");
+    await this.#allow("listKeys");
+    return apiKeys.listKeys(this.store);
   }
 
-  async revokeKey(_keyId: string): Promise<boolean> {
-    throw new Error("revokeKey is not available yet.");
+  async revokeKey(keyId: string): Promise<boolean> {
+    await this.#allow("revokeKey");
+    return apiKeys.revokeKey(this.store, keyId);
   }
 
   [Symbol.dispose](): void {

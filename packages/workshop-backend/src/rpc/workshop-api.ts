@@ -8,18 +8,14 @@ import type {
   WorkshopApi,
   WorkspaceCredentials,
 } from "@gadgets/workshop-shared/api";
-import {
-  MAX_FAILED_SESSIONS_PER_CONNECTION,
-  MAX_WORKSPACES_PER_CONNECTION,
-  WORKSPACES_PER_CLIENT_PER_HOUR,
-} from "@gadgets/workshop-shared/limits";
-import { check, WorkspaceTokenSchema } from "@gadgets/workshop-shared/schemas";
+import { MAX_WORKSPACES_PER_CONNECTION, WORKSPACES_PER_CLIENT_PER_HOUR } from "@gadgets/workshop-shared/limits";
 import { newWorkspaceToken, workspaceIdFor } from "../storage/ids.ts";
-import { clientMisses, clientWorkspaces, TOO_MANY_MISSES } from "./client-limits.ts";
+import { clientWorkspaces } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
+import { authenticate } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import { PublicRecordTarget, PublicShareTarget } from "./public-share.ts";
-import { isRegistered, register } from "./registry.ts";
+import { register } from "./registry.ts";
 import { SessionTarget } from "./session-target.ts";
 import { loadShare } from "./share-links.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
@@ -50,39 +46,17 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     return { workspaceId, token };
   }
 
-  async getSession(rawToken: string): Promise<SessionTarget> {
-    // A malformed token has its own code, so clients can tell it from an unknown one.
-    const checked = check(WorkspaceTokenSchema, rawToken);
-    if (!checked.ok) throw codedError("INVALID_TOKEN", checked.error, TypeError);
-    const token = checked.value;
+  /** Takes the workspace token or an API key (credentials.ts); a key's session is scoped (session-scope.ts). */
+  async getSession(credential: string): Promise<SessionTarget> {
     const { connection } = this;
-    // Only this connection's and this client's own misses count here: another client's never do.
-    if (connection.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientMisses.allows(connection.client))
-      throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
-    const workspaceId = await workspaceIdFor(token);
-    const store = connection.env.WORKSPACES.get(connection.env.WORKSPACES.idFromName(workspaceId));
-    const unknown = () => {
-      connection.failedSessions++;
-      clientMisses.take(connection.client);
-      return codedError(
-        "UNKNOWN_TOKEN",
-        "Unknown workspace token: no workspace belongs to it. Create a workspace with createWorkspace().",
-      );
-    };
-    // The directory answers first: an unknown token never touches (nor creates) a workspace's storage.
-    if (!(await isRegistered(connection.env, "workspace", workspaceId, () => store.exists()))) throw unknown();
-    connection.reserve("sessions", workspaceId);
-    try {
-      const opened = await store.openSession();
-      if (!opened.exists) throw unknown();
-      const session = new SessionTarget(connection, workspaceId, store, opened.settings);
-      // The person is about to run something: the first run should not wait for the executor's setup.
-      connection.executor.prepare?.();
-      return session;
-    } catch (error) {
-      connection.release("sessions", workspaceId);
-      throw error;
-    }
+    const auth = await authenticate(connection.env, connection.client, credential, connection);
+    // A malformed credential is a TypeError, as a bad argument is.
+    if (!auth.ok) throw codedError(auth.code, auth.message, auth.code === "INVALID_TOKEN" ? TypeError : Error);
+    connection.reserve("sessions", auth.workspaceId);
+    const session = new SessionTarget(connection, auth.workspaceId, auth.store, auth.settings, auth.access);
+    // The person is about to run something: the first run should not wait for the executor's setup.
+    connection.executor.prepare?.();
+    return session;
   }
 
   async openShare(shareId: string): Promise<PublicShareTarget> {

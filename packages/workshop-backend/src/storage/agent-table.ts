@@ -4,11 +4,13 @@
  */
 
 import type {
+  AgentSchemas,
   AgentSummary,
   AgentVersion,
   Draft,
   GadgetFile,
   GadgetGrants,
+  GadgetManifest,
   TestStatus,
 } from "@gadgets/workshop-shared/api";
 import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
@@ -44,6 +46,21 @@ export function resolvedAgentBytes(agent: ResolvedAgent): number {
 const RESOLVED_CACHE_BYTES = 8 * 1024 * 1024;
 const MAX_CACHED_AGENTS = 1024;
 
+/** The schemas a manifest declares, each only when it declares it. */
+function schemasIn(manifest: GadgetManifest): AgentSchemas {
+  const { inputSchema, outputSchema } = manifest;
+  return { ...(inputSchema ? { inputSchema } : {}), ...(outputSchema ? { outputSchema } : {}) };
+}
+
+/** A version's schemas as its runs check them: none when its manifest declares none (or does not check). */
+function schemasOf(files: readonly GadgetFile[]): AgentSchemas {
+  const manifest = checkManifest(files);
+  return manifest.ok ? schemasIn(manifest.value) : {};
+}
+
+/** Schemas of listed versions kept in memory, by their size as JSON: a version never changes. */
+const SCHEMAS_CACHE_BYTES = 4 * 1024 * 1024;
+
 type VersionRow = {
   agent_id: string;
   version: number;
@@ -65,6 +82,11 @@ export class AgentTable {
     max: MAX_CACHED_AGENTS,
     maxSize: RESOLVED_CACHE_BYTES,
     sizeCalculation: resolvedAgentBytes,
+  });
+  readonly #schemas = new LRUCache<string, AgentSchemas>({
+    max: MAX_CACHED_AGENTS,
+    maxSize: SCHEMAS_CACHE_BYTES,
+    sizeCalculation: (schemas) => Math.max(1, JSON.stringify(schemas).length),
   });
 
   constructor(
@@ -138,6 +160,7 @@ export class AgentTable {
       description,
       publishedAt: now,
       grants,
+      ...schemasIn(manifest.value),
       ...(tested ? { tests: tested.tests } : {}),
     };
   }
@@ -166,6 +189,9 @@ export class AgentTable {
         const files = JSON.parse(row.files) as GadgetFile[];
         const docs = files.find((file) => /^(README|AGENTS)\.md$/i.test(file.path))?.content ?? "";
         const tests = this.tests.forAgent(row.id, row.latest_version);
+        const key = `${row.id}@${row.latest_version}`;
+        const schemas = this.#schemas.get(key) ?? schemasOf(files);
+        this.#schemas.set(key, schemas);
         return {
           agentId: row.id,
           name: row.name,
@@ -175,6 +201,7 @@ export class AgentTable {
           updatedAt: row.updated_at,
           grants: JSON.parse(row.grants) as GadgetGrants,
           docs: docs.slice(0, MAX_AGENT_DOCS_CHARS),
+          ...schemas,
           ...(tests ? { tests } : {}),
         };
       });
@@ -202,12 +229,13 @@ export class AgentTable {
       .toArray()[0];
     if (!row) return undefined;
     const tests = this.tests.forAgent(row.agent_id, row.version);
+    const files = JSON.parse(row.files) as GadgetFile[];
     const resolved: Resolved = {
       agentId: row.agent_id,
       draftId: agent.draftId,
       version: row.version,
       name: row.name,
-      files: JSON.parse(row.files) as GadgetFile[],
+      files,
       meta: {
         agentId: row.agent_id,
         name: row.name,
@@ -215,6 +243,7 @@ export class AgentTable {
         description: row.description,
         publishedAt: row.published_at,
         grants: JSON.parse(row.grants) as GadgetGrants,
+        ...schemasOf(files),
         ...(tests ? { tests } : {}),
       },
     };

@@ -99,4 +99,14 @@ CREATE TABLE IF NOT EXISTS agent_version_tests (
   agent_id TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL, PRIMARY KEY (agent_id, version));
 `),
   },
+  {
+    version: 5,
+    what: "API keys: each key's hash (never the key), name, scope, the agents it is limited to, when made and last used",
+    up: (sql) =>
+      sql.exec(`
+CREATE TABLE IF NOT EXISTS api_keys (
+  key_id TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL, scope TEXT NOT NULL,
+  agents TEXT, created_at INTEGER NOT NULL, last_used_at INTEGER);
+`),
+  },
 ];

@@ -4,7 +4,7 @@
  * meant for the user; the RPC layer passes them on.
  *
  * A shell: each concern is a table module over the same `SqlStorage` (drafts, agents, runs, kv,
- * settings, error reports, test results, quota accounting); this class runs the migrations and
+ * settings, error reports, test results, quota accounting, API keys); this class runs the migrations and
  * delegates, and keeps here only what crosses concerns.
  */
 
@@ -13,6 +13,7 @@ import type { ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import type {
   AgentSummary,
   AgentVersion,
+  ApiKeyInfo,
   Draft,
   DraftSummary,
   ErrorGroup,
@@ -27,6 +28,7 @@ import type {
 import { AgentTable, type ResolvedAgent } from "./agent-table.ts";
 import { DraftTable } from "./draft-table.ts";
 import { ErrorReportTable } from "./error-report-table.ts";
+import { type KeyCreation, KeyTable, type NewKey } from "./key-table.ts";
 import { KvTable } from "./kv-table.ts";
 import { migrate } from "./migrations.ts";
 import { RunTable } from "./run-table.ts";
@@ -50,6 +52,7 @@ export class WorkspaceStore extends DurableObject<unknown> {
   readonly #runs: RunTable;
   readonly #kv: KvTable;
   readonly #errors: ErrorReportTable;
+  readonly #keys: KeyTable;
 
   // Stores read no bindings: the Worker hands them what they need.
   constructor(ctx: DurableObjectState, env: unknown) {
@@ -64,6 +67,7 @@ export class WorkspaceStore extends DurableObject<unknown> {
     this.#runs = new RunTable(sql, this.#usage, (work) => ctx.storage.transactionSync(work));
     this.#kv = new KvTable(sql, this.#usage);
     this.#errors = new ErrorReportTable(sql);
+    this.#keys = new KeyTable(sql);
     // An existing workspace comes up to date before it serves anything. A database without tables is
     // left alone: looking up an unknown workspace must write nothing (`initialize` creates it).
     void ctx.blockConcurrencyWhile(async () => {
@@ -227,5 +231,51 @@ export class WorkspaceStore extends DurableObject<unknown> {
 
   listErrors(): ErrorGroup[] {
     return this.#errors.list();
+  }
+
+  // ----- API keys (only a key's hash ever reaches the store)
+
+  /**
+   * Makes a key. Each of its agents (an id or a name) must be published, and is kept by its id: a name
+   * another draft publishes later gains nothing.
+   */
+  createKey(keyHash: string, key: NewKey): KeyCreation {
+    let agents: string[] | null = null;
+    if (key.agents) {
+      const ids = new Set<string>();
+      for (const ref of key.agents) {
+        const found = this.#agents.resolve(ref, undefined) ?? this.#agents.resolveByName(ref, undefined);
+        if (!found)
+          return {
+            status: "refused",
+            code: "AGENT_NOT_FOUND",
+            message: `No published agent "${ref}" in this workspace: a key can be limited only to agents already published (listAgents, or gadgets agents, lists them).`,
+          };
+        ids.add(found.agentId);
+      }
+      agents = [...ids];
+    }
+    return this.#keys.create(keyHash, { ...key, agents }, Date.now());
+  }
+
+  listKeys(): ApiKeyInfo[] {
+    return this.#keys.list();
+  }
+
+  /** Revokes at once: the key's next call, of a live session too, finds nothing. */
+  revokeKey(keyId: string): boolean {
+    return this.#keys.revoke(keyId);
+  }
+
+  /** What a session opened with an API key needs: the key (marked used; undefined when there is none) and the settings. */
+  openKeySession(keyHash: string): { key: ApiKeyInfo | undefined; settings: WorkspaceSettings } {
+    if (!this.exists()) return { key: undefined, settings: { ...DEFAULT_SETTINGS } };
+    return { key: this.#keys.use(keyHash, Date.now()), settings: this.getSettings() };
+  }
+
+  /** The key, marked used; undefined once it is revoked. Each call of a key's session asks this first. */
+  useKey(keyId: string): ApiKeyInfo | undefined {
+    if (!this.exists()) return undefined;
+    return this.#keys.useById(keyId, Date.now());
   }
 }

@@ -1,20 +1,23 @@
 /**
- * `gadgets login`: creates a workspace on the Workshop (or takes the token of one you have) and saves it
- * for that Workshop's URL. The token is printed only with --show-token; `--token -` reads it from stdin,
+ * `gadgets login`: creates a workspace on the Workshop (or takes the token of one you have, or an API
+ * key someone made for you) and saves it for that Workshop's URL. The token is printed only with --show-token; `--token -` reads it from stdin,
  * which keeps it out of shell history and process lists.
  */
 
 import { readFileSync } from "node:fs";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, flagString } from "../command.ts";
-import { connect, openSession } from "../connection.ts";
+import { connect, isApiKey, openSession } from "../connection.ts";
 import { readConfig, writeConfig } from "../config-store.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 
 function tokenFrom(flag: string): string {
   const token = flag === "-" ? readFileSync(0, "utf8").trim() : flag;
   if (!token)
-    throw new CliError(EXIT.usage, "--token is empty: give the workspace token (gw_…), or - to read it from stdin.");
+    throw new CliError(
+      EXIT.usage,
+      "--token is empty: give the workspace token (gw_…) or an API key (gk_…), or - to read it from stdin.",
+    );
   return token;
 }
 
@@ -51,7 +54,9 @@ async function run(context: CommandContext): Promise<ExitCode> {
 
   writeConfig(base.configPath, { ...config, url: base.url, workspaces: { ...config.workspaces, [base.url]: saved } });
   streams.stderr.write(
-    `The token is saved in ${base.configPath} (readable by you alone); it is the workspace's only key, so keep a copy: gadgets whoami --show-token.\n`,
+    isApiKey(saved.token)
+      ? `The API key is saved in ${base.configPath} (readable by you alone); commands its scope does not allow are refused, and the workspace's owner can revoke it.\n`
+      : `The token is saved in ${base.configPath} (readable by you alone); it is the workspace's only key, so keep a copy: gadgets whoami --show-token.\n`,
   );
   if (flags["show-token"]) streams.stdout.write(`${saved.token}\n`);
   return EXIT.ok;

@@ -1,9 +1,36 @@
-import { type ReactNode, useEffect } from "react";
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 
 /** Widths as whole class names, so the stylesheet build sees them. */
 const SIZES = { narrow: "w-[36rem]", medium: "w-[56rem]", wide: "h-[80vh] w-[72rem]" } as const;
 
-/** A modal dialog with a title and a close button; Escape closes it. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the last control goes to the first and Shift+Tab from the first to the last: a modal keeps focus. */
+function keepFocusInside(event: ReactKeyboardEvent, panel: HTMLElement | null): void {
+  if (event.key !== "Tab" || !panel) return;
+  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.offsetParent !== null,
+  );
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  // Tab in a code editor indents.
+  if (active instanceof HTMLElement && active.closest(".monaco-editor")) return;
+  if (event.shiftKey && (active === first || active === panel)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A modal dialog with a title and a close button; Escape closes it. Focus moves into it when it opens
+ * (to an element marked `data-autofocus`, else the dialog itself) and back to what had it when it closes.
+ */
 export function Dialog({
   title,
   onClose,
@@ -17,6 +44,14 @@ export function Dialog({
   size?: keyof typeof SIZES;
   children: ReactNode;
 }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    (panel.current?.querySelector<HTMLElement>("[data-autofocus]") ?? panel.current)?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
@@ -31,9 +66,12 @@ export function Dialog({
       aria-label={title}
       className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
       data-testid={testId}
+      onKeyDown={(event) => keepFocusInside(event, panel.current)}
     >
       <div
-        className={`flex max-h-[90vh] ${SIZES[size]} max-w-[95vw] flex-col overflow-hidden rounded-lg bg-white shadow-xl dark:bg-zinc-900`}
+        ref={panel}
+        tabIndex={-1}
+        className={`flex max-h-[90vh] ${SIZES[size]} max-w-[95vw] flex-col overflow-hidden rounded-lg bg-white shadow-xl outline-none dark:bg-zinc-900`}
       >
         <div className="flex items-center border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h2 className="font-semibold">{title}</h2>

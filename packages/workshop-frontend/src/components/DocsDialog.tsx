@@ -1,11 +1,38 @@
 import { useQuery } from "@tanstack/react-query";
+import type { AgentSummary } from "@gadgets/workshop-shared";
 import contract from "../../AGENTS.md?raw";
+import { agentSchemaTexts } from "../catalog/agent-schemas.ts";
 import { useConnectionState, useWorkshop } from "../hooks/workshop-context.tsx";
 import { Dialog } from "./Dialog.tsx";
 import { Markdown } from "./Markdown.tsx";
 import { TestBadge } from "./TestBadge.tsx";
 
-/** Help (the gadget contract and its capabilities) or the catalog of published agents with their docs. */
+/** What a version takes and returns: the types its schemas describe, each with the schema itself. */
+function AgentSchemas({ agent }: { agent: AgentSummary }) {
+  const texts = agentSchemaTexts(agent);
+  if (texts.length === 0)
+    return <p className="text-xs text-zinc-500">No input or output schema: it takes and returns any JSON.</p>;
+  return (
+    <div className="space-y-1" data-testid="agent-schemas">
+      {texts.map((text) => (
+        <div key={text.which} data-testid={`agent-${text.which}-schema`}>
+          <p className="text-xs font-semibold">{text.which === "input" ? "Input" : "Output"}</p>
+          <pre className="overflow-auto rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
+            <code>{text.type}</code>
+          </pre>
+          <details className="text-xs">
+            <summary className="cursor-pointer text-zinc-500">{text.which} JSON Schema</summary>
+            <pre className="overflow-auto rounded bg-zinc-50 p-1 dark:bg-zinc-950">
+              <code>{text.json}</code>
+            </pre>
+          </details>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Help (the gadget contract and its capabilities) or the catalog of published agents with their docs and schemas. */
 export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClose(): void }) {
   const { connection } = useWorkshop();
   const state = useConnectionState();
@@ -49,6 +76,7 @@ export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClos
                   .filter(Boolean)
                   .join(", ") || "none"}
               </p>
+              <AgentSchemas agent={agent} />
               {agent.docs ? (
                 <Markdown source={agent.docs} />
               ) : (

@@ -1,12 +1,23 @@
+import { type KeyboardEvent, useMemo, useState } from "react";
 import { encodeResult } from "../console/encode-result.ts";
 import { usePayloadPresets } from "../hooks/use-payload-presets.ts";
-import { parsePayload } from "../runs/payload.ts";
+import { checkPayloadText, type DeclaredSchema, schemaProblemText } from "../runs/input-schema.ts";
 import type { RunState } from "../runs/run-state.ts";
 import { runStatusText, timingsText } from "../runs/run-text.ts";
+import { defaultPayload, formFields, formPayload, placeMessages } from "../runs/schema-form.ts";
 import { Icon } from "./Icon.tsx";
+import { SchemaForm } from "./SchemaForm.tsx";
 import { ValueView } from "./ValueView.tsx";
 
-/** Payload editor with saved presets, the run button, status, timings and the result. */
+type PayloadView = "form" | "json";
+const NO_SCHEMA: DeclaredSchema = { status: "none" };
+const NO_PROBLEMS: readonly string[] = [];
+
+/**
+ * Payload editor with saved presets, the run button, status, timings and the result. With an input
+ * schema, the payload is checked as it is typed and can be edited as a form or as JSON (the same text);
+ * a payload the schema refuses still runs (the Workshop answers `invalid`), and the Run button says so.
+ */
 export function RunPanel(props: {
   draftId: string;
   payloadText: string;
@@ -21,11 +32,27 @@ export function RunPanel(props: {
   dark: boolean;
   /** Saved payload presets belong to an editable draft; shared pages leave them out. */
   presets?: boolean;
+  /** The manifest's `inputSchema`, as the editor holds it. */
+  inputSchema?: DeclaredSchema;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
   const { presets, save } = usePayloadPresets(draftId);
-  const parsed = parsePayload(payloadText);
+  const declared = props.inputSchema ?? NO_SCHEMA;
+  const schema = declared.status === "ok" ? declared.schema : undefined;
+  const fields = useMemo(() => (schema ? formFields(schema) : undefined), [schema]);
+  const checked = useMemo(() => checkPayloadText(payloadText, schema), [payloadText, schema]);
+  const [view, setView] = useState<PayloadView>("form");
+  const formRoot = fields ? formPayload(payloadText) : undefined;
+  const problems = checked.status === "breaks-schema" ? checked.errors : NO_PROBLEMS;
+  const placed = useMemo(() => placeMessages(fields ?? [], problems), [fields, problems]);
   const running = state.status === "running";
+  const shown: PayloadView = fields ? view : "json";
+  const onTabKey = (event: KeyboardEvent) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const next = shown === "form" ? "json" : "form";
+    setView(next);
+    document.getElementById(`payload-tab-${next}`)?.focus();
+  };
 
   const savePreset = () => {
     const name = window.prompt("Name this payload preset:")?.trim();
@@ -67,16 +94,86 @@ export function RunPanel(props: {
           </>
         )}
       </div>
-      <textarea
-        id="payload"
-        className="h-24 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
-        value={payloadText}
-        spellCheck={false}
-        onChange={(e) => onPayloadText(e.target.value)}
-      />
-      {!parsed.ok && (
+      {fields && (
+        <div className="flex gap-1 text-xs" role="tablist" aria-label="Edit the payload as">
+          {(["form", "json"] as const).map((which) => (
+            <button
+              key={which}
+              type="button"
+              role="tab"
+              id={`payload-tab-${which}`}
+              aria-selected={shown === which}
+              aria-controls={`payload-${which}-panel`}
+              tabIndex={shown === which ? 0 : -1}
+              className={`px-2 py-0.5 ${shown === which ? "border-b-2 border-sky-500 font-semibold" : "text-zinc-500"}`}
+              onClick={() => setView(which)}
+              onKeyDown={onTabKey}
+            >
+              {which === "form" ? "Form" : "JSON"}
+            </button>
+          ))}
+        </div>
+      )}
+      {declared.status === "invalid" && (
+        <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="input-schema-invalid">
+          {declared.error} The payload is not checked against it until it is fixed in gadget.json.
+        </p>
+      )}
+      {fields && (
+        <div
+          id="payload-form-panel"
+          role="tabpanel"
+          aria-labelledby="payload-tab-form"
+          hidden={shown !== "form"}
+          className="max-h-72 overflow-auto"
+        >
+          {formRoot?.ok ? (
+            <SchemaForm
+              fields={fields}
+              root={formRoot.value}
+              messages={placed.byField}
+              unplaced={placed.unplaced}
+              onPayloadText={onPayloadText}
+            />
+          ) : (
+            <p className="text-xs text-zinc-500">
+              {formRoot?.reason}{" "}
+              <button
+                type="button"
+                className="rounded border border-zinc-300 px-1 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+                onClick={() => onPayloadText(JSON.stringify(defaultPayload(fields), null, 2))}
+              >
+                Start from the schema
+              </button>
+            </p>
+          )}
+        </div>
+      )}
+      <div
+        id="payload-json-panel"
+        {...(fields ? { role: "tabpanel", "aria-labelledby": "payload-tab-json" } : {})}
+        hidden={shown !== "json"}
+      >
+        <textarea
+          id="payload"
+          className="h-24 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
+          value={payloadText}
+          spellCheck={false}
+          aria-invalid={checked.status !== "ok" || undefined}
+          aria-describedby={problems.length > 0 ? "payload-schema-problems" : undefined}
+          onChange={(e) => onPayloadText(e.target.value)}
+        />
+        {problems.length > 0 && (
+          <ul id="payload-schema-problems" className="text-xs text-red-600" data-testid="schema-problems">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {checked.status === "unreadable" && (
         <p className="text-xs text-red-600" role="alert">
-          {parsed.error}
+          {checked.error}
         </p>
       )}
       <div className="flex items-center gap-2">
@@ -93,14 +190,26 @@ export function RunPanel(props: {
         ) : (
           <button
             type="button"
-            className="flex items-center gap-1 rounded bg-emerald-600 px-3 py-1 text-white hover:bg-emerald-700 disabled:opacity-50"
-            disabled={!parsed.ok}
+            className={`flex items-center gap-1 rounded px-3 py-1 text-white disabled:opacity-50 ${problems.length > 0 ? "bg-amber-600 hover:bg-amber-700" : "bg-emerald-600 hover:bg-emerald-700"}`}
+            disabled={checked.status === "unreadable"}
             onClick={props.onRun}
-            title="Run (Ctrl+Enter)"
+            title={problems.length > 0 ? `${schemaProblemText(problems)} (Ctrl+Enter)` : "Run (Ctrl+Enter)"}
+            aria-describedby={problems.length > 0 ? "run-schema-warning" : undefined}
+            data-testid="run-button"
           >
-            <Icon name="play" className="h-3.5 w-3.5" />
+            <Icon name={problems.length > 0 ? "problem" : "play"} className="h-3.5 w-3.5" />
             Run
           </button>
+        )}
+        {problems.length > 0 && !running && (
+          <span
+            id="run-schema-warning"
+            className="text-xs text-amber-700 dark:text-amber-400"
+            data-testid="run-schema-warning"
+          >
+            {problems.length === 1 ? "1 problem" : `${problems.length} problems`} with the input schema: the run will
+            end invalid
+          </span>
         )}
         <span className="text-xs text-zinc-500" data-testid="run-status" aria-live="polite">
           {runStatusText(state)}

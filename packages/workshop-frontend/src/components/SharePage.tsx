@@ -1,9 +1,11 @@
+import { useMemo } from "react";
 import { checkManifest, type ShareSnapshot } from "@gadgets/workshop-shared";
 import { useDocumentTitle } from "../hooks/use-document-title.ts";
 import { useForkShare } from "../hooks/use-fork-share.ts";
 import { usePublicLink } from "../hooks/use-public-api.ts";
 import { useSharedRun } from "../hooks/use-shared-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
+import { declaredInputSchema } from "../runs/input-schema.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
@@ -27,6 +29,7 @@ export function SharePage({ shareId }: { shareId: string }) {
   const run = useSharedRun(share, snapshot);
   const { forking, fork } = useForkShare(shareId, run.fail);
   useDocumentTitle(snapshot?.name);
+  const inputSchema = useMemo(() => declaredInputSchema(snapshot?.files ?? []), [snapshot]);
 
   // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
   // so it waits for their click: any site can link here, and a link must not change anything.
@@ -96,6 +99,7 @@ export function SharePage({ shareId }: { shareId: string }) {
               onCancel={run.cancel}
               dark={dark}
               presets={false}
+              inputSchema={inputSchema}
             />
           </div>
           <div className="min-h-0 flex-1">

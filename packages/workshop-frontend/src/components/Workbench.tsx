@@ -18,10 +18,12 @@ import { useSaveAsTest } from "../hooks/use-save-as-test.ts";
 import { useShareActions } from "../hooks/use-share-actions.ts";
 import { useShortcuts } from "../hooks/use-shortcuts.ts";
 import { useTheme } from "../hooks/use-theme.ts";
+import { declaredInputSchema } from "../runs/input-schema.ts";
 import { parsePayload } from "../runs/payload.ts";
 import { ConflictBanner, NoticeBanner, WelcomeBanner } from "./Banners.tsx";
 import { CodeEditor, preloadEditor } from "./CodeEditor.tsx";
 import { ConflictDialog } from "./ConflictDialog.tsx";
+import { ConnectDialog } from "./ConnectDialog.tsx";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { DocsDialog } from "./DocsDialog.tsx";
 import { DraftList } from "./DraftList.tsx";
@@ -60,6 +62,7 @@ export function Workbench() {
   const [notice, setNotice] = useState<string>();
   const [docs, setDocs] = useState<"help" | "catalog">();
   const [shortcuts, setShortcuts] = useState(false);
+  const [connecting, setConnecting] = useState(false);
   const [merging, setMerging] = useState(false);
   const [commands, setCommands] = useState<EditorCommands>();
   const [outputTab, setOutputTab] = useState<OutputTab>("console");
@@ -67,6 +70,12 @@ export function Workbench() {
   useWelcomeFocus(firstVisit.welcome, commands);
 
   const manifest = useMemo(() => checkManifest(files), [files]);
+  const manifestText = files.find((file) => file.path === MANIFEST_PATH)?.content;
+  // Read again only when the manifest's text changes: validation caches its work per schema object.
+  const inputSchema = useMemo(
+    () => declaredInputSchema(manifestText === undefined ? [] : [{ path: MANIFEST_PATH, content: manifestText }]),
+    [manifestText],
+  );
   const name = manifest.ok ? manifest.value.name : (draft.data?.name ?? "gadget");
   const { state: runState, run, cancel } = useRun(editor, name);
   const problems = useFreshProblems(outputTab === "problems", runState);
@@ -190,6 +199,12 @@ export function Workbench() {
             onClick={() => setShortcuts(true)}
           />
           <ToolButton
+            icon="plug"
+            label="Connect"
+            tooltip="Connect an MCP client (Claude, Cursor, VS Code, your code) to the published agents"
+            onClick={() => setConnecting(true)}
+          />
+          <ToolButton
             icon="catalog"
             label="Catalog"
             tooltip="Published agents and their docs"
@@ -221,6 +236,7 @@ export function Workbench() {
       {notice && <NoticeBanner notice={notice} onDismiss={() => setNotice(undefined)} />}
       {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
+      {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
       {actions.sharedId && (
         <ShareDialog
           shareId={actions.sharedId}
@@ -273,6 +289,7 @@ export function Workbench() {
                   onShareRun={actions.shareRun}
                   onSaveAsTest={(runId) => void saveAsTest(runId)}
                   dark={dark}
+                  inputSchema={inputSchema}
                 />
               ) : (
                 <p className="p-3 text-xs text-zinc-500">The payload and the result of a run show here.</p>

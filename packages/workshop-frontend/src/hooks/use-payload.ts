@@ -1,12 +1,13 @@
 import type { Draft } from "@gadgets/workshop-shared";
 import { checkManifest } from "@gadgets/workshop-shared";
 import { useCallback, useEffect, useState } from "react";
+import { declaredInputSchema, payloadFromDefaults } from "../runs/input-schema.ts";
 import { STORAGE_KEYS } from "../storage-keys.ts";
 
 /**
  * The run panel's payload text for the open draft: what the person last wrote for it (kept in the
- * browser), else the manifest's `exampleInput`. Text belongs to the draft it was loaded for, so a
- * switch never shows or stores the previous draft's payload.
+ * browser), else the manifest's `exampleInput`, else its `inputSchema`'s defaults. Text belongs to the
+ * draft it was loaded for, so a switch never shows or stores the previous draft's payload.
  */
 export function usePayload(
   draftId: string | undefined,
@@ -23,7 +24,15 @@ export function usePayload(
     const stored = window.localStorage.getItem(STORAGE_KEYS.payload(loaded.id));
     setPayload({
       draftId: loaded.id,
-      text: stored ?? JSON.stringify(manifest.ok ? (manifest.value.exampleInput ?? {}) : {}, null, 2),
+      text:
+        stored ??
+        JSON.stringify(
+          (manifest.ok ? manifest.value.exampleInput : undefined) ??
+            payloadFromDefaults(declaredInputSchema(loaded.files)) ??
+            {},
+          null,
+          2,
+        ),
     });
   }, [loaded]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FETCH_HOSTS } from "../limits.ts";
+import { MAX_FETCH_HOSTS, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from "../limits.ts";
 import { check } from "./check.ts";
 import { GadgetFileSchema, GadgetFilesSchema, GadgetGrantsSchema, GadgetManifestSchema, HostSchema } from "./gadget.ts";
 
@@ -97,5 +97,61 @@ describe("GadgetManifestSchema", () => {
     ['{"name":"g","entry":"index.ts","description":7}', '"description" must be a string of at most 1000 characters.'],
   ])("refuses %s: %s", (json, message) => {
     expect(check(GadgetManifestSchema, JSON.parse(json))).toEqual({ ok: false, error: message });
+  });
+
+  describe("inputSchema and outputSchema", () => {
+    const manifest = (fields: Record<string, unknown>) => ({ name: "weather", entry: "index.ts", ...fields });
+    const input = { type: "object", required: ["city"], properties: { city: { type: "string" } } };
+
+    it("keeps the schemas a manifest declares, as they are", () => {
+      const output = { type: "object", properties: { tempC: { type: "number" } } };
+      const checked = check(GadgetManifestSchema, manifest({ inputSchema: input, outputSchema: output }));
+      expect(checked).toEqual({ ok: true, value: { ...manifest({}), grants: {}, inputSchema: input, outputSchema: output } });
+      expect(checked.ok && checked.value.inputSchema).toBe(input);
+    });
+
+    it.each([
+      [
+        { inputSchema: { type: "strng" } },
+        '"inputSchema" is not a valid JSON Schema: inputSchema.type: expected one of "array", "boolean", "integer", "null", "number", "object", "string".',
+      ],
+      [
+        { outputSchema: [] },
+        '"outputSchema" is not a valid JSON Schema: it must be an object like { "type": "object", "properties": { … } }, not an array.',
+      ],
+      [
+        { inputSchema: { $ref: "https://example.com/s.json" } },
+        '"inputSchema" is not a valid JSON Schema: the $ref "https://example.com/s.json" at # is not local; only refs inside the schema ("#/$defs/…") are followed.',
+      ],
+    ])("refuses %j", (fields, message) => {
+      expect(check(GadgetManifestSchema, manifest(fields))).toEqual({ ok: false, error: message });
+    });
+
+    it(`allows a schema of ${MAX_SCHEMA_BYTES} bytes and refuses one more`, () => {
+      const sized = (bytes: number) => {
+        const schema = { description: "" };
+        schema.description = "x".repeat(bytes - JSON.stringify(schema).length);
+        return schema;
+      };
+      expect(check(GadgetManifestSchema, manifest({ inputSchema: sized(MAX_SCHEMA_BYTES) })).ok).toBe(true);
+      expect(check(GadgetManifestSchema, manifest({ outputSchema: sized(MAX_SCHEMA_BYTES + 1) }))).toEqual({
+        ok: false,
+        error: `"outputSchema" is not a valid JSON Schema: it is ${MAX_SCHEMA_BYTES + 1} bytes as JSON; the limit is ${MAX_SCHEMA_BYTES} bytes.`,
+      });
+    });
+
+    it(`allows a schema nested ${MAX_SCHEMA_DEPTH} levels deep and refuses one more`, () => {
+      // The innermost schema sits inside `levels` others.
+      const nested = (levels: number) => {
+        let schema: Record<string, unknown> = { type: "string" };
+        for (let i = 0; i < levels; i++) schema = { not: schema };
+        return schema;
+      };
+      expect(check(GadgetManifestSchema, manifest({ inputSchema: nested(MAX_SCHEMA_DEPTH) })).ok).toBe(true);
+      expect(check(GadgetManifestSchema, manifest({ inputSchema: nested(MAX_SCHEMA_DEPTH + 1) }))).toEqual({
+        ok: false,
+        error: `"inputSchema" is not a valid JSON Schema: it nests more than ${MAX_SCHEMA_DEPTH} levels deep.`,
+      });
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   MAX_PATH_DEPTH,
   MAX_PATH_LENGTH,
 } from "../limits.ts";
+import { checkSchemaDocument, type SchemaField } from "../json-schema.ts";
 import { byteLength, jsonValue } from "./json.ts";
 import { boundedList, shape, strictShape } from "./objects.ts";
 
@@ -138,6 +139,20 @@ export const GadgetGrantsSchema = strictShape(
   },
 );
 
+/** A JSON Schema (draft 2020-12) a manifest declares for what `run` takes or returns; see `checkSchemaDocument`. */
+/* @__NO_SIDE_EFFECTS__ */
+function schemaDocument(field: SchemaField) {
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const checked = checkSchemaDocument(dataset.value, field);
+      if (checked.ok) return checked.value;
+      addIssue({ message: checked.error });
+      return NEVER;
+    }),
+  );
+}
+
 const NAME = `"name" must be a non-empty string of at most ${MAX_NAME_LENGTH} characters.`;
 const ENTRY = `"entry" must name the gadget's entry module, like "index.ts".`;
 const DESCRIPTION = `"description" must be a string of at most ${MAX_DESCRIPTION_LENGTH} characters.`;
@@ -160,6 +175,10 @@ export const GadgetManifestSchema = shape(
     description: v.optional(v.pipe(v.string(DESCRIPTION), v.maxLength(MAX_DESCRIPTION_LENGTH, DESCRIPTION))),
     exampleInput: v.optional(jsonValue("exampleInput")),
     grants: v.optional(GadgetGrantsSchema, {}),
+    /** What `run`'s payload must be: checked before any of the gadget's code runs. */
+    inputSchema: v.optional(schemaDocument("inputSchema")),
+    /** What `run` must return: checked on every result. */
+    outputSchema: v.optional(schemaDocument("outputSchema")),
   },
   { notObject: 'the file must hold an object like { "name": "echo", "entry": "index.ts" }.' },
 );

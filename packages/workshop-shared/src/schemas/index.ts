@@ -4,8 +4,10 @@
  * data), so the types and the run-time checks cannot drift apart.
  */
 
+export * from "./api-keys.ts";
 export * from "./calls.ts";
 export * from "./check.ts";
+export * from "./code-mode.ts";
 export * from "./gadget.ts";
 export * from "./json.ts";
 export * from "./listeners.ts";

@@ -1,0 +1,89 @@
+/**
+ * An MCP request body checked before the SDK sees it, so every bad request gets a JSON-RPC error that
+ * says what is wrong: malformed JSON, an empty or oversized batch, params of the wrong shape (the SDK
+ * would answer those as an internal error with a validator dump).
+ */
+
+import { MAX_MCP_BATCH_MESSAGES } from "@gadgets/workshop-shared/limits";
+import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcError {
+  status: number;
+  id: JsonRpcId;
+  code: number;
+  message: string;
+}
+
+export type CheckedBody = { ok: true; body: unknown } | ({ ok: false } & JsonRpcError);
+
+/** JSON-RPC's own codes. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+const PARAMS_SCHEMAS = {
+  initialize: InitializeRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+} as const;
+
+function idOf(message: unknown): JsonRpcId {
+  const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+function issueText(issues: readonly Issue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? `${issue.path.map(String).join(".")}: ` : ""}${issue.message}`)
+    .join("; ");
+}
+
+/** The params of a message of a method we serve, or undefined when they are fine (or not ours to check). */
+function paramsProblem(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const method = (message as { method?: unknown }).method;
+  if (typeof method !== "string" || !Object.hasOwn(PARAMS_SCHEMAS, method)) return undefined;
+  const parsed = PARAMS_SCHEMAS[method as keyof typeof PARAMS_SCHEMAS].safeParse(message);
+  return parsed.success ? undefined : `Invalid params for ${method}: ${issueText(parsed.error.issues)}`;
+}
+
+export function checkMcpBody(text: string): CheckedBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, status: 400, id: null, code: PARSE_ERROR, message: "Parse error: the body is not JSON." };
+  }
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0)
+    return { ok: false, status: 400, id: null, code: INVALID_REQUEST, message: "Invalid Request: an empty batch." };
+  if (messages.length > MAX_MCP_BATCH_MESSAGES)
+    return {
+      ok: false,
+      status: 400,
+      id: null,
+      code: INVALID_REQUEST,
+      message: `Invalid Request: a batch of ${messages.length} messages; the limit is ${MAX_MCP_BATCH_MESSAGES}. Send them one request each.`,
+    };
+  for (const message of messages) {
+    const problem = paramsProblem(message);
+    if (problem) return { ok: false, status: 400, id: idOf(message), code: INVALID_PARAMS, message: problem };
+  }
+  return { ok: true, body };
+}
+
+/** A JSON-RPC error as an HTTP response. */
+export function jsonRpcErrorResponse(error: JsonRpcError, headers: Record<string, string> = {}): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", id: error.id, error: { code: error.code, message: error.message } }),
+    { status: error.status, headers: { "content-type": "application/json", ...headers } },
+  );
+}

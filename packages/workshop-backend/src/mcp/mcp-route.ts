@@ -1,0 +1,126 @@
+/**
+ * `POST /mcp`: the workspace an API key opens, as an MCP server over Streamable HTTP (stateless: every
+ * request stands alone, so any Worker isolate can serve it). The HTTP checks happen here, before the
+ * SDK: Origin (DNS rebinding; Host is checked for every route), method, credentials, body size and
+ * shape. Runs go through the key's session exactly as its RPC calls would, recorded as from MCP.
+ */
+
+import type { AgentSummary, RunEventListener } from "@gadgets/workshop-shared/api";
+import { MAX_MCP_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Env } from "../env.ts";
+import { isOriginAllowed } from "../origin.ts";
+import type { Overseer } from "../overseer.ts";
+import { Connection } from "../rpc/connection.ts";
+import { openKeySession } from "./mcp-session.ts";
+import { checkMcpBody, INVALID_REQUEST, jsonRpcErrorResponse } from "./mcp-body.ts";
+import { createMcpServer, type McpWorkspace } from "./mcp-server.ts";
+
+/** The server's version as MCP's `serverInfo` shows it. */
+const MCP_SERVER_VERSION = "1.0.0";
+
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+  jsonRpcErrorResponse({ status, id: null, code: INVALID_REQUEST, message }, headers);
+
+/** The body as text, or undefined past the limit (read no further than it). */
+async function readBody(request: Request): Promise<string | undefined> {
+  if (Number(request.headers.get("content-length")) > MAX_MCP_BODY_BYTES) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let received = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    if (received > MAX_MCP_BODY_BYTES) {
+      void reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function bearer(request: Request): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
+  return match?.[1];
+}
+
+export interface McpRouteContext {
+  env: Env;
+  overseer: Overseer;
+  client: string;
+  waitUntil(work: Promise<unknown>): void;
+}
+
+export async function handleMcp(request: Request, context: McpRouteContext): Promise<Response> {
+  const { env } = context;
+  if (!isOriginAllowed(request.headers.get("Origin") ?? undefined, request.headers.get("Host") ?? undefined, env.ALLOWED_ORIGINS))
+    return refuse(403, "This origin may not use the Workshop's MCP endpoint. Add it to ALLOWED_ORIGINS, or call from a server.");
+  if (request.method !== "POST")
+    return refuse(
+      405,
+      "The Workshop's MCP endpoint is stateless Streamable HTTP: send each JSON-RPC message with POST (there is no event stream to GET and no session to DELETE).",
+      { Allow: "POST" },
+    );
+  const credential = bearer(request);
+  if (!credential)
+    return refuse(401, "Authorization: Bearer <API key> is required. Make a key with `gadgets keys create` or in the IDE's Connect panel.", {
+      "WWW-Authenticate": 'Bearer realm="workshop"',
+    });
+  const text = await readBody(request);
+  if (text === undefined) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
+  const checked = checkMcpBody(text);
+  if (!checked.ok) return jsonRpcErrorResponse(checked);
+
+  const connection = new Connection(env, context.overseer, context.client, context.waitUntil);
+  const opened = await openKeySession(connection, credential);
+  if (!opened.ok) {
+    connection.close();
+    return refuse(opened.status, opened.message, opened.status === 401 ? { "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"' } : {});
+  }
+  const { session } = opened;
+  const workspace: McpWorkspace = {
+    workspaceId: opened.workspaceId,
+    listAgents: (): Promise<AgentSummary[]> => session.listAgents(),
+    runAgent: async (agentId, input, onEvent: RunEventListener) => {
+      const agent = session.getAgent(agentId);
+      try {
+        return await agent.runWithEvents(input as never, onEvent);
+      } finally {
+        agent[Symbol.dispose]();
+      }
+    },
+    runCode: (code, onEvent) => session.runCode(code as string, onEvent),
+  };
+  const server = createMcpServer(workspace, MCP_SERVER_VERSION);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+  });
+  await server.connect(transport);
+  const response = await transport.handleRequest(request, { parsedBody: checked.body });
+  // The runs go on while the answer streams: the session and its connection close when the stream
+  // ends (the SDK ends it after the last answer) or the client drops it.
+  let closed: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    closed = resolve;
+  });
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    session[Symbol.dispose]();
+    connection.close();
+    void transport.close();
+    closed();
+  };
+  context.waitUntil(done);
+  if (!response.body) {
+    close();
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream({ flush: close, cancel: close }));
+  return new Response(body, { status: response.status, headers: response.headers });
+}
