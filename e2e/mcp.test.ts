@@ -3,12 +3,13 @@
  * fetch for every bad request: agents as tools, Code Mode, console lines streamed before the result.
  */
 
+import { request as httpRequest } from "node:http";
 import type { Session, WorkshopClient } from "@gadgets/workshop-shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectNewWorkspace, gadget, workshopUrl } from "./helpers.ts";
+import { connectNewWorkspace, ECHO_SOURCE, gadget, workshopUrl } from "./helpers.ts";
 
 const WEATHER = `export default {
   async run({ city }: { city: string }) {
@@ -25,7 +26,7 @@ const WEATHER_SCHEMAS = {
   },
   outputSchema: { type: "object", properties: { tempC: { type: "number" } }, required: ["tempC"] },
 };
-const ECHO = "export default { async run({ input }: { input: string }) { return `Echo: ${input}`; } };";
+const ECHO = ECHO_SOURCE;
 const BOOM = `export default {
   async run() {
     console.warn("about to fail");
@@ -50,7 +51,9 @@ interface Workspace {
 }
 
 async function publish(session: Session, name: string, source: string, manifest: Record<string, unknown> = {}) {
-  const draft = await session.createDraft({ files: gadget(source, { name, description: `The ${name} agent.`, ...manifest }) });
+  const draft = await session.createDraft({
+    files: gadget(source, { name, description: `The ${name} agent.`, ...manifest }),
+  });
   return session.publishDraft(draft.id, { overrideTests: true });
 }
 
@@ -284,6 +287,28 @@ describe("bad requests to /mcp get JSON-RPC errors, never a hang or a 500", () =
     expect((await post(rpc("tools/list", {}), { authorization: `Bearer ${key}` })).status).toBe(200);
     await a.session.revokeKey(info.keyId);
     expect((await post(rpc("tools/list", {}), { authorization: `Bearer ${key}` })).status).toBe(401);
+  });
+
+  it("a foreign Host (DNS rebinding) is refused before anything else", async () => {
+    const url = mcpUrl();
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { host: "rebound.example" },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on("error", reject);
+      request.end(rpc("tools/list", {}));
+    });
+    expect(status).toBe(421);
   });
 
   it("a foreign Origin, GET and DELETE", async () => {

@@ -16,7 +16,8 @@ import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
 import { startFloor } from "./floor-server.ts";
 import { measureIde } from "./ide-bench.ts";
-import { type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
+import { measureMcp } from "./mcp-bench.ts";
+import { type Row, type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
 
 /** `--soak`, after the figures and the 100,000-run soak: the e2e suite's kill -9 trials, 30 of them (it runs 3). */
 function killTrials(): number {
@@ -32,6 +33,10 @@ const quick = process.argv.includes("--quick");
 /** Rounds the session ping, the warm echo and the peer's warm run take turns in. */
 const ROUNDS = 5;
 const soak = process.argv.includes("--soak");
+/** `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. */
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (onlyAt >= 0 && only !== "mcp") throw new Error(`--only takes one section, mcp; got ${only ?? "nothing"}`);
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
@@ -67,13 +72,6 @@ async function publishedEcho(url: string) {
   const draft = await session.createDraft({ files: echoFiles() });
   const { agentId } = await session.publishDraft(draft.id);
   return { token, client, session, agentId };
-}
-
-interface Row {
-  name: string;
-  summary?: Summary;
-  throughput?: number;
-  note?: string;
 }
 
 const rows: Row[] = [];
@@ -184,6 +182,11 @@ async function main(): Promise<void> {
   try {
     // 1. Baseline: bare capnweb ping to a Node process that does nothing else.
     const baseline = await baselinePing(`ws://127.0.0.1:${portOf(bare)}`);
+    if (only === "mcp") {
+      await mcpRows(server.url);
+      print(baseline);
+      return;
+    }
 
     // 2 and 3. The session ping, the warm echo run end to end (published agent, isolate cached) and the
     // peer's warm run, each warmed up until stable, then measured in interleaved rounds: the machine's
@@ -264,6 +267,8 @@ async function main(): Promise<void> {
         }),
       ),
     });
+
+    await mcpRows(server.url);
 
     // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), and the peer's.
     const coldDrafts: string[] = [];
@@ -466,6 +471,13 @@ async function main(): Promise<void> {
     await floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** MCP tools/call, Code Mode and payload validation, each against a warm agent.run() (mcp-bench.ts). */
+async function mcpRows(url: string): Promise<void> {
+  const measured = await measureMcp({ url, samples: N, rounds: ROUNDS });
+  rows.push(...measured.rows);
+  notes.push(...measured.notes);
 }
 
 /** Sessions of the soak: one workspace may have 16 runs in flight (MAX_CONCURRENT_RUNS_PER_WORKSPACE). */

@@ -6,6 +6,14 @@ export interface Summary {
   p99: number;
 }
 
+/** One line of the printed table. */
+export interface Row {
+  name: string;
+  summary?: Summary;
+  throughput?: number;
+  note?: string;
+}
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

@@ -11,6 +11,7 @@ import { CliError } from "./cli-error.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { agents } from "./commands/agents.ts";
 import { call } from "./commands/call.ts";
+import { code } from "./commands/code.ts";
 import { dev } from "./commands/dev.ts";
 import { init } from "./commands/init.ts";
 import { keys } from "./commands/keys.ts";
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
   publish,
   agents,
   call,
+  code,
   share,
   keys,
 };

@@ -49,14 +49,18 @@ export function codeModeDeclaration(agents: readonly AgentSummary[]): string {
     } else left.push(agent.name);
   }
   if (left.length > 0)
-    members.push(`  // ${left.length} more agents, declared without types: ${commentText(left.join(", ")).slice(0, 2000)}\n  [name: string]: (input?: unknown) => Promise<unknown>;`);
+    members.push(
+      `  // ${left.length} more agents, declared without types: ${commentText(left.join(", ")).slice(0, 2000)}\n  [name: string]: (input?: unknown) => Promise<unknown>;`,
+    );
   return `${HEADER}\n${members.join("\n")}\n};\n`;
 }
 
 /** How to write code for `run_code`, with the first agent as the example. */
 export function codeModeExample(agents: readonly AgentSummary[]): string {
   const first = agents[0];
-  const call = first ? `agents${IDENTIFIER.test(first.name) ? `.${first.name}` : `[${JSON.stringify(first.name)}]`}` : "agents.echo";
+  const call = first
+    ? `agents${IDENTIFIER.test(first.name) ? `.${first.name}` : `[${JSON.stringify(first.name)}]`}`
+    : "agents.echo";
   return [
     "Write the body of an async function: `agents` is in scope, `await` works, `return` gives the answer, and console.log lines are sent back with it.",
     "Example:",

@@ -14,7 +14,11 @@ describe("checkMcpBody", () => {
 
   it("answers malformed JSON, an empty batch and a batch past the limit with JSON-RPC errors", () => {
     expect(checkMcpBody("{nope")).toMatchObject({ ok: false, status: 400, code: PARSE_ERROR, id: null });
-    expect(checkMcpBody("[]")).toMatchObject({ ok: false, code: INVALID_REQUEST, message: expect.stringMatching(/empty batch/) });
+    expect(checkMcpBody("[]")).toMatchObject({
+      ok: false,
+      code: INVALID_REQUEST,
+      message: expect.stringMatching(/empty batch/),
+    });
     const batch = Array.from({ length: MAX_MCP_BATCH_MESSAGES + 1 }, (_, i) => call(i, { name: "echo" }));
     expect(checkMcpBody(JSON.stringify(batch))).toMatchObject({
       ok: false,

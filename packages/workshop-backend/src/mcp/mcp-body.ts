@@ -5,7 +5,11 @@
  */
 
 import { MAX_MCP_BATCH_MESSAGES } from "@gadgets/workshop-shared/limits";
-import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 export type JsonRpcId = string | number | null;
 

@@ -56,8 +56,17 @@ export interface McpRouteContext {
 
 export async function handleMcp(request: Request, context: McpRouteContext): Promise<Response> {
   const { env } = context;
-  if (!isOriginAllowed(request.headers.get("Origin") ?? undefined, request.headers.get("Host") ?? undefined, env.ALLOWED_ORIGINS))
-    return refuse(403, "This origin may not use the Workshop's MCP endpoint. Add it to ALLOWED_ORIGINS, or call from a server.");
+  if (
+    !isOriginAllowed(
+      request.headers.get("Origin") ?? undefined,
+      request.headers.get("Host") ?? undefined,
+      env.ALLOWED_ORIGINS,
+    )
+  )
+    return refuse(
+      403,
+      "This origin may not use the Workshop's MCP endpoint. Add it to ALLOWED_ORIGINS, or call from a server.",
+    );
   if (request.method !== "POST")
     return refuse(
       405,
@@ -66,9 +75,13 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
     );
   const credential = bearer(request);
   if (!credential)
-    return refuse(401, "Authorization: Bearer <API key> is required. Make a key with `gadgets keys create` or in the IDE's Connect panel.", {
-      "WWW-Authenticate": 'Bearer realm="workshop"',
-    });
+    return refuse(
+      401,
+      "Authorization: Bearer <API key> is required. Make a key with `gadgets keys create` or in the IDE's Connect panel.",
+      {
+        "WWW-Authenticate": 'Bearer realm="workshop"',
+      },
+    );
   const text = await readBody(request);
   if (text === undefined) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
   const checked = checkMcpBody(text);
@@ -78,7 +91,11 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
   const opened = await openKeySession(connection, credential);
   if (!opened.ok) {
     connection.close();
-    return refuse(opened.status, opened.message, opened.status === 401 ? { "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"' } : {});
+    return refuse(
+      opened.status,
+      opened.message,
+      opened.status === 401 ? { "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"' } : {},
+    );
   }
   const { session } = opened;
   const workspace: McpWorkspace = {

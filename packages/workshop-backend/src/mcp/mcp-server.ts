@@ -44,7 +44,9 @@ export function createMcpServer(workspace: McpWorkspace, version: string): Serve
   const catalog = () => {
     tools ??= workspace
       .listAgents()
-      .then((agents) => toolsFor(agents, { declaration: codeModeDeclaration(agents), example: codeModeExample(agents) }));
+      .then((agents) =>
+        toolsFor(agents, { declaration: codeModeDeclaration(agents), example: codeModeExample(agents) }),
+      );
     return tools;
   };
 
@@ -72,10 +74,17 @@ export function createMcpServer(workspace: McpWorkspace, version: string): Serve
       summary.add(line);
       void notify({
         method: "notifications/message",
-        params: { level: loggingLevel(event), logger: event.from?.agent ?? (target.kind === "agent" ? target.name : "code"), data: line },
+        params: {
+          level: loggingLevel(event),
+          logger: event.from?.agent ?? (target.kind === "agent" ? target.name : "code"),
+          data: line,
+        },
       });
       if (progressToken !== undefined)
-        void notify({ method: "notifications/progress", params: { progressToken, progress: ++progress, message: line } });
+        void notify({
+          method: "notifications/progress",
+          params: { progressToken, progress: ++progress, message: line },
+        });
     };
     let outcome: RunOutcome;
     try {
@@ -85,7 +94,10 @@ export function createMcpServer(workspace: McpWorkspace, version: string): Serve
           : await workspace.runAgent(target.agentId, agentInput(target, args), onEvent);
     } catch (error) {
       // A refused call (bad code argument, the agent gone or not allowed): the model should read why.
-      return { isError: true, content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }] };
+      return {
+        isError: true,
+        content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }],
+      };
     }
     return toolResult(outcome, target, summary);
   });

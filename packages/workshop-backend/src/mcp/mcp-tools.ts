@@ -67,9 +67,7 @@ function describeAgent(agent: AgentSummary): string {
       docs.length > MAX_DOCS_IN_DESCRIPTION ? `${docs.slice(0, MAX_DOCS_IN_DESCRIPTION)}… (README cut here)` : docs,
     );
   if (!agent.inputSchema)
-    parts.push(
-      "This agent declares no input schema: the arguments object is passed to it as its input as it is.",
-    );
+    parts.push("This agent declares no input schema: the arguments object is passed to it as its input as it is.");
   parts.push(`(Agent ${agent.name}, version ${agent.latestVersion}.)`);
   return parts.join("\n\n");
 }
@@ -139,16 +137,26 @@ export function agentInput(target: Extract<ToolTarget, { kind: "agent" }>, args:
 }
 
 /** MCP logging levels for console levels. */
-export function loggingLevel(event: Extract<RunEvent, { type: "log" | "error" }>): "debug" | "info" | "warning" | "error" {
+export function loggingLevel(
+  event: Extract<RunEvent, { type: "log" | "error" }>,
+): "debug" | "info" | "warning" | "error" {
   if (event.type === "error") return "error";
-  return event.level === "warn" ? "warning" : event.level === "error" ? "error" : event.level === "debug" ? "debug" : "info";
+  return event.level === "warn"
+    ? "warning"
+    : event.level === "error"
+      ? "error"
+      : event.level === "debug"
+        ? "debug"
+        : "info";
 }
 
 /** One event as a console line for a person or an LLM, or undefined for events that are not lines. */
 export function eventLine(event: RunEvent): string | undefined {
   const from = "from" in event && event.from ? `[${event.from.agent}] ` : "";
-  if (event.type === "log") return `${from}${event.level === "log" ? "" : `${event.level}: `}${formatConsoleLine(event.values)}`;
-  if (event.type === "error") return `${from}${event.uncaught ? "uncaught " : ""}${event.error.name}: ${event.error.message}`;
+  if (event.type === "log")
+    return `${from}${event.level === "log" ? "" : `${event.level}: `}${formatConsoleLine(event.values)}`;
+  if (event.type === "error")
+    return `${from}${event.uncaught ? "uncaught " : ""}${event.error.name}: ${event.error.message}`;
   return undefined;
 }
 
@@ -192,7 +200,8 @@ export function toolResult(outcome: RunOutcome, target: ToolTarget, summary: Con
       _meta: meta,
     };
   }
-  const wraps = target.kind === "agent" ? target.wrapsOutput || !isPlainObject(outcome.result) : !isPlainObject(outcome.result);
+  const wraps =
+    target.kind === "agent" ? target.wrapsOutput || !isPlainObject(outcome.result) : !isPlainObject(outcome.result);
   const structuredContent = wraps ? { result: outcome.result } : (outcome.result as Record<string, unknown>);
   return {
     content: [{ type: "text", text: JSON.stringify(outcome.result, null, 2) ?? "null" }, ...extra],
