@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createRpcClient, type RunOutcome } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
 import { newCliUser, runCli } from "./cli-process.ts";
-import { connectNewWorkspace, eventCollector, gadget, workshopUrl } from "./helpers.ts";
+import { connectNewWorkspace, eventCollector, eventually, gadget, workshopUrl } from "./helpers.ts";
 
 /**
  * `inputSchema` and `outputSchema` in gadget.json, held on every path a run takes (drafts, agents,
@@ -34,8 +34,7 @@ const WEATHER = `export default {
   },
 };`;
 
-const weather = (name = "weather") =>
-  gadget(WEATHER, { name, grants: { kv: true }, inputSchema, outputSchema });
+const weather = (name = "weather") => gadget(WEATHER, { name, grants: { kv: true }, inputSchema, outputSchema });
 
 /** `EXIT.invalid` of packages/workshop-cli/src/exit-codes.ts. */
 const EXIT_INVALID = 3;
@@ -68,7 +67,9 @@ describe("typed agent input and output", () => {
     expect(await session.runDraft(draft.id, { city: "Paris" })).toMatchObject({ result: { runsBefore: 1 } });
 
     const missing = await session.runDraft(draft.id, {});
-    expect(invalid(missing)).toBe('The input does not match the gadget\'s inputSchema: $: missing required property "city"');
+    expect(invalid(missing)).toBe(
+      'The input does not match the gadget\'s inputSchema: $: missing required property "city"',
+    );
 
     // The result is checked too, and the record says what the caller was told.
     const broken = await session.runDraft(draft.id, { city: "Nowhere" });
@@ -77,6 +78,13 @@ describe("typed agent input and output", () => {
     expect(record).toMatchObject({ status: "error", kind: "invalid" });
     expect(record.outcome).toEqual(broken);
     expect((await session.getRun(refused.runId)).outcome).toEqual(refused);
+
+    // A result that breaks the outputSchema is the gadget's problem and is reported; a bad payload is the caller's.
+    expect(await eventually(async () => (await session.listErrors()).length > 0)).toBe(true);
+    const problems = await session.listErrors();
+    expect(problems.map((group) => group.message)).toEqual([
+      "The result does not match the gadget's outputSchema: $.tempC: expected number",
+    ]);
   });
 
   it("shows a published version's schemas and holds its runs to them, called directly, by name or from the catalog", async () => {

@@ -79,8 +79,9 @@ async function connectMcp(key: string): Promise<{ client: Client; logs: string[]
   return { client, logs };
 }
 
-function textOf(result: { content?: unknown }): string {
-  return ((result.content ?? []) as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
+function textOf(result: object): string {
+  const content = "content" in result ? result.content : [];
+  return ((content ?? []) as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
 }
 
 let a: Workspace;

@@ -7,6 +7,8 @@ test.describe("Connect a client", () => {
     await expect(page.getByTestId("connection")).toHaveText("connected");
     const token = (await page.evaluate(() => window.localStorage.getItem("workshop.token"))) ?? "";
     const origin = new URL(page.url()).origin;
+    // The first visit's example takes the focus once, when its editor is ready: let it, before opening the dialog.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".monaco-editor") !== null)).toBe(true);
 
     const connect = page.getByRole("button", { name: "Connect", exact: true });
     await connect.click();

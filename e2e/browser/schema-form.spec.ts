@@ -15,8 +15,10 @@ const INPUT_SCHEMA = {
   },
 };
 
-/** A draft whose gadget.json declares an input schema, opened in the page's IDE. */
-async function openSchemaDraft(page: Page): Promise<void> {
+const OUTPUT_SCHEMA = { type: "object", properties: { tempC: { type: "number" } } };
+
+/** A draft whose gadget.json declares an input schema, opened in the page's IDE; `publish` makes it an agent too. */
+async function openSchemaDraft(page: Page, publish = false): Promise<void> {
   await page.goto("/");
   await expect(page.getByTestId("connection")).toHaveText("connected");
   const token = await page.evaluate(() => window.localStorage.getItem("workshop.token"));
@@ -27,12 +29,20 @@ async function openSchemaDraft(page: Page): Promise<void> {
       files: [
         {
           path: "gadget.json",
-          content: JSON.stringify({ name: "weather", entry: "index.ts", inputSchema: INPUT_SCHEMA }, null, 2),
+          content: JSON.stringify(
+            { name: "weather", entry: "index.ts", inputSchema: INPUT_SCHEMA, outputSchema: OUTPUT_SCHEMA },
+            null,
+            2,
+          ),
         },
-        { path: "index.ts", content: "export default { async run(payload: unknown) { return payload; } };\n" },
+        {
+          path: "index.ts",
+          content: "export default { async run({ city }: { city: string }) { return { tempC: 4, city }; } };\n",
+        },
       ],
     });
     draftId = draft.id;
+    if (publish) await client.getSession().publishDraft(draft.id);
   } finally {
     client[Symbol.dispose]();
   }
@@ -61,14 +71,16 @@ test.describe("the payload form from gadget.json's inputSchema", () => {
     await form.getByLabel("detailed").check();
     await form.getByLabel("tags").fill("sun, rain");
     await form.getByLabel("lat").fill("59.9");
-    await expect.poll(() => payloadJson(page)).toEqual({
-      days: 3,
-      city: "Oslo",
-      units: "imperial",
-      detailed: true,
-      tags: ["sun", "rain"],
-      where: { lat: 59.9 },
-    });
+    await expect
+      .poll(() => payloadJson(page))
+      .toEqual({
+        days: 3,
+        city: "Oslo",
+        units: "imperial",
+        detailed: true,
+        tags: ["sun", "rain"],
+        where: { lat: 59.9 },
+      });
 
     // Edit the JSON: the form follows.
     await page.getByRole("tab", { name: "JSON", exact: true }).click();
@@ -129,5 +141,19 @@ test.describe("the payload form from gadget.json's inputSchema", () => {
     await expect(page.getByRole("tab", { name: "JSON", exact: true })).toHaveAttribute("aria-selected", "true");
     await expect(page.locator("#payload")).toBeVisible();
     await expect(page.getByRole("form", { name: "Payload form" })).toBeHidden();
+  });
+
+  test("the catalog shows each agent's input and output schemas, as types and as JSON Schema", async ({ page }) => {
+    await openSchemaDraft(page, true);
+    await page.getByRole("button", { name: "Catalog" }).click();
+    const agent = page.getByTestId("catalog-agent").filter({ hasText: "weather" });
+    const input = agent.getByTestId("agent-input-schema");
+    await expect(input.locator("pre").first()).toContainText("city: string");
+    await expect(input.locator("pre").first()).toContainText("days?: number");
+    await expect(agent.getByTestId("agent-output-schema").locator("pre").first()).toContainText("tempC?: number");
+    await input.getByText("input JSON Schema").click();
+    await expect(input.locator("pre").nth(1)).toContainText('"required": [');
+    await expect(input).toContainText("Where to look <b>up</b>");
+    await expect(agent.locator("b")).toHaveCount(0);
   });
 });

@@ -269,7 +269,9 @@ export class Overseer {
       request.report !== false &&
       outcome.status === "error" &&
       outcome.kind !== "cancelled" &&
-      outcome.kind !== "busy"
+      outcome.kind !== "busy" &&
+      // A payload that breaks the inputSchema is the caller's mistake, not a problem of the gadget's.
+      !(input && !input.ok)
     ) {
       const context = {
         runId: request.runId,

@@ -12,10 +12,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Row, type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
 
-const ECHO = "export default { async run({ input }: { input: string }) { return `Echo: ${input}`; } };";
+const ECHO = `export default { async run({ input }: { input: string }) { return \`Echo: \${input}\`; } };`;
 /** Echo-like, for a payload of many fields: returns one of them, so the run itself is the echo's. */
-const FIELD_ECHO =
-  "export default { async run(payload: { name: string }) { return `Echo: ${payload.name}`; } };";
+const FIELD_ECHO = `export default { async run(payload: { name: string }) { return \`Echo: \${payload.name}\`; } };`;
 const CODE = 'return await agents.echo({ input: "hi" });';
 
 /** 20 properties, each typed; some required; enums; numbers and lengths with bounds. */
@@ -159,7 +158,8 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
   const checks = 20_000;
   for (let i = 0; i < 2000; i++) validateJson(INPUT_SCHEMA, PAYLOAD);
   const start = performance.now();
-  for (let i = 0; i < checks; i++) if (!validateJson(INPUT_SCHEMA, PAYLOAD).ok) throw new Error("PAYLOAD breaks INPUT_SCHEMA");
+  for (let i = 0; i < checks; i++)
+    if (!validateJson(INPUT_SCHEMA, PAYLOAD).ok) throw new Error("PAYLOAD breaks INPUT_SCHEMA");
   const validateUs = ((performance.now() - start) * 1000) / checks;
 
   await mcp.close();
@@ -220,7 +220,11 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
       summary: s.typed,
       note: `${times(schema)} the same agent without a schema (${verdict(schema, 1.05)}); p99 ${times(ratio(s.typed.p99, s.untyped.p99))}; ${warm("typed")}`,
     },
-    { name: "the same agent and payload without a schema", summary: s.untyped, note: `${warm("untyped")}; ${interleaved}` },
+    {
+      name: "the same agent and payload without a schema",
+      summary: s.untyped,
+      note: `${warm("untyped")}; ${interleaved}`,
+    },
   ];
   const notes = [
     `Payload validation alone (validateJson, the 20-property schema and payload, warm, in Node): ${validateUs.toFixed(1)} µs a check = ${((100 * validateUs) / 1000 / s.untyped.median).toFixed(2)} % of the run without a schema.`,

@@ -39,6 +39,7 @@ export const META_SCHEMA_2020_12 = {
     dependentSchemas: SCHEMA_MAP,
     propertyNames: SCHEMA,
     if: SCHEMA,
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword; this object is data, never awaited.
     then: SCHEMA,
     else: SCHEMA,
     allOf: { $ref: "#/$defs/schemaArray" },

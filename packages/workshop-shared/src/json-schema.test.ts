@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "./api.ts";
-import { checkSchemaDocument, validateJson } from "./json-schema.ts";
+import { checkSchemaDocument, schemaMismatch, validateJson } from "./json-schema.ts";
 import {
   MAX_FORMAT_CHARS,
   MAX_SCHEMA_BYTES,
@@ -46,7 +46,7 @@ describe("checkSchemaDocument", () => {
   });
 
   it.each([
-    [[], 'not an array'],
+    [[], "not an array"],
     [null, "not null"],
     ["string", "not a string"],
     [true, "not a boolean"],
@@ -82,8 +82,10 @@ describe("checkSchemaDocument", () => {
 
   it("follows only local refs, and only to schemas that exist", () => {
     expect(
-      checkSchemaDocument({ $defs: { city: { type: "string" } }, properties: { a: { $ref: "#/$defs/city" } } }, "inputSchema")
-        .ok,
+      checkSchemaDocument(
+        { $defs: { city: { type: "string" } }, properties: { a: { $ref: "#/$defs/city" } } },
+        "inputSchema",
+      ).ok,
     ).toBe(true);
     expect(refusal({ properties: { a: { $ref: "https://example.com/city.json" } } })).toBe(
       '"inputSchema" is not a valid JSON Schema: the $ref "https://example.com/city.json" at #/properties/a is not local; only refs inside the schema ("#/$defs/…") are followed.',
@@ -96,7 +98,10 @@ describe("checkSchemaDocument", () => {
 
   it("refuses refs that loop without looking inside the value, and keeps those that do", () => {
     expect(
-      refusal({ $defs: { a: { $ref: "#/$defs/b" }, b: { anyOf: [{ type: "string" }, { $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" }),
+      refusal({
+        $defs: { a: { $ref: "#/$defs/b" }, b: { anyOf: [{ type: "string" }, { $ref: "#/$defs/a" }] } },
+        $ref: "#/$defs/a",
+      }),
     ).toContain("leads back to itself");
     const tree = { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } };
     expect(checkSchemaDocument(tree, "inputSchema").ok).toBe(true);
@@ -234,7 +239,11 @@ describe("validateJson", () => {
 
   it(`lists at most ${MAX_SCHEMA_ERRORS} problems`, () => {
     const schema: JsonSchema = { type: "array", items: { type: "string" } };
-    const some = (count: number) => validateJson(schema, Array.from({ length: count }, (_, i) => i));
+    const some = (count: number) =>
+      validateJson(
+        schema,
+        Array.from({ length: count }, (_, i) => i),
+      );
     const at = some(MAX_SCHEMA_ERRORS);
     const past = some(MAX_SCHEMA_ERRORS + 1);
     expect(!at.ok && at.errors).toHaveLength(MAX_SCHEMA_ERRORS);
@@ -244,7 +253,8 @@ describe("validateJson", () => {
 
   it("refuses a value that would take more than the step budget, whatever the schema", () => {
     const defs: Record<string, JsonSchema> = { l0: { type: "string" } };
-    for (let i = 1; i < 30; i++) defs[`l${i}`] = { anyOf: [{ $ref: `#/$defs/l${i - 1}` }, { $ref: `#/$defs/l${i - 1}` }] };
+    for (let i = 1; i < 30; i++)
+      defs[`l${i}`] = { anyOf: [{ $ref: `#/$defs/l${i - 1}` }, { $ref: `#/$defs/l${i - 1}` }] };
     const bomb: JsonSchema = { $defs: defs, $ref: "#/$defs/l29" };
     expect(checkSchemaDocument(bomb, "inputSchema").ok).toBe(true);
     expect(validateJson(bomb, 5)).toEqual({
@@ -276,6 +286,21 @@ describe("validateJson", () => {
     expect(validateJson({ format: "url" }, "not a url")).toEqual({ ok: true });
   });
 
+  it("says which property or item was not allowed, however deep the false schema sits", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        point: { type: "object", properties: { x: { type: "number" } }, additionalProperties: false },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+        never: false,
+      },
+    };
+    expect(validateJson(schema, { point: { x: 1, y: 2 }, pair: ["a", 1, true], never: 0 })).toEqual({
+      ok: false,
+      errors: ["$.point.y: unexpected property", "$.pair[2]: unexpected item", "$.never: unexpected property"],
+    });
+  });
+
   it("leaves the caller's schema object as it was", () => {
     const schema: JsonSchema = { $defs: { s: { type: "string" } }, $ref: "#/$defs/s" };
     const before = JSON.stringify(schema);
@@ -286,5 +311,16 @@ describe("validateJson", () => {
 
   it("treats undefined as null, as a run's result does", () => {
     expect(validateJson({ type: "null" }, undefined)).toEqual({ ok: true });
+  });
+});
+
+describe("schemaMismatch", () => {
+  it("words a run's refusal the same everywhere", () => {
+    expect(schemaMismatch("inputSchema", ["$.city: expected string", "$.days: expected at most 7"])).toBe(
+      "The input does not match the gadget's inputSchema: $.city: expected string; $.days: expected at most 7",
+    );
+    expect(schemaMismatch("outputSchema", ["$.tempC: expected number"])).toBe(
+      "The result does not match the gadget's outputSchema: $.tempC: expected number",
+    );
   });
 });

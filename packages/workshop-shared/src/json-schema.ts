@@ -10,13 +10,7 @@
  * on strings of at most MAX_FORMAT_CHARS. Outside those checks the library behaves as published.
  */
 
-import {
-  dereference,
-  type OutputUnit,
-  type Schema,
-  validate,
-  validationHooks,
-} from "@cfworker/json-schema";
+import { dereference, type OutputUnit, type Schema, validate, validationHooks } from "@cfworker/json-schema";
 import type { JsonSchema } from "./api.ts";
 import { DRAFT_2020_12, META_SCHEMA_2020_12 } from "./json-schema-meta.ts";
 import {
@@ -38,7 +32,9 @@ export type JsonValidation = { ok: true } | { ok: false; errors: string[] };
 // Work on a shared thread: a budget, linear patterns, bounded formats
 
 /** Thrown by the hooks when a check has done all the work it may; caught by the check that set them. */
-class OutOfSteps extends Error {}
+class OutOfSteps {
+  readonly outOfSteps = true;
+}
 
 /** The check running now (checks are synchronous, so there is at most one), or none. */
 let steps: { left: number } | undefined;
@@ -50,7 +46,7 @@ function spend(cost: number): void {
 }
 
 /** Work a subschema does on one value besides its own subschemas: its keywords' lists, the value's keys or items. */
-const keywordWork = new WeakMap<object, number>();
+const keywordWork = /* @__PURE__ */ new WeakMap<object, number>();
 
 function workOf(schema: Schema, instance: unknown): number {
   let own = keywordWork.get(schema);
@@ -70,7 +66,7 @@ function workOf(schema: Schema, instance: unknown): number {
 }
 
 /** Compiled patterns, shared by every schema of this realm (a pattern compiles the same everywhere). */
-const patterns = new Map<string, LinearRegex | string>();
+const patterns = /* @__PURE__ */ new Map<string, LinearRegex | string>();
 const MAX_CACHED_PATTERNS = 512;
 
 /** A pattern on the linear engine, or why it cannot be. */
@@ -85,7 +81,7 @@ function linearPattern(source: string): LinearRegex | string {
 }
 
 /** Formats of draft 2020-12 that the library checks; others (and its own extras, like `url`) are annotations. */
-const CHECKED_FORMATS = new Set([
+const CHECKED_FORMATS = /* @__PURE__ */ new Set([
   "date-time",
   "date",
   "time",
@@ -170,7 +166,7 @@ function compile(schema: JsonSchema): Compiled {
  * `{ "not": {} }` for each `false` subschema, which means the same: the library reports a `false`
  * without the location of the keyword that held it, and wording "unexpected property" needs that.
  */
-const FALSE_SCHEMAS = new WeakSet<object>();
+const FALSE_SCHEMAS = /* @__PURE__ */ new WeakSet<object>();
 
 function replaceFalse(node: Node): void {
   const swap = (value: unknown) => {
@@ -182,24 +178,28 @@ function replaceFalse(node: Node): void {
   for (const key of ONE_SCHEMA) if (key in node) node[key] = swap(node[key]);
   for (const key of SCHEMA_LISTS) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach((item, i) => (list[i] = swap(item)));
+    if (Array.isArray(list)) for (let i = 0; i < list.length; i++) list[i] = swap(list[i]);
   }
   for (const key of SCHEMA_MAPS) {
     const map = node[key];
     if (isNode(map)) for (const name of Object.keys(map)) map[name] = swap(map[name]);
   }
-  for (const key of [...ONE_SCHEMA, ...SCHEMA_LISTS, ...SCHEMA_MAPS]) {
+  for (const key of ONE_SCHEMA) {
     const value = node[key];
-    if (Array.isArray(value)) for (const item of value) if (isNode(item)) replaceFalse(item);
-    if (isNode(value)) {
-      if (SCHEMA_MAPS.includes(key)) for (const item of Object.values(value)) if (isNode(item)) replaceFalse(item);
-      else replaceFalse(value);
-    }
+    if (isNode(value)) replaceFalse(value);
+  }
+  for (const key of SCHEMA_LISTS) {
+    const list = node[key];
+    if (Array.isArray(list)) for (const item of list) if (isNode(item)) replaceFalse(item);
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = node[key];
+    if (isNode(map)) for (const item of Object.values(map)) if (isNode(item)) replaceFalse(item);
   }
 }
 
 /** Compiled validators by the schema object they were made from: a warm run only validates. */
-const compiledSchemas = new WeakMap<object, Compiled | Error>();
+const compiledSchemas = /* @__PURE__ */ new WeakMap<object, Compiled | Error>();
 
 function compiledFor(schema: JsonSchema): Compiled | Error {
   let compiled = compiledSchemas.get(schema);
@@ -221,8 +221,7 @@ let metaSchema: Compiled | undefined;
 
 type Node = Record<string, unknown>;
 
-const isNode = (value: unknown): value is Node =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Keywords whose value is one subschema, a list of them, or a map of names to them (draft 2020-12 and the deprecated ones it keeps). */
 const ONE_SCHEMA = [
@@ -363,8 +362,7 @@ export function checkSchemaDocument(schema: unknown, field: SchemaField): Checke
   });
   if (!isNode(schema))
     return refuse(`it must be an object like { "type": "object", "properties": { … } }, not ${describeKind(schema)}`);
-  if (nestingOver(schema, MAX_SCHEMA_DEPTH + 1))
-    return refuse(`it nests more than ${MAX_SCHEMA_DEPTH} levels deep`);
+  if (nestingOver(schema, MAX_SCHEMA_DEPTH + 1)) return refuse(`it nests more than ${MAX_SCHEMA_DEPTH} levels deep`);
   let text: string;
   try {
     text = JSON.stringify(schema);
@@ -382,7 +380,8 @@ export function checkSchemaDocument(schema: unknown, field: SchemaField): Checke
   const checked = withinBudget(() => validate(document, meta.root, "2020-12", meta.lookup, false));
   if (checked instanceof OutOfSteps) return refuse("it is too large or too complex to check");
   if (checked instanceof Error) return refuse(checked.message);
-  if (!checked.valid) return refuse(describeUnits(checked.errors, document, field, meta)[0] ?? "it breaks the meta-schema");
+  if (!checked.valid)
+    return refuse(describeUnits(checked.errors, document, field, meta)[0] ?? "it breaks the meta-schema");
   let compiled: Compiled;
   try {
     compiled = compile(schema);
@@ -445,10 +444,6 @@ function preview(value: unknown): string {
 function listOf(values: readonly unknown[]): string {
   const shown = values.slice(0, 10).map(preview).join(", ");
   return values.length > 10 ? `${shown}, …` : shown;
-}
-
-function plural(count: unknown, word: string): string {
-  return `${preview(count)} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** JSON Pointer segments of a location like `#/a/0/b%20c`. */
@@ -518,7 +513,7 @@ function between(text: string, start: string, end: string): string | undefined {
 }
 
 /** Units that only say a subschema below them failed: the units below them say what. */
-const APPLICATORS = new Set([
+const APPLICATORS = /* @__PURE__ */ new Set([
   "$ref",
   "$recursiveRef",
   "properties",
@@ -533,9 +528,9 @@ const APPLICATORS = new Set([
   "if",
   "dependentSchemas",
 ]);
-const PROPERTY_KEYWORDS = new Set(["additionalProperties", "unevaluatedProperties", "propertyNames"]);
-const PROPERTY_MAPS = new Set(["properties", "patternProperties"]);
-const ITEM_KEYWORDS = new Set(["items", "additionalItems", "unevaluatedItems", "contains"]);
+const PROPERTY_KEYWORDS = /* @__PURE__ */ new Set(["additionalProperties", "unevaluatedProperties", "propertyNames"]);
+const PROPERTY_MAPS = /* @__PURE__ */ new Set(["properties", "patternProperties"]);
+const ITEM_KEYWORDS = /* @__PURE__ */ new Set(["items", "additionalItems", "unevaluatedItems", "contains"]);
 
 /** Units read per check: enough to find the deepest few; a huge value that fails everywhere costs no more. */
 const MAX_UNITS_READ = 1000;
@@ -642,8 +637,7 @@ function mergeAlternatives(found: Found[]): Found[] {
   const merged: Found[] = [];
   for (const item of found) {
     const same = merged.find(
-      (other) =>
-        other.path === item.path && Boolean((item.types && other.types) || (item.values && other.values)),
+      (other) => other.path === item.path && Boolean((item.types && other.types) || (item.values && other.values)),
     );
     if (!same) merged.push({ ...item });
     else if (item.types && same.types) {
@@ -720,7 +714,8 @@ function describeUnits(all: OutputUnit[], root: unknown, label: string, compiled
     if (phrase === undefined) continue;
     const rule = holder?.[unit.keyword];
     const item: Found = { path, depth, phrase };
-    if (unit.keyword === "type" && (typeof rule === "string" || Array.isArray(rule))) item.types = [rule].flat().map(String);
+    if (unit.keyword === "type" && (typeof rule === "string" || Array.isArray(rule)))
+      item.types = [rule].flat().map(String);
     if (unit.keyword === "const" && holder) item.values = [rule];
     if (unit.keyword === "enum" && Array.isArray(rule)) item.values = rule;
     found.push(item);

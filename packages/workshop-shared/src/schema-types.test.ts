@@ -10,7 +10,11 @@ function diagnostics(type: string): string[] {
   const original = host.getSourceFile;
   host.getSourceFile = (name, language) =>
     name === "check.ts" ? ts.createSourceFile(name, source, language) : original(name, language);
-  const program = ts.createProgram(["check.ts"], { strict: true, noEmit: true, types: [], lib: ["lib.es2022.d.ts"] }, host);
+  const program = ts.createProgram(
+    ["check.ts"],
+    { strict: true, noEmit: true, types: [], lib: ["lib.es2022.d.ts"] },
+    host,
+  );
   return ts
     .getPreEmitDiagnostics(program)
     .filter((diagnostic) => diagnostic.file?.fileName === "check.ts")
@@ -42,7 +46,12 @@ describe("schemaToTypeScript", () => {
     [{ anyOf: [{ type: "string" }, { type: "number" }] }, "string | number"],
     [{ oneOf: [{ const: 1 }, { const: 2 }] }, "1 | 2"],
     [
-      { allOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: {} } }] },
+      {
+        allOf: [
+          { type: "object", properties: { a: { type: "string" } } },
+          { type: "object", properties: { b: {} } },
+        ],
+      },
       "{ a?: string } & { b?: unknown }",
     ],
     [{ type: "object" }, "{ [key: string]: unknown }"],
@@ -58,7 +67,12 @@ describe("schemaToTypeScript", () => {
     ],
     [{ type: "object", required: ["id"] }, "{ id: unknown }"],
     [
-      { type: "object", required: ["a"], properties: { a: { type: "string" }, b: { type: "boolean" } }, additionalProperties: { type: "number" } },
+      {
+        type: "object",
+        required: ["a"],
+        properties: { a: { type: "string" }, b: { type: "boolean" } },
+        additionalProperties: { type: "number" },
+      },
       "{\n  a: string;\n  b?: boolean;\n  [key: string]: number | string | boolean | undefined;\n}",
     ],
     [{ $defs: { city: { type: "string" } }, $ref: "#/$defs/city" }, "string"],
@@ -137,7 +151,9 @@ describe("schemaToTypeScript", () => {
       type: "object",
       required: ["a"],
       properties: {
-        a: { anyOf: [{ type: "string" }, { type: "array", prefixItems: [{ type: "number" }], items: { type: "boolean" } }] },
+        a: {
+          anyOf: [{ type: "string" }, { type: "array", prefixItems: [{ type: "number" }], items: { type: "boolean" } }],
+        },
         b: { type: "object", additionalProperties: { type: ["integer", "null"] }, properties: { x: { const: 1 } } },
         "c-d": { allOf: [{ type: "object", properties: { e: { type: "string" } } }, { required: ["e"] }] },
       },

@@ -32,8 +32,7 @@ const DEPTHS = [64, 8, 6, 4, 3, 2, 1, 0];
 
 type Node = { [key: string]: unknown };
 
-const isNode = (value: unknown): value is Node =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -140,7 +139,8 @@ class Renderer {
       // No type named: the keywords of objects or arrays say which.
       if (isNode(schema.properties) || isNode(schema.additionalProperties) || Array.isArray(schema.required))
         return this.objectType(schema, depth, refs, indent);
-      if (schema.items !== undefined || Array.isArray(schema.prefixItems)) return this.arrayType(schema, depth, refs, indent);
+      if (schema.items !== undefined || Array.isArray(schema.prefixItems))
+        return this.arrayType(schema, depth, refs, indent);
       return undefined;
     }
     return union(
@@ -169,7 +169,9 @@ class Renderer {
   objectType(schema: Node, depth: number, refs: number, indent: string): string {
     const inner = `${indent}  `;
     const properties = isNode(schema.properties) ? schema.properties : {};
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === "string") : []);
+    const required = new Set(
+      Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === "string") : [],
+    );
     const members: { line: string; doc: string; type: string; optional: boolean }[] = [];
     const names = [...Object.keys(properties), ...[...required].filter((key) => !Object.hasOwn(properties, key))];
     for (const name of names) {
@@ -202,7 +204,10 @@ class Renderer {
       members.push({ line: `[key: string]: ${value};`, doc: "", type: value, optional: false });
     }
     if (members.length === 0) return "{}";
-    const flat = `{ ${members.map((member) => member.line).join(" ").slice(0, -1)} }`;
+    const flat = `{ ${members
+      .map((member) => member.line)
+      .join(" ")
+      .slice(0, -1)} }`;
     if (members.every((member) => member.doc === "" && !member.line.includes("\n")) && flat.length <= ONE_LINE_CHARS)
       return flat;
     return `{\n${members.map((member) => `${member.doc}${inner}${member.line}`).join("\n")}\n${indent}}`;
@@ -219,7 +224,8 @@ class Renderer {
       const type = this.render(item, depth + 1, refs, indent);
       return i < minItems ? type : `${grouped(type)}?`;
     });
-    const rest = items === false ? "never" : items === undefined ? "unknown" : this.render(items, depth + 1, refs, indent);
+    const rest =
+      items === false ? "never" : items === undefined ? "unknown" : this.render(items, depth + 1, refs, indent);
     if (rest !== "never") elements.push(`...${grouped(rest)}[]`);
     return `[${elements.join(", ")}]`;
   }

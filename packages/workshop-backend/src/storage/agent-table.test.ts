@@ -57,6 +57,22 @@ describe("AgentTable", () => {
     expect(agents.publishedFrom("draft2")).toBe(false);
   });
 
+  it("carries the schemas a version's manifest declares, and none for a version that declares none", () => {
+    const inputSchema = { type: "object", required: ["city"], properties: { city: { type: "string" } } };
+    const outputSchema = { type: "number" };
+    const typed = agents.publish(draft(1, { ...echo, inputSchema, outputSchema }));
+    expect(typed).toMatchObject({ version: 1, inputSchema, outputSchema });
+    expect(agents.resolve(typed.agentId, 1)?.meta).toEqual(typed);
+    expect(agents.list()[0]).toMatchObject({ latestVersion: 1, inputSchema, outputSchema });
+
+    const plain = agents.publish(draft(2, echo));
+    expect(plain).not.toHaveProperty("inputSchema");
+    expect(agents.resolve(typed.agentId, 2)?.meta).toEqual(plain);
+    expect(agents.list()[0]).not.toHaveProperty("inputSchema");
+    expect(agents.list()[0]).not.toHaveProperty("outputSchema");
+    expect(agents.resolve(typed.agentId, 1)?.meta).toMatchObject({ inputSchema });
+  });
+
   it("resolves the latest version published since it was last resolved (the kept copy never goes stale)", () => {
     const first = agents.publish(draft(1, echo));
     expect(agents.resolve(first.agentId, undefined)?.version).toBe(1);

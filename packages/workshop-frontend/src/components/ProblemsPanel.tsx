@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { ErrorGroup, StackFrame } from "@gadgets/workshop-shared";
-import { ago, type Problem, toProblem } from "../problems/problems.ts";
+import { ago, type Problem, sourceWords, toProblem } from "../problems/problems.ts";
 
 /** One failure group: what, how often, when, where (click a frame to open it), and its last run. */
 function ProblemRow({
@@ -42,7 +42,7 @@ function ProblemRow({
           <span data-testid="problem-gadget">
             {problem.gadget}
             {problem.version && ` v${problem.version}`}
-            {problem.sourceKind === "agent" ? " (published)" : ""}
+            {sourceWords(problem)}
           </span>
         )}
         <span title={new Date(group.firstSeen).toLocaleString()}>first {ago(group.firstSeen, now)}</span>

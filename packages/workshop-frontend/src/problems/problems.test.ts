@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorGroup } from "@gadgets/workshop-shared";
-import { ago, framesOf, freshProblems, seenCounts, toProblem } from "./problems.ts";
+import { ago, framesOf, freshProblems, seenCounts, sourceWords, toProblem } from "./problems.ts";
 
 const group = (fingerprint: string, count: number, extra: Partial<ErrorGroup> = {}): ErrorGroup => ({
   fingerprint,
@@ -36,6 +36,20 @@ describe("problems", () => {
     expect(problem).toMatchObject({ sourceKind: "draft", sourceId: "abc", gadget: "echo", version: "4", runId: "r1" });
     expect(problem.frames).toEqual([{ fn: "", file: "index.ts", line: 2, column: 3 }]);
     expect(toProblem(group("b", 1))).not.toHaveProperty("runId");
+  });
+
+  it("says when the failing run was of a published agent or Code Mode", () => {
+    const from = (source: string) => toProblem(group("a", 1, { lastContext: { source, gadget: "x", version: "" } }));
+    expect(from("code")).toMatchObject({ sourceKind: "code" });
+    expect(from("code")).not.toHaveProperty("sourceId");
+    expect(sourceWords(from("code"))).toBe(" (Code Mode)");
+    expect(sourceWords(from("agent:a1"))).toBe(" (published)");
+    expect(sourceWords(from("draft:d1"))).toBe("");
+    const viaMcp = toProblem(group("a", 1, { lastContext: { source: "code", via: "mcp" } }));
+    expect(sourceWords(viaMcp)).toBe(" (Code Mode, from MCP)");
+    expect(sourceWords(toProblem(group("a", 1, { lastContext: { source: "agent:a1", via: "mcp" } })))).toBe(
+      " (published, from MCP)",
+    );
   });
 
   it("finds groups that are new or happened again since they were seen", () => {

@@ -26,13 +26,15 @@ export function framesOf(stack: string): StackFrame[] {
 export interface Problem {
   group: ErrorGroup;
   frames: StackFrame[];
-  /** `draft` or `agent`, from the group's last context. */
-  sourceKind?: "draft" | "agent";
+  /** `draft`, `agent` or `code` (a Code Mode run, as MCP's `run_code` makes), from the group's last context. */
+  sourceKind?: "draft" | "agent" | "code";
   sourceId?: string;
   gadget?: string;
   version?: string;
   /** The last run that hit it (its record can be opened). */
   runId?: string;
+  /** Set when an MCP client started that run (the context's `via`). */
+  fromMcp?: true;
 }
 
 export function toProblem(group: ErrorGroup): Problem {
@@ -42,10 +44,21 @@ export function toProblem(group: ErrorGroup): Problem {
     group,
     frames: framesOf(group.sampleStack),
     ...(source ? { sourceKind: source[1] as "draft" | "agent", sourceId: source[2] } : {}),
+    ...(context.source === "code" ? { sourceKind: "code" as const } : {}),
     ...(context.gadget ? { gadget: context.gadget } : {}),
     ...(context.version ? { version: context.version } : {}),
     ...(context.runId ? { runId: context.runId } : {}),
+    ...(context.via === "mcp" ? { fromMcp: true as const } : {}),
   };
+}
+
+/** What ran, in words beside the gadget's name: a published agent or code sent to Code Mode, and from MCP. */
+export function sourceWords(problem: Problem): string {
+  const words = [
+    problem.sourceKind === "agent" ? "published" : problem.sourceKind === "code" ? "Code Mode" : undefined,
+    problem.fromMcp ? "from MCP" : undefined,
+  ].filter(Boolean);
+  return words.length > 0 ? ` (${words.join(", ")})` : "";
 }
 
 /** What the person has seen: each fingerprint's count when they last looked. */

@@ -106,7 +106,10 @@ describe("GadgetManifestSchema", () => {
     it("keeps the schemas a manifest declares, as they are", () => {
       const output = { type: "object", properties: { tempC: { type: "number" } } };
       const checked = check(GadgetManifestSchema, manifest({ inputSchema: input, outputSchema: output }));
-      expect(checked).toEqual({ ok: true, value: { ...manifest({}), grants: {}, inputSchema: input, outputSchema: output } });
+      expect(checked).toEqual({
+        ok: true,
+        value: { ...manifest({}), grants: {}, inputSchema: input, outputSchema: output },
+      });
       expect(checked.ok && checked.value.inputSchema).toBe(input);
     });
 
