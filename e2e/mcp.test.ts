@@ -217,6 +217,24 @@ describe("the MCP endpoint with the official SDK client", () => {
     expect(textOf(result)).toMatch(/code\.ts:3:\d+/);
   });
 
+  it("gives a key limited to some agents only those, in tools/list and in Code Mode", async () => {
+    const agents = await a.session.listAgents();
+    const echoId = agents.find((agent) => agent.name === "echo")?.agentId ?? "";
+    const { key } = await a.session.createKey({ name: "echo only", scope: "call", agents: [echoId] });
+    const { client } = await mcp(key);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["run_code", "echo"]);
+    expect(tools[0]?.description).not.toContain("weather");
+    const refused = await client.callTool({
+      name: "run_code",
+      arguments: { code: 'return await agents.weather({ city: "Rome" });' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('may not call "weather"');
+    const allowed = await client.callTool({ name: "run_code", arguments: { code: 'return agents.echo({ input: "ok" });' } });
+    expect(allowed.structuredContent).toEqual({ result: "Echo: ok" });
+  });
+
   it("shows each workspace only its own agents", async () => {
     const { client } = await mcp(b.key);
     const { tools } = await client.listTools();

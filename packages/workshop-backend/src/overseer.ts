@@ -280,6 +280,8 @@ export class Overseer {
         // The IDE's Problems view names the gadget and the version that failed.
         gadget: name,
         version: request.source.kind === "code" ? "" : String(request.source.version),
+        // So Problems can say a failure came from an MCP client.
+        ...(request.via && request.via !== "rpc" ? { via: request.via } : {}),
       };
       this.#reportError?.(
         request.workspaceId,

@@ -35,6 +35,7 @@ import { NoDraft } from "./NoDraft.tsx";
 import { type OutputTab, OutputTabs } from "./OutputTabs.tsx";
 import { ProblemsPanel } from "./ProblemsPanel.tsx";
 import { RunPanel } from "./RunPanel.tsx";
+import { RunsDialog } from "./RunsDialog.tsx";
 import { RunTracePanel } from "./RunTracePanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
@@ -63,6 +64,7 @@ export function Workbench() {
   const [docs, setDocs] = useState<"help" | "catalog">();
   const [shortcuts, setShortcuts] = useState(false);
   const [connecting, setConnecting] = useState(false);
+  const [listingRuns, setListingRuns] = useState(false);
   const [merging, setMerging] = useState(false);
   const [commands, setCommands] = useState<EditorCommands>();
   const [outputTab, setOutputTab] = useState<OutputTab>("console");
@@ -149,9 +151,10 @@ export function Workbench() {
   return (
     <div className="flex h-screen min-h-0 flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex h-10 shrink-0 items-center gap-1 border-b border-zinc-200 bg-zinc-50 px-2 dark:border-zinc-800 dark:bg-zinc-900">
-        <h1 className="flex items-center gap-1.5 pr-2 font-semibold">
+        <h1 className="flex shrink-0 items-center gap-1.5 pr-2 font-semibold whitespace-nowrap">
           <span className="inline-block h-3 w-3 rotate-45 rounded-sm bg-sky-500" aria-hidden="true" />
-          <span className="hidden sm:inline">Gadget Workshop</span>
+          {/* Spelled out only where the toolbar's labels leave room for it and the draft's name. */}
+          <span className="sr-only xl:not-sr-only">Gadget Workshop</span>
         </h1>
         {draft.data && (
           <span className="truncate border-l border-zinc-300 pl-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
@@ -205,6 +208,12 @@ export function Workbench() {
             onClick={() => setConnecting(true)}
           />
           <ToolButton
+            icon="history"
+            label="Runs"
+            tooltip="Recent runs of this workspace: from the IDE, the API and MCP clients"
+            onClick={() => setListingRuns(true)}
+          />
+          <ToolButton
             icon="catalog"
             label="Catalog"
             tooltip="Published agents and their docs"
@@ -237,6 +246,9 @@ export function Workbench() {
       {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
+      {listingRuns && (
+        <RunsDialog onClose={() => setListingRuns(false)} onShownInConsole={() => setOutputTab("console")} />
+      )}
       {actions.sharedId && (
         <ShareDialog
           shareId={actions.sharedId}

@@ -1,0 +1,228 @@
+import { useMemo, useRef, useState } from "react";
+import type { RunRecord } from "@gadgets/workshop-shared";
+import { errorMessage } from "../error-message.ts";
+import { useRunHistory } from "../hooks/use-run-history.ts";
+import { outcomeWords, RUN_HISTORY_LIMIT, runDetails, runRows, sourceText, viaText } from "../runs/run-history.ts";
+import { timingsText } from "../runs/run-text.ts";
+import { Dialog } from "./Dialog.tsx";
+
+const button =
+  "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+// Wrapped: a Code Mode file's first line holds the function head and the code's own first line.
+const block =
+  "overflow-auto whitespace-pre-wrap break-words rounded border border-zinc-200 bg-zinc-50 p-1 text-xs dark:border-zinc-800 dark:bg-zinc-950";
+
+/** One record beside the list: what ran and how it ended, its payload, result and files (read-only). */
+function RunDetailsPane({ record }: { record: RunRecord }) {
+  const details = runDetails(record);
+  const failed = record.outcome.status === "error";
+  return (
+    <div className="flex flex-col gap-2 text-xs" data-testid="run-details">
+      <h3 className="text-sm font-semibold">{details.title}</h3>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5">
+        <dt className="text-zinc-500">What ran</dt>
+        <dd>{sourceText(record.source)}</dd>
+        <dt className="text-zinc-500">Started by</dt>
+        <dd>{viaText(record.via)}</dd>
+        <dt className="text-zinc-500">Started</dt>
+        <dd>{new Date(record.startedAt).toLocaleString()}</dd>
+        <dt className="text-zinc-500">Outcome</dt>
+        <dd title={failed ? (record.kind ?? "error") : "ok"}>{outcomeWords(record)}</dd>
+        <dt className="text-zinc-500">Time</dt>
+        <dd>{timingsText(record.outcome.timings)}</dd>
+      </dl>
+      <p className="text-zinc-600 dark:text-zinc-300" role="status">
+        Its console lines are in the console, marked “recorded”.
+        {details.droppedEvents > 0 && ` ${details.droppedEvents} more events were counted, not kept.`}
+      </p>
+      {details.code !== undefined && (
+        <section aria-labelledby="run-code-heading" className="flex flex-col gap-0.5">
+          <h4 id="run-code-heading" className="font-semibold">
+            The code it was sent (code.ts)
+          </h4>
+          <pre className={block} data-testid="run-code">
+            <code>{details.code}</code>
+          </pre>
+        </section>
+      )}
+      <section aria-labelledby="run-payload-heading" className="flex flex-col gap-0.5">
+        <h4 id="run-payload-heading" className="font-semibold">
+          Payload
+        </h4>
+        <pre className={block} data-testid="run-payload">
+          <code>{details.payload}</code>
+        </pre>
+      </section>
+      <section aria-labelledby="run-outcome-heading" className="flex flex-col gap-0.5">
+        <h4 id="run-outcome-heading" className="font-semibold">
+          {failed ? "Error" : "Result"}
+        </h4>
+        <pre className={`${block} ${failed ? "text-red-700 dark:text-red-400" : ""}`} data-testid="run-outcome">
+          <code>{details.outcome}</code>
+        </pre>
+        {details.stack && (
+          <pre className={block}>
+            <code>{details.stack}</code>
+          </pre>
+        )}
+      </section>
+      {details.files.length > 0 && (
+        <section aria-labelledby="run-files-heading" className="flex flex-col gap-0.5">
+          <h4 id="run-files-heading" className="font-semibold">
+            {details.code === undefined ? "Files as they ran" : "The gadget around the code"}
+          </h4>
+          {details.files.map((file) => (
+            <details key={file.path} data-testid="run-file">
+              <summary className="cursor-pointer font-mono">{file.path}</summary>
+              <pre className={block}>
+                <code>{file.content}</code>
+              </pre>
+            </details>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The workspace's recent runs — from the IDE, the API, the command line and MCP clients — with what
+ * ran, who started it and how it ended. Choosing one shows its record beside the list and its console
+ * lines in the IDE's console.
+ */
+export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onShownInConsole(): void }) {
+  const { runs, open } = useRunHistory();
+  const [selected, setSelected] = useState<string>();
+  const [record, setRecord] = useState<RunRecord>();
+  const [error, setError] = useState<string>();
+  // Only the run chosen last fills the pane, however the answers arrive.
+  const latest = useRef<string>(undefined);
+  const rows = useMemo(() => runRows(runs.data ?? [], Date.now()), [runs.data]);
+
+  const choose = async (runId: string) => {
+    latest.current = runId;
+    setSelected(runId);
+    setRecord(undefined);
+    setError(undefined);
+    try {
+      const opened = await open(runId);
+      if (latest.current !== runId) return;
+      setRecord(opened);
+      onShownInConsole();
+    } catch (reason) {
+      if (latest.current === runId) setError(errorMessage(reason));
+    }
+  };
+
+  return (
+    <Dialog title="Runs" onClose={onClose} testId="runs-dialog" size="wide">
+      <div className="grid h-full min-h-0 grid-cols-[minmax(0,3fr)_minmax(0,2fr)] gap-4 text-sm">
+        <section aria-labelledby="runs-heading" className="flex min-h-0 flex-col gap-2">
+          <div className="flex items-center gap-2">
+            <h3 id="runs-heading" className="font-semibold">
+              Recent runs
+            </h3>
+            <span className="flex-1 text-xs text-zinc-500">
+              The latest {RUN_HISTORY_LIMIT} of this workspace, newest first: from the IDE, the API and MCP clients.
+            </span>
+            <button type="button" className={button} onClick={() => void runs.refetch()} data-autofocus>
+              Refresh
+            </button>
+          </div>
+          <p className="sr-only" role="status">
+            {runs.isFetching ? "Loading the runs…" : ""}
+          </p>
+          {runs.error ? (
+            <p className="text-xs text-red-600" role="alert">
+              {errorMessage(runs.error)}
+            </p>
+          ) : rows.length === 0 ? (
+            <p className="text-xs text-zinc-500">
+              {runs.isPending
+                ? "Loading the runs…"
+                : "No runs yet. Runs from the IDE, the API, the command line and MCP clients show here."}
+            </p>
+          ) : (
+            <div className="min-h-0 flex-1 overflow-auto">
+              <table className="w-full border-collapse text-left text-xs" data-testid="run-history">
+                <caption className="sr-only">Recent runs; choose one to see its record and its console lines</caption>
+                <thead className="sticky top-0 z-10 bg-white text-zinc-500 dark:bg-zinc-900">
+                  <tr>
+                    <th scope="col" className="px-1 py-0.5 font-normal">
+                      Gadget
+                    </th>
+                    <th scope="col" className="px-1 py-0.5 font-normal">
+                      What ran
+                    </th>
+                    <th scope="col" className="px-1 py-0.5 font-normal">
+                      Started by
+                    </th>
+                    <th scope="col" className="px-1 py-0.5 font-normal">
+                      Outcome
+                    </th>
+                    <th scope="col" className="px-1 py-0.5 font-normal">
+                      When
+                    </th>
+                    <th scope="col" className="px-1 py-0.5 text-right font-normal">
+                      Duration
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((row) => (
+                    <tr
+                      key={row.runId}
+                      className={`relative border-t border-zinc-200 hover:bg-zinc-100 dark:border-zinc-800 dark:hover:bg-zinc-800 ${selected === row.runId ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}
+                      data-testid="run-row"
+                      data-run-id={row.runId}
+                    >
+                      <td className="px-1 py-0.5">
+                        {/* The button's box covers the row, so a click anywhere on it chooses the run. */}
+                        <button
+                          type="button"
+                          className="font-semibold text-sky-700 underline-offset-2 after:absolute after:inset-0 hover:underline focus-visible:outline-2 dark:text-sky-300"
+                          aria-current={selected === row.runId ? "true" : undefined}
+                          onClick={() => void choose(row.runId)}
+                        >
+                          {row.name}
+                          <span className="sr-only">: show this run</span>
+                        </button>
+                      </td>
+                      <td className="px-1 py-0.5">{row.source}</td>
+                      <td className="px-1 py-0.5">{row.via}</td>
+                      <td
+                        className={`px-1 py-0.5 ${row.failed ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}
+                        title={row.outcomeKind}
+                      >
+                        {row.outcome}
+                      </td>
+                      <td className="px-1 py-0.5 whitespace-nowrap" title={row.at}>
+                        {row.when}
+                      </td>
+                      <td className="px-1 py-0.5 text-right whitespace-nowrap">{row.duration}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <section aria-label="The chosen run" className="min-h-0 overflow-auto">
+          {error ? (
+            <p className="text-xs text-red-600" role="alert">
+              {error}
+            </p>
+          ) : record ? (
+            <RunDetailsPane record={record} />
+          ) : (
+            <p className="text-xs text-zinc-500">
+              {selected
+                ? "Opening the run…"
+                : "Choose a run to see its payload, result and files here, and its console lines in the console."}
+            </p>
+          )}
+        </section>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,139 @@
+import type { RunErrorKind, RunRecord, RunSummary } from "@gadgets/workshop-shared";
+import { describe, expect, it } from "vitest";
+import { consoleName, durationText, outcomeWords, runDetails, runRows } from "./run-history.ts";
+
+const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
+const summary = (fields: Partial<RunSummary>): RunSummary => ({
+  runId: "r1",
+  source: { kind: "draft", draftId: "d1", version: 3 },
+  name: "echo",
+  status: "ok",
+  startedAt: NOW - 5 * 60_000,
+  totalMs: 12,
+  ...fields,
+});
+const timings = { queueMs: 1, buildMs: 2, runMs: 3, totalMs: 6 };
+const record = (fields: Partial<RunRecord>): RunRecord => ({
+  ...summary({}),
+  payload: { input: "hi" },
+  files: [
+    { path: "gadget.json", content: "{}" },
+    { path: "index.ts", content: "export default {}" },
+  ],
+  events: [],
+  droppedEvents: 0,
+  outcome: { status: "ok", runId: "r1", result: "Echo: hi", timings },
+  ...fields,
+});
+
+describe("runRows", () => {
+  it("words what ran, who started it, how it ended, when and how long", () => {
+    expect(runRows([summary({})], NOW)).toEqual([
+      {
+        runId: "r1",
+        name: "echo",
+        source: "draft v3",
+        via: "IDE / API",
+        outcome: "ok",
+        outcomeKind: "ok",
+        failed: false,
+        when: "5 min ago",
+        at: new Date(NOW - 5 * 60_000).toLocaleString(),
+        duration: "12 ms",
+      },
+    ]);
+    const [agent, code] = runRows(
+      [
+        summary({ source: { kind: "agent", agentId: "a1", version: 2 }, via: "mcp", totalMs: 1540 }),
+        summary({ source: { kind: "code" }, via: "rpc", status: "error", kind: "timeout" }),
+      ],
+      NOW,
+    );
+    expect(agent).toMatchObject({ source: "agent v2", via: "from MCP", duration: "1.5 s" });
+    expect(code).toMatchObject({ source: "Code Mode", via: "IDE / API", outcome: "timed out", outcomeKind: "timeout" });
+  });
+
+  it("keeps the order it is given and dates runs older than two days", () => {
+    const old = NOW - 3 * 24 * 3600_000;
+    const rows = runRows([summary({ runId: "new" }), summary({ runId: "old", startedAt: old })], NOW);
+    expect(rows.map((row) => row.runId)).toEqual(["new", "old"]);
+    expect(rows[1]?.when).toBe(new Date(old).toLocaleString());
+  });
+});
+
+describe("outcomeWords", () => {
+  it("says every error kind in plain words, and an unknown one as it came", () => {
+    const words: Record<RunErrorKind, string> = {
+      user: "threw",
+      invalid: "invalid input or result",
+      timeout: "timed out",
+      cpu: "used too much CPU",
+      memory: "ran out of memory",
+      cancelled: "cancelled",
+      busy: "server busy",
+    };
+    for (const [kind, text] of Object.entries(words))
+      expect(outcomeWords({ status: "error", kind: kind as RunErrorKind })).toBe(text);
+    expect(outcomeWords({ status: "ok" })).toBe("ok");
+    expect(outcomeWords({ status: "error", kind: "novel" as RunErrorKind })).toBe("novel");
+    expect(outcomeWords({ status: "error" })).toBe("error");
+  });
+});
+
+describe("durationText", () => {
+  it("shows milliseconds under a second, seconds above", () => {
+    expect(durationText(0)).toBe("0 ms");
+    expect(durationText(999)).toBe("999 ms");
+    expect(durationText(1000)).toBe("1.0 s");
+    expect(durationText(29_960)).toBe("30.0 s");
+  });
+});
+
+describe("runDetails", () => {
+  it("shows a draft run's payload, result and files", () => {
+    const details = runDetails(record({}));
+    expect(details).toMatchObject({ title: "Run of echo", payload: '{\n  "input": "hi"\n}', outcome: '"Echo: hi"' });
+    expect(details.code).toBeUndefined();
+    expect(details.files.map((file) => file.path)).toEqual(["gadget.json", "index.ts"]);
+  });
+
+  it("shows a Code Mode run's code apart from the files around it, and a failure's words and stack", () => {
+    const details = runDetails(
+      record({
+        source: { kind: "code" },
+        via: "mcp",
+        files: [
+          { path: "gadget.json", content: "{}" },
+          { path: "main.ts", content: "import submitted from './code.ts';" },
+          { path: "code.ts", content: 'throw new Error("no")' },
+        ],
+        outcome: {
+          status: "error",
+          runId: "r1",
+          kind: "user",
+          message: "Error: no",
+          error: { name: "Error", message: "no", stack: "Error: no\n    at code.ts:1:7", frames: [] },
+          timings,
+        },
+      }),
+    );
+    expect(details.code).toBe('throw new Error("no")');
+    expect(details.files.map((file) => file.path)).toEqual(["gadget.json", "main.ts"]);
+    expect(details.outcome).toBe("threw: Error: no");
+    expect(details.stack).toContain("code.ts:1:7");
+  });
+
+  it("a draft that happens to have a code.ts keeps it among its files", () => {
+    const details = runDetails(record({ files: [{ path: "code.ts", content: "x" }] }));
+    expect(details.code).toBeUndefined();
+    expect(details.files).toHaveLength(1);
+  });
+});
+
+describe("consoleName", () => {
+  it("marks a recorded run with what ran and who started it", () => {
+    expect(consoleName({ name: "weather", source: { kind: "agent", agentId: "a", version: 1 }, via: "mcp" })).toBe(
+      "weather (agent v1, from MCP, recorded)",
+    );
+  });
+});
