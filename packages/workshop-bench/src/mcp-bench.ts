@@ -6,7 +6,6 @@
  * inputSchema against the same agent without one.
  */
 
-import { setMaxListeners } from "node:events";
 import { createRpcClient, type GadgetFile, type JsonValue } from "@gadgets/workshop-shared";
 import { validateJson } from "@gadgets/workshop-shared/json-schema";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -79,6 +78,8 @@ export interface McpBenchOptions {
   /** Samples of each kind, spread over `rounds`. */
   samples: number;
   rounds: number;
+  /** CPU ms the Worker's process has spent so far (from /proc): where payloads are validated. */
+  workerCpuMs(): number;
 }
 
 const ratio = (a: number, b: number) => a / b;
@@ -87,7 +88,12 @@ const times = (r: number) => `${r.toFixed(2)}×`;
 const verdict = (r: number, target: number) => `target ≤ ${target}×: ${r <= target ? "met ✔" : "missed ✘"}`;
 
 /** What one MCP request and one Code Mode run cost beside a warm agent.run(), and what a schema adds. */
-export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Promise<{ rows: Row[]; notes: string[] }> {
+export async function measureMcp({
+  url,
+  samples,
+  rounds,
+  workerCpuMs,
+}: McpBenchOptions): Promise<{ rows: Row[]; notes: string[] }> {
   const boot = createRpcClient({ url });
   const { token } = await boot.createWorkspace();
   const owner = createRpcClient({ url, token });
@@ -105,15 +111,17 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
   // The same key over Cap'n Web: what a key's session adds, apart from MCP's HTTP.
   const keyClient = createRpcClient({ url, token: key });
   const mcp = new Client({ name: "workshop-bench", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", url), {
-    requestInit: { headers: { Authorization: `Bearer ${key}` } },
-  });
-  await mcp.connect(transport);
-  // Node's fetch keeps an abort listener on the transport's one signal for each request until that
-  // request is garbage collected, and warns past 1,500 of them: thousands of calls reach that between
-  // collections. Nothing leaks for good; the warning is silenced.
-  const signal = (transport as unknown as { _abortController?: AbortController })._abortController?.signal;
-  if (signal) setMaxListeners(0, signal);
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", url), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      // The transport gives every request its one signal, and Node's fetch leaves an abort listener on
+      // it per request until that request is garbage collected: thousands of calls pass 1,500 between
+      // collections and warn on each. A signal of each request's own, following the transport's, ends
+      // with it.
+      fetch: (input, init) =>
+        fetch(input, { ...init, ...(init?.signal ? { signal: AbortSignal.any([init.signal]) } : {}) }),
+    }),
+  );
 
   const echo = owner.getAgent(echoId);
   const keyEcho = keyClient.getAgent(echoId);
@@ -200,6 +208,15 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
   for (let i = 0; i < checks; i++)
     if (!validateJson(INPUT_SCHEMA, PAYLOAD).ok) throw new Error("PAYLOAD breaks INPUT_SCHEMA");
   const validateUs = ((performance.now() - start) * 1000) / checks;
+  // The Worker's CPU per run, with the schema and without: steadier than latency on a busy machine
+  // (/proc counts in 10 ms ticks, so enough runs that a tick is well under 1 %).
+  const cpuRuns = 1000;
+  const cpuPerRun: Partial<Record<Kind, number>> = {};
+  for (const kind of paired) {
+    const before = workerCpuMs();
+    for (let i = 0; i < cpuRuns; i++) await kinds[kind]();
+    cpuPerRun[kind] = (workerCpuMs() - before) / cpuRuns;
+  }
 
   await mcp.close();
   for (const stub of [echo, keyEcho, typed, untyped, twin, session]) stub[Symbol.dispose]();
@@ -280,7 +297,7 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
     },
   ];
   const notes = [
-    `Payload validation alone (validateJson, the 20-property schema and payload, warm, in Node): ${validateUs.toFixed(1)} µs a check = ${((100 * validateUs) / 1000 / s.untyped.median).toFixed(2)} % of the run without a schema.`,
+    `Payload validation alone (validateJson, the 20-property schema and payload, warm, in Node): ${validateUs.toFixed(1)} µs a check = ${((100 * validateUs) / 1000 / s.untyped.median).toFixed(2)} % of the run without a schema. The Worker's CPU per run (${cpuRuns} runs each): ${paired.map((kind) => `${kind} ${cpuPerRun[kind]?.toFixed(3)} ms`).join(", ")} (typed ÷ untyped ${times(ratio(cpuPerRun.typed ?? 0, cpuPerRun.untyped ?? 1))}, twin ÷ untyped ${times(ratio(cpuPerRun.twin ?? 0, cpuPerRun.untyped ?? 1))}).`,
   ];
   return { rows, notes };
 }

@@ -8,6 +8,7 @@ import type {
   GadgetFile,
   GadgetGrants,
   GadgetManifest,
+  GadgetTriggers,
   JsonSchema,
   JsonValue,
   PublishOptions,
@@ -23,9 +24,10 @@ describe("types inferred from the wire schemas", () => {
   it("describe a gadget as clients write it", () => {
     expectTypeOf<GadgetFile>().toEqualTypeOf<{ path: string; content: string }>();
     expectTypeOf<GadgetGrants>().toEqualTypeOf<{
-      fetch?: { hosts: string[] } | undefined;
+      fetch?: { hosts: string[]; headers?: { [host: string]: { [header: string]: string } } | undefined } | undefined;
       kv?: boolean | undefined;
       catalog?: boolean | undefined;
+      secrets?: string[] | undefined;
     }>();
     expectTypeOf<GadgetManifest>().toEqualTypeOf<{
       name: string;
@@ -35,6 +37,7 @@ describe("types inferred from the wire schemas", () => {
       grants: GadgetGrants;
       inputSchema?: JsonSchema | undefined;
       outputSchema?: JsonSchema | undefined;
+      triggers?: GadgetTriggers | undefined;
     }>();
   });
 

@@ -18,6 +18,7 @@ import type {
 } from "./schemas/calls.ts";
 import type { GadgetFileSchema, GadgetGrantsSchema, GadgetManifestSchema } from "./schemas/gadget.ts";
 import type { TestCaseSchema, TestExpectationsSchema } from "./schemas/test-file.ts";
+import type { GadgetTriggersSchema } from "./schemas/triggers.ts";
 import type { JsonValue, RunErrorKind } from "./wire-basics.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -33,6 +34,9 @@ export type GadgetFile = v.InferOutput<typeof GadgetFileSchema>;
 
 /** The grants a gadget asks for in its manifest (`fetch`, `kv`, `catalog`). Only these reach `env`. */
 export type GadgetGrants = v.InferOutput<typeof GadgetGrantsSchema>;
+
+/** `gadget.json`'s `triggers`: an HTTP endpoint (`http`) and `schedules`. */
+export type GadgetTriggers = v.InferOutput<typeof GadgetTriggersSchema>;
 
 /** `gadget.json`, checked: what the gadget is, where it starts and what it may use (grants default to none). */
 export type GadgetManifest = v.InferOutput<typeof GadgetManifestSchema>;
@@ -235,14 +239,37 @@ export type RunSource =
   | { kind: "agent"; agentId: string; version: number }
   | { kind: "code" };
 
-/** Who started a run: a client over the RPC API (absent in older records), or an MCP client. */
-export type RunVia = "rpc" | "mcp";
+/**
+ * Who started a run: a client over the RPC API (absent in older records), an MCP client, a request to
+ * the agent's HTTP endpoint, or one of its schedules.
+ */
+export type RunVia = "rpc" | "mcp" | "http" | "schedule";
+
+/** What triggered a run that started on its own (`via` "http" or "schedule"). */
+export type RunTrigger =
+  | {
+      kind: "http";
+      method: string;
+      /** The path below the endpoint, shaped as fetch paths are in traces (no secrets in segments). */
+      path: string;
+      /** The status the endpoint answered with. */
+      status: number;
+    }
+  | {
+      kind: "schedule";
+      /** The schedule as its manifest wrote it (`cron 0 9 * * 1`, `every 10m`). */
+      schedule: string;
+      /** The slot it fired for (epoch ms, UTC). */
+      scheduledAt: number;
+    };
 
 export interface RunSummary {
   runId: string;
   source: RunSource;
   /** Absent means "rpc". */
   via?: RunVia;
+  /** For runs via "http" or "schedule": what fired them. */
+  trigger?: RunTrigger;
   name: string;
   status: RunOutcome["status"];
   kind?: RunErrorKind;
@@ -492,7 +519,8 @@ export interface Session {
   /** `agentId` runs the latest version, `agentId@3` a fixed one. Usable pipelined. */
   getAgent(agentRef: string): Agent;
 
-  listRuns(limit?: number | null): Promise<RunSummary[]>;
+  /** The latest runs, newest first; `filter` narrows them to one agent and/or how they started (the invocation log). */
+  listRuns(limit?: number | null, filter?: RunListFilter | null): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunRecord>;
 
   /** Makes an immutable snapshot of the draft's saved files with this payload; the link is `/s/<shareId>`. */
@@ -516,12 +544,69 @@ export interface Session {
   /** The TypeScript declaration of `agents` that code given to `runCode` is written against. */
   codeModeTypes(): Promise<string>;
 
+  /** Sets (or replaces) a workspace secret. The value is never returned again, to any client. */
+  setSecret(name: string, value: string): Promise<SecretInfo>;
+  /** The workspace's secrets: names, sizes, when set, which agents grant them — never values. */
+  listSecrets(): Promise<SecretInfo[]>;
+  /** Deletes a secret; false when there was none by that name. */
+  deleteSecret(name: string): Promise<boolean>;
+
+  /** The HTTP endpoints of the workspace's published agents (their latest versions' `triggers.http`). */
+  listEndpoints(): Promise<EndpointInfo[]>;
+  /** The schedules of the workspace's published agents, with when each fires next. */
+  listSchedules(): Promise<ScheduleInfo[]>;
+  /** Pauses or resumes all schedules of an agent (by id or name). */
+  pauseSchedules(agentRef: string, paused: boolean): Promise<ScheduleInfo[]>;
+
   /** Makes an API key (only with the workspace token); the key itself is in this answer only. */
   createKey(input: CreateKeyInput): Promise<CreatedKey>;
   /** The workspace's keys, never their secrets (only with the workspace token). */
   listKeys(): Promise<ApiKeyInfo[]>;
   /** Revokes a key at once, its live sessions included; false when there was no such key (only with the workspace token). */
   revokeKey(keyId: string): Promise<boolean>;
+}
+
+/** Narrows `listRuns`: runs of one agent (id or name), started one way. */
+export interface RunListFilter {
+  agent?: string | null;
+  via?: RunVia | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets and triggers
+
+export interface SecretInfo {
+  name: string;
+  /** The value's size in UTF-8 bytes. */
+  bytes: number;
+  updatedAt: number;
+  /** Names of the published agents whose latest version grants it (as `env.secrets` or in fetch headers). */
+  usedBy: string[];
+}
+
+export interface EndpointInfo {
+  agentId: string;
+  agentName: string;
+  /** The path segment after `/h/`: an unguessable id, or the name the manifest picked. */
+  endpoint: string;
+  /** The endpoint's full URL on the gadget origin (never the IDE's). */
+  url: string;
+  response: "json" | "full";
+}
+
+export interface ScheduleInfo {
+  agentId: string;
+  agentName: string;
+  version: number;
+  /** As the manifest wrote it: `cron 0 9 * * 1` or `every 10m`. */
+  schedule: string;
+  paused: boolean;
+  /** Next firing (epoch ms), null while paused. */
+  nextAt: number | null;
+  lastAt: number | null;
+  lastOutcome: "ok" | RunErrorKind | null;
+  /** Firings skipped because the previous run of this schedule was still going. */
+  skipped: number;
 }
 
 // ---------------------------------------------------------------------------------------------

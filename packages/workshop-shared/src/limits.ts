@@ -345,3 +345,14 @@ export const MAX_MCP_BATCH_MESSAGES = 16;
 export const MAX_MCP_SUMMARY_LINES = 50;
 /** Characters of console text in that summary. */
 export const MAX_MCP_SUMMARY_CHARS = 8 * 1024;
+
+/** Secrets of one workspace: API keys and tokens for the services its agents call, not a database. */
+export const MAX_SECRETS_PER_WORKSPACE = 100;
+/** One secret's value: a token, a PEM private key or a service account's JSON fit. */
+export const MAX_SECRET_BYTES = 8 * 1024;
+/** Secret names a manifest may grant (as `env.secrets`, or in fetch headers). */
+export const MAX_SECRET_GRANTS = 32;
+/** Headers a fetch grant may add to requests for one host. */
+export const MAX_INJECTED_HEADERS_PER_HOST = 8;
+/** Schedules one agent may declare. */
+export const MAX_SCHEDULES_PER_AGENT = 8;

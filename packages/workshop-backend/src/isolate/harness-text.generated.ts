@@ -43,6 +43,7 @@ var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
 var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
 var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
+var MAX_SECRET_BYTES = 8 * 1024;
 
 // src/isolate/harness/contract.ts
 var HARNESS_CONSOLE_MODULE = "__workshop_console.js";
@@ -544,6 +545,7 @@ var MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
 var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
 var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
+var MAX_SECRET_BYTES = 8 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
 var QUOTE = 34;
@@ -657,4 +659,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "4ed059914ab0f45d84c7d49d8f233848efd9c2ed3991fd84276f4aa3154e204a";
+export const HARNESS_DIGEST = "bb68c54b3113d2951ac2db176ab984ca6ab019e95c9bc3184b696cd1c21c8413";

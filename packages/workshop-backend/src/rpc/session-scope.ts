@@ -38,6 +38,12 @@ export const SESSION_SCOPES = {
   forkShare: { needs: "full", what: "forking shares" },
   listErrors: { needs: "full", what: "the workspace's errors" },
   usage: { needs: "full", what: "the workspace's usage" },
+  setSecret: { needs: "full", what: "secrets" },
+  listSecrets: { needs: "full", what: "secrets" },
+  deleteSecret: { needs: "full", what: "secrets" },
+  listEndpoints: { needs: "full", what: "endpoints" },
+  listSchedules: { needs: "full", what: "schedules" },
+  pauseSchedules: { needs: "full", what: "schedules" },
 
   createKey: { needs: "owner" },
   listKeys: { needs: "owner" },

@@ -71,7 +71,7 @@ describe("GadgetGrantsSchema", () => {
 
   it.each([
     [[], '"grants" must be an object like { "fetch": { "hosts": [] }, "kv": true }.'],
-    [{ shell: true }, 'Unknown grant "shell": the grants are "fetch", "kv" and "catalog".'],
+    [{ shell: true }, 'Unknown grant "shell": the grants are "fetch", "kv", "catalog" and "secrets".'],
     [{ fetch: null }, '"grants.fetch" must be { "hosts": ["api.example.com"] }.'],
     [{ fetch: {} }, '"grants.fetch" must be { "hosts": ["api.example.com"] }.'],
     [{ kv: "yes" }, '"grants.kv" must be true or false.'],

@@ -15,6 +15,8 @@ import {
 import { checkSchemaDocument, type SchemaField } from "../json-schema.ts";
 import { byteLength, jsonValue } from "./json.ts";
 import { boundedList, shape, strictShape } from "./objects.ts";
+import { FetchHeaderGrantsSchema, SecretGrantsSchema } from "./secret-grants.ts";
+import { GadgetTriggersSchema } from "./triggers.ts";
 
 /** Source files the isolate can load as modules. */
 export const MODULE_EXTENSIONS = [".ts", ".js", ".mjs"] as const;
@@ -124,6 +126,8 @@ export const GadgetGrantsSchema = strictShape(
             notList: '"grants.fetch" must be { "hosts": ["api.example.com"] }.',
             tooLong: (length) => `"grants.fetch.hosts" lists ${length} hosts; the limit is ${MAX_FETCH_HOSTS}.`,
           }),
+          /** Headers the gatekeeper adds to requests for a granted host, secrets filled in (never seen by the gadget). */
+          headers: v.optional(FetchHeaderGrantsSchema),
         },
         { notObject: '"grants.fetch" must be { "hosts": ["api.example.com"] }.' },
       ),
@@ -132,10 +136,12 @@ export const GadgetGrantsSchema = strictShape(
     kv: v.optional(v.boolean('"grants.kv" must be true or false.')),
     /** Calls to other published agents of the same workspace. */
     catalog: v.optional(v.boolean('"grants.catalog" must be true or false.')),
+    /** Workspace secrets by name, as `env.secrets.NAME` (published agents only: shares and embeds get none). */
+    secrets: v.optional(SecretGrantsSchema),
   },
   {
     notObject: '"grants" must be an object like { "fetch": { "hosts": [] }, "kv": true }.',
-    unknownKey: (key) => `Unknown grant "${key}": the grants are "fetch", "kv" and "catalog".`,
+    unknownKey: (key) => `Unknown grant "${key}": the grants are "fetch", "kv", "catalog" and "secrets".`,
   },
 );
 
@@ -179,6 +185,8 @@ export const GadgetManifestSchema = shape(
     inputSchema: v.optional(schemaDocument("inputSchema")),
     /** What `run` must return: checked on every result. */
     outputSchema: v.optional(schemaDocument("outputSchema")),
+    /** What makes the published agent run on its own: an HTTP endpoint, schedules. */
+    triggers: v.optional(GadgetTriggersSchema),
   },
   { notObject: 'the file must hold an object like { "name": "echo", "entry": "index.ts" }.' },
 );

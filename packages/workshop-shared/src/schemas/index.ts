@@ -11,4 +11,6 @@ export * from "./code-mode.ts";
 export * from "./gadget.ts";
 export * from "./json.ts";
 export * from "./listeners.ts";
+export * from "./secret-grants.ts";
 export * from "./test-file.ts";
+export * from "./triggers.ts";
