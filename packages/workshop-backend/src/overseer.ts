@@ -18,6 +18,7 @@ import type {
   RunOutcome,
   RunRecord,
   RunSummary,
+  RunTrigger,
   RunVia,
   RunTimings,
 } from "@gadgets/workshop-shared/api";
@@ -57,6 +58,8 @@ export interface RunRequest {
   source: RunSummary["source"];
   /** Who started it, as its record says (left out: a client over the RPC API). */
   via?: RunVia;
+  /** What fired it (an HTTP request, a schedule), as its record says; a function when it depends on the outcome (the HTTP status). */
+  trigger?: RunTrigger | ((outcome: RunOutcome) => RunTrigger);
   files: readonly GadgetFile[];
   /** Unchecked: the overseer validates it. */
   payload: unknown;
@@ -242,6 +245,9 @@ export class Overseer {
       runId: request.runId,
       source: request.source,
       ...(request.via && request.via !== "rpc" ? { via: request.via } : {}),
+      ...(request.trigger
+        ? { trigger: typeof request.trigger === "function" ? request.trigger(outcome) : request.trigger }
+        : {}),
       name,
       status: outcome.status,
       ...(outcome.status === "error" ? { kind: outcome.kind } : {}),

@@ -32,6 +32,7 @@ import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
+import type { RunRequest } from "../overseer.ts";
 import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
@@ -61,6 +62,8 @@ export interface LaunchRequest {
   catalogCalls?: { made: number };
   /** Which agents this run's own catalog calls may reach (an API key limited to some agents); nested runs are not limited by it. */
   allowsAgent?(agent: { agentId: string; name: string }): boolean;
+  /** What fired the run (HTTP, schedule), for its record; see `RunRequest.trigger`. */
+  trigger?: RunRequest["trigger"];
   /** Hears of the run's record once the run is over (before it is stored). */
   onRecord?(record: RunRecord): void;
   /**
@@ -307,6 +310,7 @@ async function runAndRecord(
       workspaceId,
       source: request.source,
       via: context.via,
+      ...(request.trigger ? { trigger: request.trigger } : {}),
       files: request.files,
       payload: args.value.payload,
       timeoutMs: args.value.timeoutMs,
