@@ -134,6 +134,7 @@ describe("fuzzing every RPC method and HTTP route", () => {
       "session.getAgent": (g) => session.getAgent(g).describe(),
       "session.getAgent.run": (g) => session.getAgent(g).run(g),
       "session.listRuns": (g) => session.listRuns(g),
+      "session.listRuns(filter)": (g) => session.listRuns(1, g),
       "session.getRun": (g) => session.getRun(g),
       "session.shareDraft": (g) => session.shareDraft(g, g),
       "session.shareRun": (g) => session.shareRun(g),

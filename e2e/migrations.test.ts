@@ -76,6 +76,11 @@ describe("schema migrations", () => {
         const outcome = await session.runDraft("dOldDraft0000000000001", { input: "again" });
         expect(outcome).toMatchObject({ status: "ok", result: "Old echo: again" });
         expect((await session.listRuns(10)).length).toBe(3); // the old record, the agent call, the draft run
+        // The invocation log's columns were filled in from the old summary: a draft run, over RPC.
+        expect((await session.listRuns(10, { via: "rpc" })).length).toBe(3);
+        expect(await session.listRuns(10, { agent: "old-echo" })).toMatchObject([
+          { source: { kind: "agent", agentId: "aOldAgent0000000000001" } },
+        ]);
 
         // Tables added by later steps work too: an API key limited to the old agent.
         const { key } = await session.createKey({ name: "old", scope: "call", agents: ["old-echo"] });

@@ -38,6 +38,7 @@ describe("optional arguments, as every RPC target reads them", () => {
     expect(outcomes.map(resultOf)).toEqual(["Echo: draft", "Echo: agent", "Echo: share", "Echo: recorded"]);
     expect((await session.runTests(draftId, null)).status).toBe("none");
     expect((await session.listRuns(null)).length).toBeGreaterThan(0);
+    expect((await session.listRuns(null, null)).length).toBeGreaterThan(0);
   });
 
   it("refuses a listener that is not a function with one message and code in every target", async () => {

@@ -32,7 +32,10 @@ function handler(options: {
   network?: ReturnType<typeof fakeNetwork>;
   policy?: readonly string[] | null;
   signal?: AbortSignal;
+  secrets?: ReadonlyMap<string, string>;
+  inheritSecrets?: ReadonlyMap<string, string>;
 }) {
+  const catalogSecrets: ReadonlyMap<string, string>[] = [];
   const traces: TraceInfo[] = [];
   const kv = new Map<string, string>();
   const services: CapabilityServices = {
@@ -41,26 +44,29 @@ function handler(options: {
       if (op === "get") return kv.get(key) ?? null;
       return null;
     },
-    catalog: async (ref, payload) => ({
-      agent: ref,
-      version: 1,
-      outcome:
-        ref === "broken"
-          ? {
-              status: "error",
-              runId: "nested",
-              kind: "user",
-              message: "TypeError: no",
-              timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
-            }
-          : {
-              status: "ok",
-              runId: "nested",
-              result: { ref, payload },
-              timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
-            },
-      trace: { startedAt: 0, spans: [], droppedSpans: 0 },
-    }),
+    catalog: async (ref, payload, _relay, secrets) => {
+      catalogSecrets.push(secrets);
+      return {
+        agent: ref,
+        version: 1,
+        outcome:
+          ref === "broken"
+            ? {
+                status: "error",
+                runId: "nested",
+                kind: "user",
+                message: "TypeError: no",
+                timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+              }
+            : {
+                status: "ok",
+                runId: "nested",
+                result: { ref, payload },
+                timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
+              },
+        trace: { startedAt: 0, spans: [], droppedSpans: 0 },
+      };
+    },
     fetch: (request) => (options.network ?? fakeNetwork({})).fetch(request),
     fetchPolicy: async () => options.policy ?? null,
   };
@@ -69,8 +75,14 @@ function handler(options: {
     services,
     trace: (info) => traces.push(info),
     signal: options.signal ?? new AbortController().signal,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.inheritSecrets ? { inheritSecrets: options.inheritSecrets } : {}),
   });
-  return { call: (call: CapabilityCall): Promise<CapabilityReply> => capabilities.call(call), traces };
+  return {
+    call: (call: CapabilityCall): Promise<CapabilityReply> => capabilities.call(call),
+    traces,
+    catalogSecrets,
+  };
 }
 
 const get = (url: string, headers: [string, string][] = []): CapabilityCall => ({
@@ -351,5 +363,81 @@ describe("kv", () => {
     const { call } = handler({ grants: { kv: true } });
     expect(await call({ capability: "kv", op: "get", key: "" })).toMatchObject({ ok: false });
     expect(await call({ capability: "kv", op: "drop" as "get", key: "a" })).toMatchObject({ ok: false });
+  });
+});
+
+describe("secrets in fetch headers", () => {
+  const TOKEN = "tok_0123456789abcdef";
+  const grants: GadgetGrants = {
+    fetch: {
+      hosts: ["api.example.com", "127.0.0.1:8080", "other.example.com"],
+      headers: { "api.example.com": { Authorization: "Bearer {{API_TOKEN}}", "X-Pair": "{{API_TOKEN}}:{{OTHER}}" } },
+    },
+  };
+  const secrets = new Map([
+    ["API_TOKEN", TOKEN],
+    ["OTHER", "other-value-1"],
+  ]);
+
+  it("adds the granted headers, secrets filled in, in place of the gadget's own, only to that host", async () => {
+    const network = fakeNetwork({ "https://api.example.com/a": ok(), "http://127.0.0.1:8080/b": ok() });
+    const { call, traces } = handler({ grants, network, secrets });
+    expect((await call(get("https://api.example.com/a", [["authorization", "Bearer forged"]]))).ok).toBe(true);
+    expect((await call(get("http://127.0.0.1:8080/b"))).ok).toBe(true);
+    expect(network.seen[0]?.headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      "x-pair": `${TOKEN}:other-value-1`,
+    });
+    expect(network.seen[1]?.headers.authorization).toBeUndefined();
+    // Traces never carry header values.
+    expect(JSON.stringify(traces)).not.toContain(TOKEN);
+  });
+
+  it("does not carry them after a redirect to another host, or to the same host over another scheme", async () => {
+    const network = fakeNetwork({
+      "https://api.example.com/start": redirect("https://api.example.com/same"),
+      "https://api.example.com/same": redirect("https://other.example.com/away"),
+      "https://other.example.com/away": ok(),
+      "https://api.example.com/down": redirect("http://api.example.com/plain"),
+      "http://api.example.com/plain": ok(),
+    });
+    const withHttp: GadgetGrants = { fetch: { ...grants.fetch, hosts: [...(grants.fetch?.hosts ?? [])] } };
+    const { call } = handler({ grants: withHttp, network, secrets });
+    expect((await call(get("https://api.example.com/start"))).ok).toBe(true);
+    expect(network.seen.map((seen) => [seen.url, seen.headers.authorization])).toEqual([
+      ["https://api.example.com/start", `Bearer ${TOKEN}`],
+      ["https://api.example.com/same", `Bearer ${TOKEN}`],
+      ["https://other.example.com/away", undefined],
+    ]);
+    expect((await call(get("https://api.example.com/down"))).ok).toBe(true);
+    expect(network.seen.at(-1)).toMatchObject({ url: "http://api.example.com/plain" });
+    expect(network.seen.at(-1)?.headers.authorization).toBeUndefined();
+  });
+
+  it("refuses the fetch when a template names a secret that is not set, naming the secret, not sending anything", async () => {
+    const network = fakeNetwork({ "https://api.example.com/a": ok() });
+    const { call } = handler({ grants, network, secrets: new Map([["API_TOKEN", TOKEN]]) });
+    const reply = await call(get("https://api.example.com/a"));
+    expect(reply).toEqual({ ok: false, error: expect.stringContaining("from the secret OTHER, which is not set") });
+    expect(JSON.stringify(reply)).not.toContain(TOKEN);
+    expect(network.seen).toEqual([]);
+  });
+
+  it("refuses a secret with a line break in a header", async () => {
+    const network = fakeNetwork({ "https://api.example.com/a": ok() });
+    const broken = new Map([
+      ["API_TOKEN", "line\r\nX-Injected: 1"],
+      ["OTHER", "other-value-1"],
+    ]);
+    const reply = await handler({ grants, network, secrets: broken }).call(get("https://api.example.com/a"));
+    expect(reply).toEqual({ ok: false, error: expect.stringContaining("holds a line break") });
+    expect(network.seen).toEqual([]);
+  });
+
+  it("hands a catalog call the secrets the calling run could see, for its run to redact", async () => {
+    const inherited = new Map([["API_TOKEN", TOKEN]]);
+    const { call, catalogSecrets } = handler({ grants: { catalog: true }, inheritSecrets: inherited });
+    expect((await call({ capability: "catalog", ref: "x", payload: null })).ok).toBe(true);
+    expect(catalogSecrets).toEqual([inherited]);
   });
 });

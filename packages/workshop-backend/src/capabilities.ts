@@ -13,6 +13,7 @@ import {
   MAX_FETCH_RESPONSE_BYTES,
   MAX_FETCHES_PER_RUN,
 } from "@gadgets/workshop-shared/limits";
+import { fillTemplate } from "@gadgets/workshop-shared/schemas";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 import type { CapabilityCall, CapabilityHandler, CapabilityReply } from "./executors/executor.ts";
 import { pathShape, urlShape } from "./url-shape.ts";
@@ -44,9 +45,15 @@ export interface CapabilityServices {
   kv(op: "get" | "put" | "delete" | "list", key: string, value: string | undefined): Promise<unknown>;
   /**
    * Runs another published agent of the same workspace; rejects with a message for the gadget when it
-   * cannot start. Its console lines and calls reach `relay` as they happen.
+   * cannot start. Its console lines and calls reach `relay` as they happen. `secrets` are the calling
+   * run's (never given to the called one): they are redacted from all the called run leaves too.
    */
-  catalog(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun>;
+  catalog(
+    ref: string,
+    payload: JsonValue,
+    relay: (event: RunEvent) => void,
+    secrets: ReadonlyMap<string, string>,
+  ): Promise<NestedRun>;
   fetch(request: Request, signal: AbortSignal): Promise<Response>;
   /** The workspace's cap on fetch hosts, applied on top of the manifest's grant (null: none); read when first needed. */
   fetchPolicy(): Promise<readonly string[] | null>;
@@ -125,6 +132,10 @@ export function createCapabilityHandler(options: {
   /** Aborted when the run ends: every call after it is refused, fetches in flight are cut. */
   signal: AbortSignal;
   now?: () => number;
+  /** The run's granted secrets that are set, for `grants.fetch.headers` templates. */
+  secrets?: ReadonlyMap<string, string>;
+  /** Every secret the run could see (its callers' too): a catalog call's run redacts them. */
+  inheritSecrets?: ReadonlyMap<string, string>;
 }): CapabilityHandler {
   const { grants, services, trace, signal } = options;
   const now = options.now ?? Date.now;
@@ -203,6 +214,28 @@ export function createCapabilityHandler(options: {
     let body = call.body;
     let sendHeaders = headers;
     const origin = url.origin;
+    /**
+     * The headers `grants.fetch.headers` gives this hop, secrets filled in: only for the granted host the
+     * request was made to, never after a redirect to another origin (another host, port or scheme).
+     */
+    const injectedHeaders = (hop: URL): [string, string][] => {
+      const host = grantHostOf(hop).toLowerCase();
+      const templates = grants.fetch?.headers?.[host];
+      if (!templates || hop.origin !== origin) return [];
+      return Object.entries(templates).map(([name, template]): [string, string] => {
+        const filled = fillTemplate(template, options.secrets ?? new Map());
+        if (!filled.ok)
+          throw new Error(
+            `fetch to ${host} was refused: grants.fetch.headers fills its ${name} header from the secret ${filled.missing}, which is not set in this workspace. Set it (gadgets secrets set ${filled.missing}, or Secrets in the IDE).`,
+          );
+        // A line break would end the header and start another: the value is not sent at all.
+        if (/[\r\n\0]/.test(filled.value))
+          throw new Error(
+            `fetch to ${host} was refused: a secret in its ${name} header holds a line break, which a header cannot carry.`,
+          );
+        return [name, filled.value];
+      });
+    };
     for (let hop = 0; ; hop++) {
       if (!isFetchAllowed(url, hosts)) {
         throw new Error(
@@ -215,12 +248,18 @@ export function createCapabilityHandler(options: {
           `fetch to ${grantHostOf(url)} was denied by this workspace's policy: its settings allow fetches only to ${policy.join(", ") || "no host"}.`,
         );
       }
+      const injected = injectedHeaders(url);
+      // An injected header takes the place of the gadget's own of that name.
+      const replaced = new Set(injected.map(([name]) => name.toLowerCase()));
+      const hopHeaders = injected.length
+        ? [...sendHeaders.filter(([name]) => !replaced.has(name.toLowerCase())), ...injected]
+        : sendHeaders;
       let response: Response;
       try {
         response = await services.fetch(
           new Request(url, {
             method,
-            headers: sendHeaders,
+            headers: hopHeaders,
             redirect: "manual",
             ...(body && method !== "GET" && method !== "HEAD" ? { body } : {}),
           }),
@@ -329,7 +368,12 @@ export function createCapabilityHandler(options: {
                 throw new Error(
                   "Capabilities are not available in this run (shared and embedded runs have none). Fork the gadget to use them.",
                 );
-              const nested = await services.catalog(String(call.ref), call.payload, (event) => options.relay?.(event));
+              const nested = await services.catalog(
+                String(call.ref),
+                call.payload,
+                (event) => options.relay?.(event),
+                options.inheritSecrets ?? new Map(),
+              );
               notes.attributes["catalog.agent"] = `${nested.agent}@${nested.version}`;
               if (nested.trace) notes.nested = nested.trace;
               if (nested.outcome.status === "ok") return nested.outcome.result;

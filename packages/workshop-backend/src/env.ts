@@ -26,4 +26,19 @@ export interface Env {
   RUNNER_POOL_SECRET?: string;
   /** Locally: the network gadget fetches leave through (public addresses only, unless configured). */
   GADGET_FETCH?: Fetcher;
+  /**
+   * The origin agents' HTTP endpoints are served on (`https://gadgets.example.com`; locally the host's
+   * second socket): never the IDE's. Unset: no endpoint answers anywhere (http/gadget-origin.ts).
+   */
+  GADGET_ORIGIN?: string;
+  /** "1", set by the local host: which origin a request came to is the `Workshop-Socket` header workerd sets per socket. */
+  LOCAL_SOCKETS?: string;
+  /** Tests only: the shortest `every` schedule interval in ms (default MIN_SCHEDULE_INTERVAL_MS, 60000). */
+  MIN_SCHEDULE_INTERVAL_MS?: string;
+  /**
+   * Base64 of the 32-byte AES key workspace secrets are sealed with (rpc/secrets.ts): a Worker secret on
+   * Cloudflare (`wrangler secret put SECRETS_KEY`), a key file apart from the data folder locally. Without
+   * it, setting secrets is refused.
+   */
+  SECRETS_KEY?: string;
 }

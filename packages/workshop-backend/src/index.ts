@@ -17,10 +17,13 @@ import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
 import { checkPoolReport } from "./pool-report.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { handleMcp } from "./mcp/mcp-route.ts";
+import { notFoundResponse, serveEndpoint } from "./http/endpoint-route.ts";
+import { requestOrigin } from "./http/gadget-origin.ts";
 import { Connection } from "./rpc/connection.ts";
 import { unfinishedRunCount } from "./rpc/run-launcher.ts";
 import { sameSecret } from "./same-secret.ts";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
+import { applyScheduleMinimum } from "./schedules/schedule-env.ts";
 
 export { Directory } from "./storage/directory.ts";
 export { ShareStore } from "./storage/share-store.ts";
@@ -66,6 +69,32 @@ const app = new Hono<{ Bindings: Env }>();
 app.use("*", async (c, next) => {
   if (!isHostAllowed(c.req.header("Host"), c.env.ALLOWED_HOSTS, c.env.ALLOWED_ORIGINS))
     return c.text(HOST_REFUSED_MESSAGE, 421);
+  // Manifests are checked here too (runs, descriptions): with the same minimum interval as at publish.
+  applyScheduleMinimum(c.env);
+  await next();
+});
+
+// Gadget answers never share the IDE's origin (http/gadget-origin.ts): the gadget origin serves
+// endpoints and nothing else, and the IDE's origin serves no endpoint.
+app.use("*", async (c, next) => {
+  const isEndpoint = c.req.path === "/h" || c.req.path.startsWith("/h/");
+  if (requestOrigin(c.req.raw, c.env) === "gadget") {
+    if (!isEndpoint) return notFoundResponse();
+    return serveEndpoint(c.req.raw, {
+      env: c.env,
+      overseer: overseerFor(c.env),
+      client: clientKey(c.req.raw),
+      waitUntil: (work) => c.executionCtx.waitUntil(work),
+      logger,
+    });
+  }
+  if (isEndpoint)
+    return c.text(
+      c.env.GADGET_ORIGIN
+        ? `HTTP endpoints are served on ${c.env.GADGET_ORIGIN}, never on the Workshop's own address: use the URL listEndpoints gives.`
+        : "This Workshop serves no HTTP endpoints: it has no GADGET_ORIGIN (see the README, Deploy to Cloudflare).",
+      404,
+    );
   await next();
 });
 

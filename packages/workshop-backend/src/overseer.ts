@@ -41,6 +41,7 @@ import {
   checkTimeoutMs,
 } from "@gadgets/workshop-shared/validate";
 import { schemaMismatch, validateJson } from "@gadgets/workshop-shared/json-schema";
+import { grantedSecretNames } from "@gadgets/workshop-shared/schemas";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
@@ -48,7 +49,8 @@ import { type ExecuteResult, type Executor, hasGrants, type RawError } from "./e
 import { LRUCache } from "lru-cache";
 import { sanitizeLogLayout } from "./log-layout.ts";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
-import { TraceRecorder } from "./trace-recorder.ts";
+import { NO_REDACTION, type Redactor, secretRedactor } from "./secret-redactor.ts";
+import { type TraceJoin, TraceRecorder } from "./trace-recorder.ts";
 
 export interface RunRequest {
   runId: string;
@@ -60,6 +62,10 @@ export interface RunRequest {
   via?: RunVia;
   /** What fired it (an HTTP request, a schedule), as its record says; a function when it depends on the outcome (the HTTP status). */
   trigger?: RunTrigger | ((outcome: RunOutcome) => RunTrigger);
+  /** What the record and the log keep as the payload instead (an HTTP request with its credentials redacted). */
+  recordedPayload?: JsonValue;
+  /** A caller's trace the run joins (an HTTP request's traceparent), and its root span's id. */
+  traceJoin?: TraceJoin;
   files: readonly GadgetFile[];
   /** Unchecked: the overseer validates it. */
   payload: unknown;
@@ -80,6 +86,37 @@ export interface RunRequest {
   services?: CapabilityServices;
   /** Catalog nesting: 0 for a run a person or backend started. */
   depth?: number;
+  /**
+   * Where the secrets the manifest grants are read: workspace runs only. Absent (shares, embeds, public
+   * record re-runs, anonymous runs), the run gets none: `env.secrets` is empty, header grants refuse.
+   */
+  secrets?: RunSecrets;
+  /** Secrets of the runs above this one (it runs for a catalog call): never given to it, but redacted from all it leaves. */
+  inheritedSecrets?: ReadonlyMap<string, string>;
+}
+
+/** Reads a workspace's secrets for one run: those of `names` that are set (a name not set is absent). */
+export interface RunSecrets {
+  read(names: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** The granted secrets' values, read once the manifest is known; a failure (no key, wrong key) ends the run `invalid`. */
+async function readGrantedSecrets(
+  request: RunRequest,
+  grants: GadgetGrants,
+): Promise<{ ok: true; values: ReadonlyMap<string, string> } | { ok: false; message: string }> {
+  const { inEnv, inHeaders } = grantedSecretNames(grants);
+  const names = [...inEnv, ...inHeaders];
+  if (names.length === 0 || !request.secrets) return { ok: true, values: new Map() };
+  try {
+    const read = await request.secrets.read(names);
+    return {
+      ok: true,
+      values: new Map(names.flatMap((name) => (read.has(name) ? [[name, read.get(name) ?? ""]] : []))),
+    };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 type Prepared =
@@ -154,6 +191,16 @@ function mapLoggedErrors(values: EncodedValue[], build: GadgetBuild, depth = 0):
   });
 }
 
+/** `env.secrets`' values: the granted names that are set (a name not set is absent). */
+function envSecrets(names: readonly string[], values: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = values.get(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 function checkTimeout(value: unknown): Checked<number> {
   return value === undefined ? { ok: true, value: DEFAULT_RUN_TIMEOUT_MS } : checkTimeoutMs(value, "timeoutMs");
 }
@@ -174,7 +221,7 @@ export class Overseer {
     const startedAt = this.#now();
     const queueMs = request.receivedAt === undefined ? 0 : Math.max(0, startedAt - request.receivedAt);
     const events = new RunEventStream(request.runId, startedAt, request.listener, this.#now);
-    const tracer = new TraceRecorder(request.receivedAt ?? startedAt);
+    const tracer = new TraceRecorder(request.receivedAt ?? startedAt, request.traceJoin);
     let buildDoneAt = startedAt;
     let runDoneAt = startedAt;
     const timings = (): RunTimings => ({
@@ -204,6 +251,8 @@ export class Overseer {
     const inputSchema = prepared.ok && checkedPayload.ok ? prepared.manifest.inputSchema : undefined;
     const input = inputSchema ? validateJson(inputSchema, payload) : undefined;
     buildDoneAt = runDoneAt = this.#now();
+    // Every secret this run could see (its own once read, its callers'), taken out of all it leaves behind.
+    let redact: Redactor = request.inheritedSecrets?.size ? secretRedactor(request.inheritedSecrets) : NO_REDACTION;
 
     if (!prepared.ok) {
       outcome = fail("invalid", prepared.message, prepared.error);
@@ -213,34 +262,42 @@ export class Overseer {
     else if (input && !input.ok) outcome = fail("invalid", schemaMismatch("inputSchema", input.errors));
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
-      outcome = await this.#execute(
-        request,
-        prepared.build,
-        prepared.manifest.grants ?? {},
-        payload,
-        timeout.value,
-        events,
-        tracer,
-        fail,
-      );
-      runDoneAt = this.#now();
-      outcome = { ...outcome, timings: timings() };
-      const outputSchema = prepared.manifest.outputSchema;
-      const output = outcome.status === "ok" && outputSchema ? validateJson(outputSchema, outcome.result) : undefined;
-      if (output && !output.ok) outcome = fail("invalid", schemaMismatch("outputSchema", output.errors));
+      const grants = prepared.manifest.grants ?? {};
+      const secrets = await readGrantedSecrets(request, grants);
+      if (!secrets.ok) outcome = fail("invalid", secrets.message);
+      else {
+        const known = new Map([...(request.inheritedSecrets ?? []), ...secrets.values]);
+        redact = secretRedactor(known);
+        outcome = await this.#execute(request, prepared.build, grants, payload, timeout.value, events, tracer, fail, {
+          values: secrets.values,
+          known,
+          redact,
+        });
+        runDoneAt = this.#now();
+        outcome = { ...outcome, timings: timings() };
+        const outputSchema = prepared.manifest.outputSchema;
+        const output = outcome.status === "ok" && outputSchema ? validateJson(outputSchema, outcome.result) : undefined;
+        if (output && !output.ok) outcome = fail("invalid", schemaMismatch("outputSchema", output.errors));
+      }
     }
 
+    outcome = redact.value(outcome);
+    payload = redact.value(payload);
+    const recordedPayload =
+      checkedPayload.ok && request.recordedPayload !== undefined ? redact.value(request.recordedPayload) : payload;
     await events.end(outcome);
-    const trace = tracer.finish({
-      name,
-      runId: request.runId,
-      queueMs: outcome.timings.queueMs,
-      buildMs: outcome.timings.buildMs,
-      runMs: outcome.timings.runMs,
-      ok: outcome.status === "ok",
-      attributes: { "gadget.outcome": outcome.status === "ok" ? "ok" : outcome.kind },
-      ...(prepared.ok ? { buildAttributes: { "build.cached": prepared.cached } } : {}),
-    });
+    const trace = redact.value(
+      tracer.finish({
+        name,
+        runId: request.runId,
+        queueMs: outcome.timings.queueMs,
+        buildMs: outcome.timings.buildMs,
+        runMs: outcome.timings.runMs,
+        ok: outcome.status === "ok",
+        attributes: { "gadget.outcome": outcome.status === "ok" ? "ok" : outcome.kind },
+        ...(prepared.ok ? { buildAttributes: { "build.cached": prepared.cached } } : {}),
+      }),
+    );
     const record: RunRecord = {
       runId: request.runId,
       source: request.source,
@@ -253,7 +310,7 @@ export class Overseer {
       ...(outcome.status === "error" ? { kind: outcome.kind } : {}),
       startedAt,
       totalMs: outcome.timings.totalMs,
-      payload,
+      payload: recordedPayload,
       files: [...request.files],
       events: events.stored,
       droppedEvents: events.dropped + events.notStored,
@@ -264,7 +321,7 @@ export class Overseer {
       runId: request.runId,
       workspaceId: request.workspaceId,
       source: sourceText(request.source, true),
-      input: payload,
+      input: recordedPayload,
       outcome: outcome.status === "ok" ? "ok" : outcome.kind,
       result: outcome.status === "ok" ? outcome.result : outcome.message,
       durationMs: outcome.timings.totalMs,
@@ -288,6 +345,10 @@ export class Overseer {
         version: request.source.kind === "code" ? "" : String(request.source.version),
         // So Problems can say a failure came from an MCP client.
         ...(request.via && request.via !== "rpc" ? { via: request.via } : {}),
+        // And which schedule fired it.
+        ...(typeof request.trigger === "object" && request.trigger.kind === "schedule"
+          ? { schedule: request.trigger.schedule }
+          : {}),
       };
       this.#reportError?.(
         request.workspaceId,
@@ -329,7 +390,17 @@ export class Overseer {
     events: RunEventStream,
     tracer: TraceRecorder,
     fail: (kind: RunErrorKind, message: string, error?: RunErrorInfo) => RunOutcome,
+    secrets: {
+      /** The granted secrets that are set (`env.secrets` ones and header-template ones). */
+      values: ReadonlyMap<string, string>;
+      /** Those and the callers' secrets: what a catalog call's run must redact. */
+      known: ReadonlyMap<string, string>;
+      redact: Redactor;
+    },
   ): Promise<RunOutcome> {
+    const { redact } = secrets;
+    // Every event of this run passes here: what it carries is redacted before it is counted, sent or stored.
+    const emit = (body: RunEventBody) => events.emit(redact.active ? redact.value(body) : body);
     const controller = new AbortController();
     const stop = (reason: StopReason) => {
       if (!controller.signal.aborted) controller.abort(reason);
@@ -354,7 +425,7 @@ export class Overseer {
       if (events.closed) return;
       if (!events.accepting) return events.refuse();
       const checkedLevel = LOG_LEVELS.has(level) ? level : "log";
-      events.emit({
+      emit({
         type: "log",
         level: checkedLevel,
         values: mapLoggedErrors(sanitizeEncodedValues(values, CONSOLE_CAPS), build),
@@ -364,7 +435,7 @@ export class Overseer {
     const errorEvent = (raw: RawError, uncaught: boolean) => {
       if (events.closed) return;
       if (!events.accepting) return events.refuse();
-      events.emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
+      emit({ type: "error", error: mapError(sanitizeRawError(raw), build), uncaught: uncaught === true });
     };
     const onCancel = () => stop({ kind: "cancelled", message: "The run was cancelled." });
     // A gadget granted nothing never calls out: no handler is made for it, and none has to be ended.
@@ -377,13 +448,15 @@ export class Overseer {
         runId: request.runId,
         workspaceId: request.workspaceId,
         grants,
+        // Only the names `grants.secrets` lists reach the isolate; header-template secrets stay out here.
+        ...(grants.secrets ? { secrets: envSecrets(grants.secrets, secrets.values) } : {}),
         ...((request.depth ?? 0) > 0 ? { nested: true } : {}),
         ...(capabilitiesEnd && {
           capabilities: createCapabilityHandler({
             grants,
             services: request.services,
             trace: (info) => {
-              events.emit({
+              emit({
                 type: "trace",
                 capability: info.capability,
                 summary: info.summary,
@@ -406,10 +479,12 @@ export class Overseer {
             relay: (event) => {
               if (events.closed || (event.type !== "log" && event.type !== "error" && event.type !== "trace")) return;
               const { runId: _runId, seq: _seq, t: _t, ...body } = event;
-              events.emit(body as RunEventBody);
+              emit(body as RunEventBody);
             },
             signal: capabilitiesEnd.signal,
             now: this.#now,
+            secrets: secrets.values,
+            inheritSecrets: secrets.known,
           }),
         }),
         isolateKey: `${request.workspaceId}:${build.gadget.hash}`,
@@ -455,7 +530,7 @@ export class Overseer {
       const error = mapError(sanitizeRawError(result.error), build);
       const where = error.frames.find((frame) => frame.file !== "<runtime>");
       const at = where ? ` (at ${where.file}:${where.line}:${where.column})` : "";
-      if (result.kind === "user") events.emit({ type: "error", error, uncaught: true });
+      if (result.kind === "user") emit({ type: "error", error, uncaught: true });
       return fail(result.kind, `${error.name}: ${error.message}${at}`, error);
     }
     return fail(result.kind, result.message);

@@ -27,6 +27,13 @@ function cleanAttributes(attributes: TraceSpan["attributes"]): TraceSpan["attrib
   return out;
 }
 
+/** A run that joins a caller's trace (W3C traceparent): its root span's id, chosen before it starts, and the caller's ids. */
+export interface TraceJoin {
+  rootSpanId: string;
+  traceId?: string;
+  parentSpanId?: string;
+}
+
 export interface StepSpan {
   kind: SpanKind;
   name: string;
@@ -38,7 +45,7 @@ export interface StepSpan {
 }
 
 export class TraceRecorder {
-  readonly rootId = newSpanId();
+  readonly rootId: string;
   readonly #executeId = newSpanId();
   readonly #spans: TraceSpan[] = [];
   readonly #droppedIds = new Set<string>();
@@ -46,7 +53,12 @@ export class TraceRecorder {
   #dropped = 0;
 
   /** `startedAt`: when the run was received (epoch ms). */
-  constructor(readonly startedAt: number) {}
+  constructor(
+    readonly startedAt: number,
+    private readonly join?: TraceJoin,
+  ) {
+    this.rootId = join?.rootSpanId ?? newSpanId();
+  }
 
   /** A step inside the run's execution; `nested` is the trace of an agent it ran, grafted under it. */
   step(step: StepSpan, nested?: RunTrace): void {
@@ -147,6 +159,9 @@ export class TraceRecorder {
       base("build", run.queueMs, run.buildMs, newSpanId(), cleanAttributes(run.buildAttributes ?? {})),
     );
     visit(base("execute", run.queueMs + run.buildMs, run.runMs, this.#executeId));
-    return { startedAt: this.startedAt, spans: ordered, droppedSpans: this.#dropped };
+    const joined = this.join?.traceId
+      ? { traceId: this.join.traceId, ...(this.join.parentSpanId ? { parentSpanId: this.join.parentSpanId } : {}) }
+      : {};
+    return { startedAt: this.startedAt, spans: ordered, droppedSpans: this.#dropped, ...joined };
   }
 }

@@ -78,22 +78,15 @@ export interface McpBenchOptions {
   /** Samples of each kind, spread over `rounds`. */
   samples: number;
   rounds: number;
-  /** CPU ms the Worker's process has spent so far (from /proc): where payloads are validated. */
-  workerCpuMs(): number;
 }
 
 const ratio = (a: number, b: number) => a / b;
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
-const times = (r: number) => `${r.toFixed(2)}×`;
+const times = (r: number, digits = 2) => `${r.toFixed(digits)}×`;
 const verdict = (r: number, target: number) => `target ≤ ${target}×: ${r <= target ? "met ✔" : "missed ✘"}`;
 
 /** What one MCP request and one Code Mode run cost beside a warm agent.run(), and what a schema adds. */
-export async function measureMcp({
-  url,
-  samples,
-  rounds,
-  workerCpuMs,
-}: McpBenchOptions): Promise<{ rows: Row[]; notes: string[] }> {
+export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Promise<{ rows: Row[]; notes: string[] }> {
   const boot = createRpcClient({ url });
   const { token } = await boot.createWorkspace();
   const owner = createRpcClient({ url, token });
@@ -107,6 +100,7 @@ export async function measureMcp({
   const untypedId = await publish("untyped", FIELD_ECHO);
   // The same again: the two agents without a schema, compared, give the noise of the schema's ratio.
   const twinId = await publish("untyped-twin", FIELD_ECHO);
+  const bytesId = await publish("same-bytes", FIELD_ECHO, { exampleInput: INPUT_SCHEMA });
   const { key } = await session.createKey({ name: "bench", scope: "call" });
   // The same key over Cap'n Web: what a key's session adds, apart from MCP's HTTP.
   const keyClient = createRpcClient({ url, token: key });
@@ -128,6 +122,7 @@ export async function measureMcp({
   const typed = owner.getAgent(typedId);
   const untyped = owner.getAgent(untypedId);
   const twin = owner.getAgent(twinId);
+  const bytes = owner.getAgent(bytesId);
   const expect = (what: string, got: unknown, want: unknown) => {
     if (JSON.stringify(got) !== JSON.stringify(want))
       throw new Error(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
@@ -172,6 +167,7 @@ export async function measureMcp({
     typed: async () => expect("typed run", await typed.run(PAYLOAD), "Echo: Ada"),
     untyped: async () => expect("untyped run", await untyped.run(PAYLOAD), "Echo: Ada"),
     twin: async () => expect("untyped twin run", await twin.run(PAYLOAD), "Echo: Ada"),
+    bytes: async () => expect("same-bytes run", await bytes.run(PAYLOAD), "Echo: Ada"),
   };
   type Kind = keyof typeof kinds;
   const names = Object.keys(kinds) as Kind[];
@@ -188,7 +184,7 @@ export async function measureMcp({
   const taken = Object.fromEntries(names.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
   // The schema's cost is a few per cent at most: its three runs take turns call by call, not block by
   // block, so no drift of the machine lands on one of them alone.
-  const paired: Kind[] = ["typed", "untyped", "twin"];
+  const paired: Kind[] = ["typed", "untyped", "twin", "bytes"];
   for (let round = 0; round < rounds; round++) {
     for (const kind of names)
       if (!paired.includes(kind)) taken[kind].push(...(await timeEach(samples / rounds, 0, kinds[kind])));
@@ -208,18 +204,9 @@ export async function measureMcp({
   for (let i = 0; i < checks; i++)
     if (!validateJson(INPUT_SCHEMA, PAYLOAD).ok) throw new Error("PAYLOAD breaks INPUT_SCHEMA");
   const validateUs = ((performance.now() - start) * 1000) / checks;
-  // The Worker's CPU per run, with the schema and without: steadier than latency on a busy machine
-  // (/proc counts in 10 ms ticks, so enough runs that a tick is well under 1 %).
-  const cpuRuns = 1000;
-  const cpuPerRun: Partial<Record<Kind, number>> = {};
-  for (const kind of paired) {
-    const before = workerCpuMs();
-    for (let i = 0; i < cpuRuns; i++) await kinds[kind]();
-    cpuPerRun[kind] = (workerCpuMs() - before) / cpuRuns;
-  }
 
   await mcp.close();
-  for (const stub of [echo, keyEcho, typed, untyped, twin, session]) stub[Symbol.dispose]();
+  for (const stub of [echo, keyEcho, typed, untyped, twin, bytes, session]) stub[Symbol.dispose]();
   for (const c of [keyClient, owner, boot]) c[Symbol.dispose]();
 
   const warm = (kind: Kind) => `warm-up ${warmUps[kind]} batches of ${kind.startsWith("fresh") ? 50 : 200}`;
@@ -283,7 +270,7 @@ export async function measureMcp({
     {
       name: "warm run, manifest with a 20-property inputSchema, matching payload",
       summary: s.typed,
-      note: `${times(schema)} the same agent without a schema (${verdict(schema, 1.05)}); p99 ${times(ratio(s.typed.p99, s.untyped.p99))}; ${warm("typed")}`,
+      note: `${times(schema, 3)} the same agent without a schema (${verdict(schema, 1.05)}); p99 ${times(ratio(s.typed.p99, s.untyped.p99))}; ${warm("typed")}`,
     },
     {
       name: "the same agent and payload without a schema",
@@ -293,11 +280,16 @@ export async function measureMcp({
     {
       name: "its twin (the same again, another agent): the noise of the schema's ratio",
       summary: s.twin,
-      note: `${times(ratio(s.twin.median, s.untyped.median))} the agent without a schema; ${warm("twin")}`,
+      note: `${times(ratio(s.twin.median, s.untyped.median), 3)} the agent without a schema; ${warm("twin")}`,
+    },
+    {
+      name: "without a schema, the schema's bytes in gadget.json as exampleInput (no validation)",
+      summary: s.bytes,
+      note: `${times(ratio(s.bytes.median, s.untyped.median), 3)} the agent without a schema; p99 ${times(ratio(s.bytes.p99, s.untyped.p99))}; ${warm("bytes")}`,
     },
   ];
   const notes = [
-    `Payload validation alone (validateJson, the 20-property schema and payload, warm, in Node): ${validateUs.toFixed(1)} µs a check = ${((100 * validateUs) / 1000 / s.untyped.median).toFixed(2)} % of the run without a schema. The Worker's CPU per run (${cpuRuns} runs each): ${paired.map((kind) => `${kind} ${cpuPerRun[kind]?.toFixed(3)} ms`).join(", ")} (typed ÷ untyped ${times(ratio(cpuPerRun.typed ?? 0, cpuPerRun.untyped ?? 1))}, twin ÷ untyped ${times(ratio(cpuPerRun.twin ?? 0, cpuPerRun.untyped ?? 1))}).`,
+    `Payload validation alone (validateJson, the 20-property schema and payload, warm, in Node): ${validateUs.toFixed(1)} µs a check = ${((100 * validateUs) / 1000 / s.untyped.median).toFixed(2)} % of the run without a schema.`,
   ];
   return { rows, notes };
 }

@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     // 1. Baseline: bare capnweb ping to a Node process that does nothing else.
     const baseline = await baselinePing(`ws://127.0.0.1:${portOf(bare)}`);
     if (only === "mcp") {
-      await mcpRows(server.url, workshop.roles);
+      await mcpRows(server.url);
       print(baseline);
       return;
     }
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
       ),
     });
 
-    await mcpRows(server.url, workshop.roles);
+    await mcpRows(server.url);
 
     // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), and the peer's.
     const coldDrafts: string[] = [];
@@ -474,9 +474,8 @@ async function main(): Promise<void> {
 }
 
 /** MCP tools/call, Code Mode and payload validation, each against a warm agent.run() (mcp-bench.ts). */
-async function mcpRows(url: string, roles: () => Roles): Promise<void> {
-  const workerCpuMs = () => roles().worker.reduce((sum, pid) => sum + cpuMs(pid), 0);
-  const measured = await measureMcp({ url, samples: N, rounds: ROUNDS, workerCpuMs });
+async function mcpRows(url: string): Promise<void> {
+  const measured = await measureMcp({ url, samples: N, rounds: ROUNDS });
   rows.push(...measured.rows);
   notes.push(...measured.notes);
 }

@@ -16,6 +16,7 @@ import { dev } from "./commands/dev.ts";
 import { init } from "./commands/init.ts";
 import { keys } from "./commands/keys.ts";
 import { login } from "./commands/login.ts";
+import { logs } from "./commands/logs.ts";
 import { publish } from "./commands/publish.ts";
 import { runCommand } from "./commands/run.ts";
 import { share } from "./commands/share.ts";
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, Command> = {
   publish,
   agents,
   call,
+  logs,
   code,
   share,
   keys,

@@ -3,11 +3,15 @@
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
  * Options: --port N (default 8787), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
  * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
- * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy).
+ * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy),
+ * --secrets-key FILE (the key workspace secrets are sealed with; default: <data>.secrets-key beside the data folder),
+ * --min-schedule-interval-ms N (tests only: the shortest `every` schedule interval, default 60000).
  */
 
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { MIN_SCHEDULE_INTERVAL_FLOOR_MS, MIN_SCHEDULE_INTERVAL_MS } from "@gadgets/workshop-shared/limits";
+import { defaultSecretsKeyFile } from "./secrets-key.ts";
 import { REPO_ROOT, startWorkshopServer } from "./workshop-server.ts";
 
 const { values } = parseArgs({
@@ -18,6 +22,8 @@ const { values } = parseArgs({
     quiet: { type: "boolean", default: false },
     "allow-local-fetch": { type: "boolean", default: false },
     "allow-host": { type: "string", multiple: true, default: [] },
+    "secrets-key": { type: "string" },
+    "min-schedule-interval-ms": { type: "string" },
   },
 });
 
@@ -35,13 +41,29 @@ if (runners !== undefined && (!Number.isInteger(runners) || runners < 1 || runne
   process.exit(2);
 }
 
+const minSchedule = values["min-schedule-interval-ms"];
+const minScheduleIntervalMs = minSchedule === undefined ? undefined : Number(minSchedule);
+if (
+  minScheduleIntervalMs !== undefined &&
+  (!Number.isInteger(minScheduleIntervalMs) ||
+    minScheduleIntervalMs < MIN_SCHEDULE_INTERVAL_FLOOR_MS ||
+    minScheduleIntervalMs > MIN_SCHEDULE_INTERVAL_MS)
+) {
+  console.error(
+    `--min-schedule-interval-ms must be a whole number of milliseconds from ${MIN_SCHEDULE_INTERVAL_FLOOR_MS} to ${MIN_SCHEDULE_INTERVAL_MS}, not ${JSON.stringify(minSchedule)}.`,
+  );
+  process.exit(2);
+}
+
 const server = await startWorkshopServer({
   port,
   dataDir: resolve(values.data),
   echo: !values.quiet,
   allowLocalFetch: values["allow-local-fetch"],
   allowedHosts: values["allow-host"],
+  secretsKeyFile: resolve(values["secrets-key"] ?? defaultSecretsKeyFile(values.data)),
   ...(runners === undefined ? {} : { pool: { size: runners } }),
+  ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),
 });
 console.log(`\nGadget Workshop is running at ${server.url}`);
 console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);

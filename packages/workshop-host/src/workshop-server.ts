@@ -15,8 +15,10 @@ import { serveDiskStatus } from "./disk-status.ts";
 import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
 import { servePool } from "./pool-server.ts";
+import { loadSecretsKey, newSecretsKey } from "./secrets-key.ts";
 import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
 import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
+import { freePort } from "./free-port.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
 import { COMPATIBILITY_DATE, WORKER_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
@@ -33,6 +35,11 @@ const DIRECTORY_MARKER = ".directory-complete";
 export interface WorkshopServerOptions {
   /** Port on 127.0.0.1; a free one when left out. */
   port?: number;
+  /**
+   * Port of the gadget origin on 127.0.0.1, where agents' HTTP endpoints answer (`/h/…`), apart from the
+   * IDE's so gadget pages never share its origin; a free one when left out or 0.
+   */
+  endpointsPort?: number;
   /** Where workspaces are stored (one SQLite file per workspace Durable Object). */
   dataDir: string;
   /** Extra Worker variables. */
@@ -46,8 +53,19 @@ export interface WorkshopServerOptions {
    * serves it under a name. Requests for any other Host are refused, so DNS rebinding reaches nothing.
    */
   allowedHosts?: string[];
+  /**
+   * The file holding the key workspace secrets are sealed with (secrets-key.ts): made on first start,
+   * refused inside the data folder. Left out, a key is made for this process only (secrets set then do
+   * not open after a restart: fine for tests); null, the Workshop has no key and refuses to set secrets.
+   */
+  secretsKeyFile?: string | null;
   /** Free disk below which new writes are refused (default MIN_FREE_DISK_BYTES). */
   minFreeDiskBytes?: number;
+  /**
+   * For tests only: the shortest `every` schedule interval, in ms (default MIN_SCHEDULE_INTERVAL_MS, one
+   * minute; never below MIN_SCHEDULE_INTERVAL_FLOOR_MS), so a test sees schedules fire within seconds.
+   */
+  minScheduleIntervalMs?: number;
   /**
    * The local runner pool that enforces deadlines and memory limits (default: one runner per core).
    * `false` runs isolates directly in the Worker's process, as on Cloudflare — without local limits.
@@ -57,6 +75,8 @@ export interface WorkshopServerOptions {
 
 export interface WorkshopServer {
   url: string;
+  /** The gadget origin: agents' HTTP endpoints are `${endpointsUrl}/h/<endpoint>`. */
+  endpointsUrl: string;
   /** The Worker's workerd process (for tests that watch its memory). */
   workerPid: number;
   /** The last lines the server printed, for test failure messages. */
@@ -94,6 +114,7 @@ function mainConfig(
   vars: Record<string, string>,
   allowLocalFetch: boolean,
   diskStatusPort: number,
+  endpointsPort: number,
 ): string {
   const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
   // This machine's own interface addresses may count as "public" (a LAN or cloud address): denied too.
@@ -122,7 +143,14 @@ const config :Workerd.Config = (
     (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny})),
     (name = "disk-status", external = (address = ${text(`127.0.0.1:${diskStatusPort}`)}, http = ())),
   ],
-  sockets = [(name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main")],
+  # Two origins, one Worker: the IDE's and the gadget origin of HTTP endpoints. Each socket sets
+  # Workshop-Socket (replacing any a client sent), so the Worker knows which one a request came to.
+  sockets = [
+    (name = "http", address = ${text(`127.0.0.1:${port}`)}, service = "main",
+     http = (injectRequestHeaders = [(name = "Workshop-Socket", value = "ide")])),
+    (name = "endpoints", address = ${text(`127.0.0.1:${endpointsPort}`)}, service = "main",
+     http = (injectRequestHeaders = [(name = "Workshop-Socket", value = "endpoints")])),
+  ],
 );
 
 const mainWorker :Workerd.Worker = (
@@ -165,9 +193,20 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     output.push(line);
     if (options.echo) console.log(line);
   };
+  const secretsKey =
+    options.secretsKeyFile === null
+      ? undefined
+      : options.secretsKeyFile === undefined
+        ? newSecretsKey()
+        : loadSecretsKey(options.secretsKeyFile, options.dataDir);
   const vars: Record<string, string> = {
     ALLOWED_HOSTS: ["localhost", ...(options.allowedHosts ?? [])].join(","),
+    // A text binding in the generated config, which lives in an owner-only temp folder, never the data folder.
+    ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
     ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
+    ...(options.minScheduleIntervalMs === undefined
+      ? {}
+      : { MIN_SCHEDULE_INTERVAL_MS: String(options.minScheduleIntervalMs) }),
     ...options.vars,
   };
   let pool: RunnerPool | undefined;
@@ -191,19 +230,42 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await pool?.stop();
     await diskStatus.close();
   };
+  const bundle = await bundleWorker(backendEntry());
+  // The Worker builds endpoint URLs from GADGET_ORIGIN, so the gadget port is known before workerd
+  // starts: a free one is picked here, and picked again should another socket take it first.
+  const startMain = async (attempt: number): Promise<WorkerdProcess> => {
+    const endpointsPort = options.endpointsPort || (await freePort());
+    vars.LOCAL_SOCKETS = "1";
+    vars.GADGET_ORIGIN = options.vars?.GADGET_ORIGIN ?? `http://127.0.0.1:${endpointsPort}`;
+    try {
+      return await startWorkerd({
+        config: mainConfig(
+          port,
+          dataDir,
+          assetsDir,
+          vars,
+          options.allowLocalFetch ?? false,
+          diskStatus.port,
+          endpointsPort,
+        ),
+        files: { "index.js": bundle },
+        sockets: ["http", "endpoints"],
+        onOutput,
+      });
+    } catch (error) {
+      if (options.endpointsPort || attempt >= 3) throw error;
+      return startMain(attempt + 1);
+    }
+  };
   let main: WorkerdProcess;
   try {
-    main = await startWorkerd({
-      config: mainConfig(port, dataDir, assetsDir, vars, options.allowLocalFetch ?? false, diskStatus.port),
-      files: { "index.js": await bundleWorker(backendEntry()) },
-      sockets: ["http"],
-      onOutput,
-    });
+    main = await startMain(1);
   } catch (error) {
     await stopPool();
     throw error;
   }
   const url = `http://127.0.0.1:${main.ports.http}`;
+  const endpointsUrl = `http://127.0.0.1:${main.ports.endpoints}`;
   if (vars.RUNNER_POOL_SECRET) reportTo = poolReporter(url, vars.RUNNER_POOL_SECRET, onOutput);
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     if (signal === "SIGTERM") await finishRuns(url, vars.RUNNER_POOL_SECRET, pool);
@@ -221,6 +283,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   }
   return {
     url,
+    endpointsUrl,
     workerPid: main.pid,
     output: () => output.text(),
     poolStats: () => pool?.stats(),

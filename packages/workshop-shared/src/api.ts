@@ -17,7 +17,9 @@ import type {
   SettingsChangesSchema,
 } from "./schemas/calls.ts";
 import type { GadgetFileSchema, GadgetGrantsSchema, GadgetManifestSchema } from "./schemas/gadget.ts";
+import type { RunListFilterSchema, RunViaSchema } from "./schemas/run-list.ts";
 import type { TestCaseSchema, TestExpectationsSchema } from "./schemas/test-file.ts";
+import type { EndpointResponseSchema } from "./schemas/endpoint-response.ts";
 import type { GadgetTriggersSchema } from "./schemas/triggers.ts";
 import type { JsonValue, RunErrorKind } from "./wire-basics.ts";
 
@@ -91,6 +93,8 @@ export interface AgentVersion extends AgentSchemas {
   grants: GadgetGrants;
   /** The test cases this version passed when it was published (absent for versions published before tests existed). */
   tests?: TestStatus;
+  /** In `publishDraft`'s answer, when the version declares `triggers.http`: its endpoint's full URL on the gadget origin. */
+  endpointUrl?: string;
 }
 
 export interface AgentSummary extends AgentSchemas {
@@ -243,7 +247,7 @@ export type RunSource =
  * Who started a run: a client over the RPC API (absent in older records), an MCP client, a request to
  * the agent's HTTP endpoint, or one of its schedules.
  */
-export type RunVia = "rpc" | "mcp" | "http" | "schedule";
+export type RunVia = v.InferOutput<typeof RunViaSchema>;
 
 /** What triggered a run that started on its own (`via` "http" or "schedule"). */
 export type RunTrigger =
@@ -318,6 +322,13 @@ export interface RunTrace {
   spans: TraceSpan[];
   /** Spans left out because the trace reached its caps (count, size). */
   droppedSpans: number;
+  /**
+   * The W3C trace id the run joined (a `traceparent` on the request to its HTTP endpoint); absent, the
+   * trace id is derived from the run id (`traceIdOf`).
+   */
+  traceId?: string;
+  /** The caller's span the run's root span is a child of (from that `traceparent`). */
+  parentSpanId?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -566,11 +577,11 @@ export interface Session {
   revokeKey(keyId: string): Promise<boolean>;
 }
 
-/** Narrows `listRuns`: runs of one agent (id or name), started one way. */
-export interface RunListFilter {
-  agent?: string | null;
-  via?: RunVia | null;
-}
+/**
+ * Narrows `listRuns`: runs of one agent (its id, or its name: every published agent of that name; an
+ * unknown one is refused with AGENT_NOT_FOUND), started one way.
+ */
+export type RunListFilter = NonNullable<v.InferOutput<typeof RunListFilterSchema>>;
 
 // ---------------------------------------------------------------------------------------------
 // Secrets and triggers
@@ -593,6 +604,26 @@ export interface EndpointInfo {
   url: string;
   response: "json" | "full";
 }
+
+/**
+ * The input of an agent run by a request to its HTTP endpoint (`triggers.http`). In the run's record
+ * the values of credential headers and query parameters (`authorization`, names with `token`, `secret`,
+ * `password`, `api-key`…) read `[redacted]`; the gadget itself gets them as sent.
+ */
+export type EndpointRequest = {
+  method: string;
+  /** The path below the endpoint, as sent (percent-escapes kept): `/h/<endpoint>/a/b` gives `/a/b`, `/h/<endpoint>` gives `/`. */
+  path: string;
+  /** Query parameters; a name given more than once has the list of its values. */
+  query: { [name: string]: string | string[] };
+  /** Request headers by lower-case name (repeated ones joined with ", "); never `cookie`. */
+  headers: { [name: string]: string };
+  /** JSON when the content type is JSON and the body parses, else the body as text; null without a body. */
+  body: JsonValue;
+};
+
+/** What an agent with `triggers.http.response: "full"` returns: the HTTP response, checked (a bad one answers 502). */
+export type EndpointResponse = v.InferOutput<typeof EndpointResponseSchema>;
 
 export interface ScheduleInfo {
   agentId: string;

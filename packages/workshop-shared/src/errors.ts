@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   "LIMIT_REACHED",
   /** Publishing was refused because the version's test cases failed (or its test file is invalid). */
   "TESTS_FAILED",
+  /** Publishing was refused because the endpoint name (`triggers.http.name`) is another agent's or workspace's. */
+  "NAME_TAKEN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

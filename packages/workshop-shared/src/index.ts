@@ -9,4 +9,5 @@ export * from "./gadget-tests.ts";
 export * from "./limits.ts";
 export * from "./linear-regex.ts";
 export * from "./otlp.ts";
+export * from "./run-words.ts";
 export * from "./validate.ts";

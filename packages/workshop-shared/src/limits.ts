@@ -350,9 +350,61 @@ export const MAX_MCP_SUMMARY_CHARS = 8 * 1024;
 export const MAX_SECRETS_PER_WORKSPACE = 100;
 /** One secret's value: a token, a PEM private key or a service account's JSON fit. */
 export const MAX_SECRET_BYTES = 8 * 1024;
+/**
+ * The shortest value a secret may have. Every secret is redacted from run output wherever it (or an
+ * encoding of it) appears: a shorter value would blank ordinary text that happens to hold those few
+ * characters, and could be guessed anyway. Real tokens are far longer.
+ */
+export const MIN_SECRET_BYTES = 8;
 /** Secret names a manifest may grant (as `env.secrets`, or in fetch headers). */
 export const MAX_SECRET_GRANTS = 32;
 /** Headers a fetch grant may add to requests for one host. */
 export const MAX_INJECTED_HEADERS_PER_HOST = 8;
 /** Schedules one agent may declare. */
 export const MAX_SCHEDULES_PER_AGENT = 8;
+/**
+ * The shortest `every` interval: cron's own grain. A schedule is for periodic work (a digest, a sync, a
+ * check), not a loop; a gadget that must react faster wants an HTTP endpoint. A test server lowers it
+ * (`MIN_SCHEDULE_INTERVAL_MS` Worker var), never below `MIN_SCHEDULE_INTERVAL_FLOOR_MS`.
+ */
+export const MIN_SCHEDULE_INTERVAL_MS = 60_000;
+/** The least a test server may lower the minimum interval to: one alarm a second per workspace is already busy. */
+export const MIN_SCHEDULE_INTERVAL_FLOOR_MS = 1000;
+/** The longest `every` interval: a year. Anything rarer is a date, better written as a cron expression. */
+export const MAX_SCHEDULE_INTERVAL_MS = 366 * 24 * 60 * 60 * 1000;
+/** A cron expression's length: five fields with lists fit easily; the bound keeps parsing cheap. */
+export const MAX_CRON_EXPRESSION_LENGTH = 200;
+/**
+ * Firings of one workspace's schedules running at once. Thousands due in the same minute go through a
+ * few at a time, so one workspace's burst keeps no runner slot of others (the pool gives turns) and
+ * leaves most of the workspace's own run cap (MAX_CONCURRENT_RUNS_PER_WORKSPACE) to its sessions.
+ */
+export const MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE = 8;
+
+// ----- HTTP endpoints of published agents (`triggers.http`): `/h/<endpoint>/…` on the gadget origin.
+
+/**
+ * A request body an endpoint accepts. The run's payload (MAX_PAYLOAD_BYTES as JSON) must hold the body
+ * with its method, path, query and headers, and JSON escapes can nearly double a text body: half leaves
+ * that room. Webhook deliveries (GitHub caps theirs at 25 MB, most send a few KB) and form posts fit.
+ */
+export const MAX_ENDPOINT_BODY_BYTES = 512 * 1024;
+/**
+ * Requests one endpoint takes per minute (per Worker isolate), from all clients together: each is a run
+ * charged to its owner, and a flood of them must not take the owner's whole run cap for long.
+ */
+export const ENDPOINT_REQUESTS_PER_MINUTE = 300;
+/**
+ * Requests one client sends one endpoint per minute: a webhook sender or a polling script stays far
+ * below it, and one noisy client leaves the endpoint's own budget to the others.
+ */
+export const ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE = 60;
+/** Headers a "full" response may set: what an API answers with, not a way to ship data. */
+export const MAX_ENDPOINT_RESPONSE_HEADERS = 32;
+/** One response header value of a "full" response (a long CSP or Link header fits). */
+export const MAX_ENDPOINT_HEADER_VALUE_CHARS = 8 * 1024;
+/**
+ * Endpoint names one workspace holds. A name is unique across the whole Workshop and stays with the
+ * workspace that first published it, so a workspace cannot squat on many.
+ */
+export const MAX_ENDPOINT_NAMES_PER_WORKSPACE = 32;

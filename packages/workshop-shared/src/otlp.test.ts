@@ -56,6 +56,14 @@ describe("traceToOtlp", () => {
     });
   });
 
+  it("exports a run that joined a caller's trace into that trace, its root under the caller's span", () => {
+    const joined = { ...trace, traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00f067aa0ba902b7" };
+    const [root, call] = traceToOtlp(joined, { runId: "AAAAAAAAAAAAAAAAAAAAAQ", name: "g" }).resourceSpans[0]
+      ?.scopeSpans[0]?.spans ?? [];
+    expect(root).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00f067aa0ba902b7" });
+    expect(call).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00000000000000aa" });
+  });
+
   it("derives a 128-bit trace id from a run id, never all zeros", () => {
     expect(traceIdOf("_____________________w")).toMatch(/^f{31}[0-9a-f]$/);
     expect(traceIdOf("AAAAAAAAAAAAAAAAAAAAAA")).toBe("00000000000000000000000000000001");

@@ -1,7 +1,7 @@
 /**
  * A run's trace as OpenTelemetry JSON (OTLP/JSON `resourceSpans`), the format Jaeger, Grafana Tempo and
  * the OpenTelemetry collector read. Trace ids come from the run id, so one run always exports the same
- * trace.
+ * trace — unless the run joined a caller's trace (`RunTrace.traceId`, from a `traceparent`).
  */
 
 import type { RunTrace } from "./api.ts";
@@ -61,7 +61,8 @@ function nanos(ms: number): string {
 }
 
 export function traceToOtlp(trace: RunTrace, run: { runId: string; name: string }): OtlpTrace {
-  const traceId = traceIdOf(run.runId);
+  // A run that joined its caller's trace (traceparent) exports into it, its root under the caller's span.
+  const traceId = trace.traceId ?? traceIdOf(run.runId);
   return {
     resourceSpans: [
       {
@@ -79,7 +80,11 @@ export function traceToOtlp(trace: RunTrace, run: { runId: string; name: string 
             spans: trace.spans.map((span) => ({
               traceId,
               spanId: span.spanId,
-              ...(span.parentId ? { parentSpanId: span.parentId } : {}),
+              ...(span.parentId
+                ? { parentSpanId: span.parentId }
+                : trace.parentSpanId
+                  ? { parentSpanId: trace.parentSpanId }
+                  : {}),
               name: span.name,
               kind: 1,
               startTimeUnixNano: nanos(trace.startedAt + span.startMs),

@@ -78,6 +78,11 @@ export interface ExecuteJob {
   workspaceId: string;
   /** What the manifest was granted: the harness builds `env` from exactly this. */
   grants: GadgetGrants;
+  /**
+   * `env.secrets`: the values of the names `grants.secrets` lists that are set (present only when that
+   * grant is). Carried with the job and nowhere else: never logged, never written to a process's output.
+   */
+  secrets?: Record<string, string>;
   /** A catalog call inside another run (which holds a runner meanwhile). */
   nested?: boolean;
   /** Isolates are reused only for the same key; it always includes the workspace. */

@@ -97,6 +97,7 @@ export class LoaderExecutor implements Executor {
             request.grants,
             // The harness builds env from the grants alone: with none, nothing could call out.
             hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
+            request.secrets ?? null,
           )
           .then(readHarnessReply),
         aborted,

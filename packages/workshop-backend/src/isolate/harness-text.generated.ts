@@ -44,6 +44,9 @@ var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
 var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
 var MAX_SECRET_BYTES = 8 * 1024;
+var MAX_SCHEDULE_INTERVAL_MS = 366 * 24 * 60 * 60 * 1e3;
+var MAX_ENDPOINT_BODY_BYTES = 512 * 1024;
+var MAX_ENDPOINT_HEADER_VALUE_CHARS = 8 * 1024;
 
 // src/isolate/harness/contract.ts
 var HARNESS_CONSOLE_MODULE = "__workshop_console.js";
@@ -470,7 +473,7 @@ import * as entry from "gadget:entry";
 
 // src/isolate/harness/gadget-env.ts
 var BODYLESS_STATUSES = [101, 204, 205, 304];
-function buildEnv(grants, capabilities) {
+function buildEnv(grants, capabilities, secrets = null) {
   const call = async (request) => {
     if (!capabilities) throw new Error("This gadget was granted no capabilities.");
     const reply = await capabilities.call(request);
@@ -517,6 +520,14 @@ function buildEnv(grants, capabilities) {
       })
     });
   }
+  if (grants?.secrets) {
+    const values = {};
+    for (const name of grants.secrets) {
+      const value = secrets && Object.hasOwn(secrets, name) ? secrets[name] : void 0;
+      if (typeof value === "string") values[name] = value;
+    }
+    env.secrets = Object.freeze(values);
+  }
   return Object.freeze(env);
 }
 
@@ -546,6 +557,9 @@ var MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
 var MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 var MAX_MCP_SUMMARY_CHARS = 8 * 1024;
 var MAX_SECRET_BYTES = 8 * 1024;
+var MAX_SCHEDULE_INTERVAL_MS = 366 * 24 * 60 * 60 * 1e3;
+var MAX_ENDPOINT_BODY_BYTES = 512 * 1024;
+var MAX_ENDPOINT_HEADER_VALUE_CHARS = 8 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
 var QUOTE = 34;
@@ -618,7 +632,7 @@ var invalidGadget = (message) => ({
   error: { name: "InvalidGadget", message, stack: "" }
 });
 var GadgetHarness = class extends WorkerEntrypoint {
-  async run(payload, sink, runId, grants, capabilities) {
+  async run(payload, sink, runId, grants, capabilities, secrets = null) {
     if (!channel) {
       return {
         ...invalidGadget(
@@ -628,7 +642,7 @@ var GadgetHarness = class extends WorkerEntrypoint {
         droppedEvents: 0
       };
     }
-    const env = buildEnv(grants, capabilities);
+    const env = buildEnv(grants, capabilities, secrets);
     const run = newRunState(runId, sink);
     channel.begin(run);
     try {
@@ -659,4 +673,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "bb68c54b3113d2951ac2db176ab984ca6ab019e95c9bc3184b696cd1c21c8413";
+export const HARNESS_DIGEST = "97c1fbf347f8163b7e14fd0937c6e4ffc337782d1cd52def804cc27ee1fac5a8";

@@ -7,6 +7,7 @@
 
 import type { AgentSummary, RunEventListener } from "@gadgets/workshop-shared/api";
 import { MAX_MCP_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Env } from "../env.ts";
 import { isOriginAllowed } from "../origin.ts";
@@ -21,26 +22,6 @@ const MCP_SERVER_VERSION = "1.0.0";
 
 const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
   jsonRpcErrorResponse({ status, id: null, code: INVALID_REQUEST, message }, headers);
-
-/** The body as text, or undefined past the limit (read no further than it). */
-async function readBody(request: Request): Promise<string | undefined> {
-  if (Number(request.headers.get("content-length")) > MAX_MCP_BODY_BYTES) return undefined;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let received = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    received += value.byteLength;
-    if (received > MAX_MCP_BODY_BYTES) {
-      void reader.cancel();
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 function bearer(request: Request): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
@@ -82,9 +63,9 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
         "WWW-Authenticate": 'Bearer realm="workshop"',
       },
     );
-  const text = await readBody(request);
-  if (text === undefined) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
-  const checked = checkMcpBody(text);
+  const read = await readRequestBody(request, MAX_MCP_BODY_BYTES);
+  if (read.tooLarge) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
+  const checked = checkMcpBody(read.text);
   if (!checked.ok) return jsonRpcErrorResponse(checked);
 
   const connection = new Connection(env, context.overseer, context.client, context.waitUntil);

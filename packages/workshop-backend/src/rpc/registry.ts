@@ -37,3 +37,23 @@ export async function register(env: Env, kind: DirectoryKind, id: string, owner:
   await directory(env).add(kind, id, owner);
   known.set(`${kind}:${id}`, true);
 }
+
+/** The workspace owning an endpoint, remembered per Worker isolate (an endpoint never changes owner). */
+const endpointOwners = new LRUCache<string, string>({ max: 10_000 });
+
+/** The workspace `endpoint` (an id or a name) belongs to, or undefined when no workspace has it. */
+export async function endpointOwner(env: Env, endpoint: string): Promise<string | undefined> {
+  const known = endpointOwners.get(endpoint);
+  if (known) return known;
+  const owner = await directory(env).ownerOf("endpoint", endpoint);
+  if (owner) endpointOwners.set(endpoint, owner);
+  return owner;
+}
+
+/** Takes an endpoint name (or registers an id) for a workspace: false when another workspace holds it. */
+export async function claimEndpoint(env: Env, endpoint: string, workspaceId: string): Promise<boolean> {
+  if (endpointOwners.get(endpoint) === workspaceId) return true;
+  const mine = await directory(env).claim("endpoint", endpoint, workspaceId);
+  if (mine) endpointOwners.set(endpoint, workspaceId);
+  return mine;
+}

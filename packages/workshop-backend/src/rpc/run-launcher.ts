@@ -36,6 +36,7 @@ import type { RunRequest } from "../overseer.ts";
 import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
+import { runSecrets } from "./secrets.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
 
 export interface LaunchRequest {
@@ -64,6 +65,12 @@ export interface LaunchRequest {
   allowsAgent?(agent: { agentId: string; name: string }): boolean;
   /** What fired the run (HTTP, schedule), for its record; see `RunRequest.trigger`. */
   trigger?: RunRequest["trigger"];
+  /** The payload as its record keeps it; see `RunRequest.recordedPayload`. */
+  recordedPayload?: JsonValue;
+  /** A caller's trace the run joins; see `RunRequest.traceJoin`. */
+  traceJoin?: RunRequest["traceJoin"];
+  /** The calling run's secrets (a catalog call): redacted from this run's output, never given to it. */
+  inheritedSecrets?: ReadonlyMap<string, string>;
   /** Hears of the run's record once the run is over (before it is stored). */
   onRecord?(record: RunRecord): void;
   /**
@@ -133,7 +140,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     },
     // Read at the first fetch of a run, so a tightened policy applies to sessions already open.
     fetchPolicy: async () => (await context.store.getSettings()).fetchHosts,
-    async catalog(ref, payload, relay) {
+    async catalog(ref, payload, relay, secrets) {
       if (depth >= MAX_CATALOG_DEPTH)
         throw new Error(
           `Catalog calls nest at most ${MAX_CATALOG_DEPTH} levels deep; "${ref}" would be level ${depth + 1}.`,
@@ -149,14 +156,19 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
       calls.made++;
       inFlight++;
       try {
-        return await callAgent(ref, payload, relay);
+        return await callAgent(ref, payload, relay, secrets);
       } finally {
         inFlight--;
       }
     },
   };
 
-  async function callAgent(ref: string, payload: JsonValue, relay: (event: RunEvent) => void): Promise<NestedRun> {
+  async function callAgent(
+    ref: string,
+    payload: JsonValue,
+    relay: (event: RunEvent) => void,
+    secrets: ReadonlyMap<string, string>,
+  ): Promise<NestedRun> {
     const agent = await resolveAgentRef(context.store, ref);
     if (request.allowsAgent && !request.allowsAgent(agent))
       throw new Error(
@@ -185,6 +197,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
       depth: depth + 1,
       parentSignal: runSignal,
       catalogCalls: calls,
+      ...(secrets.size > 0 ? { inheritedSecrets: secrets } : {}),
     });
     return { agent: agent.name, version: agent.version, outcome, trace };
   }
@@ -252,7 +265,7 @@ function holdUntilConfirmed(
       }),
     gate: (services) => ({
       kv: (op, key, value) => after(() => services.kv(op, key, value)),
-      catalog: (ref, payload, relay) => after(() => services.catalog(ref, payload, relay)),
+      catalog: (ref, payload, relay, secrets) => after(() => services.catalog(ref, payload, relay, secrets)),
       fetch: (request, signal) => after(() => services.fetch(request, signal)),
       fetchPolicy: () => after(() => services.fetchPolicy()),
     }),
@@ -311,6 +324,8 @@ async function runAndRecord(
       source: request.source,
       via: context.via,
       ...(request.trigger ? { trigger: request.trigger } : {}),
+      ...(request.recordedPayload !== undefined ? { recordedPayload: request.recordedPayload } : {}),
+      ...(request.traceJoin ? { traceJoin: request.traceJoin } : {}),
       files: request.files,
       payload: args.value.payload,
       timeoutMs: args.value.timeoutMs,
@@ -322,6 +337,10 @@ async function runAndRecord(
         ? guess.gate(servicesFor(context, request, controller.signal))
         : servicesFor(context, request, controller.signal),
       depth: request.depth ?? 0,
+      // Every run on this path is the workspace's own (its drafts, agents, tests, triggers): it may read
+      // what its manifest grants. Shares, embeds and public re-runs go another way (public-share.ts), with none.
+      secrets: runSecrets(connection.env, workspaceId, context.store),
+      ...(request.inheritedSecrets ? { inheritedSecrets: request.inheritedSecrets } : {}),
     });
     if (request.confirmed && !(await request.confirmed)) return { outcome: SUPERSEDED, stored: Promise.resolve() };
     request.onRecord?.(record);

@@ -17,6 +17,7 @@ import type {
   RunEventListener,
   RunOptions,
   RunOutcome,
+  RunListFilter,
   RunRecord,
   RunSummary,
   SaveDraftInput,
@@ -46,6 +47,7 @@ import {
   parseArgument,
   RunEventListenerSchema,
   RunIdSchema,
+  RunListFilterSchema,
   SaveDraftInputSchema,
   SettingsChangesSchema,
   TestResultListenerSchema,
@@ -55,6 +57,9 @@ import { randomId } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import * as apiKeys from "./api-keys.ts";
+import * as endpoints from "./endpoints.ts";
+import * as secrets from "./secrets.ts";
+import * as schedules from "./schedules.ts";
 import { type Access, allowsAgent, confirmAccess } from "./credentials.ts";
 import { type SessionMethod, scopeRefusal } from "./session-scope.ts";
 import type { Connection } from "./connection.ts";
@@ -237,6 +242,8 @@ export class SessionTarget extends RpcTarget implements Session {
     await this.#allow("publishDraft");
     const id = parseArgument(DraftIdSchema, draftId);
     const override = parseArgument(PublishOptionsSchema, options)?.overrideTests;
+    // A taken endpoint name is refused before any test runs; it is claimed only once they pass.
+    const endpointName = await endpoints.checkEndpointName(this.connection.env, this.workspaceId, this.store, id);
     const summary = await this.#test(id, undefined);
     const status = testStatusOf(summary, Date.now());
     const failing = summary.status === "failed" || summary.status === "invalid";
@@ -254,10 +261,12 @@ export class SessionTarget extends RpcTarget implements Session {
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
-    return this.store.publishDraft(id, {
+    if (endpointName !== undefined) await endpoints.claimEndpointName(this.connection.env, this.workspaceId, endpointName);
+    const published = await this.store.publishDraft(id, {
       version: summary.version,
       tests: failing ? { ...status, overridden: true } : status,
     });
+    return endpoints.publishedEndpoint(this.connection.env, this.workspaceId, published);
   }
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -275,11 +284,18 @@ export class SessionTarget extends RpcTarget implements Session {
     return new AgentTarget(this.#context(), agentRef);
   }
 
-  async listRuns(limit?: number | null): Promise<RunSummary[]> {
+  async listRuns(limit?: number | null, filter?: RunListFilter | null): Promise<RunSummary[]> {
     await this.#allow("listRuns");
     const rows = parseArgument(ListLimitSchema, limit);
+    const { agent, via } = parseArgument(RunListFilterSchema, filter) ?? {};
     await this.#records.flush();
-    return this.store.listRuns(rows);
+    const listed = await this.store.listRuns(rows, { ...(agent ? { agent } : {}), ...(via ? { via } : {}) });
+    if (!listed.found)
+      throw codedError(
+        "AGENT_NOT_FOUND",
+        `No published agent "${listed.unknownAgent}" in this workspace to list the runs of. See them with listAgents().`,
+      );
+    return listed.runs;
   }
 
   async getRun(runId: string): Promise<RunRecord> {
@@ -396,35 +412,35 @@ ${codeModeExample(agents)}
 `;
   }
 
-  // Secrets (rpc/secrets.ts), endpoints (http/) and schedules (schedules/) are being built; until then they refuse.
-  async setSecret(_name: string, _value: string): Promise<SecretInfo> {
+  async setSecret(name: string, value: string): Promise<SecretInfo> {
     await this.#allow("setSecret");
-    throw new Error("setSecret is not available yet.");
+    return secrets.setSecret(this.connection.env, this.workspaceId, this.store, name, value);
   }
 
   async listSecrets(): Promise<SecretInfo[]> {
     await this.#allow("listSecrets");
-    throw new Error("listSecrets is not available yet.");
+    return secrets.listSecrets(this.store);
   }
 
-  async deleteSecret(_name: string): Promise<boolean> {
+  async deleteSecret(name: string): Promise<boolean> {
     await this.#allow("deleteSecret");
-    throw new Error("deleteSecret is not available yet.");
+    return secrets.deleteSecret(this.store, name);
   }
 
+  // HTTP endpoints and schedules of the published agents.
   async listEndpoints(): Promise<EndpointInfo[]> {
     await this.#allow("listEndpoints");
-    throw new Error("listEndpoints is not available yet.");
+    return endpoints.listEndpoints(this.connection.env, this.store);
   }
 
   async listSchedules(): Promise<ScheduleInfo[]> {
     await this.#allow("listSchedules");
-    throw new Error("listSchedules is not available yet.");
+    return schedules.listSchedules(this.store);
   }
 
-  async pauseSchedules(_agentRef: string, _paused: boolean): Promise<ScheduleInfo[]> {
+  async pauseSchedules(agentRef: string, paused: boolean): Promise<ScheduleInfo[]> {
     await this.#allow("pauseSchedules");
-    throw new Error("pauseSchedules is not available yet.");
+    return schedules.pauseSchedules(this.store, agentRef, paused);
   }
 
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {

@@ -23,6 +23,10 @@ export interface TriggeredRun {
   payload: JsonValue;
   via: Extract<RunVia, "http" | "schedule">;
   trigger: NonNullable<RunRequest["trigger"]>;
+  /** The payload as the record keeps it, when that differs (an HTTP request's credentials redacted). */
+  recordedPayload?: JsonValue;
+  /** The caller's trace the run joins (an HTTP request's traceparent). */
+  traceJoin?: RunRequest["traceJoin"];
   /** Who asked (client-key.ts), for per-client limits; a schedule is its own client. */
   client: string;
   waitUntil(work: Promise<unknown>): void;
@@ -57,6 +61,8 @@ export async function runTriggered(run: TriggeredRun): Promise<RunOutcome> {
       codeKey: `agent:${run.agent.agentId}@${run.agent.version}`,
       scope: run.agent.draftId,
       trigger: run.trigger,
+      ...(run.recordedPayload !== undefined ? { recordedPayload: run.recordedPayload } : {}),
+      ...(run.traceJoin ? { traceJoin: run.traceJoin } : {}),
     });
   } finally {
     run.signal?.removeEventListener("abort", cancel);

@@ -57,6 +57,16 @@ describe("AgentTable", () => {
     expect(agents.publishedFrom("draft2")).toBe(false);
   });
 
+  it("finds the agents an id or a name means: that one agent, or every agent of the name", () => {
+    const first = agents.publish(draft(1, echo));
+    const twin = agents.publish({ ...draft(1, echo), id: "draft2" });
+    const other = agents.publish({ ...draft(1, { ...echo, name: "other" }), id: "draft3" });
+    expect(agents.idsFor(first.agentId)).toEqual([first.agentId]);
+    expect(agents.idsFor("echo").sort()).toEqual([first.agentId, twin.agentId].sort());
+    expect(agents.idsFor("other")).toEqual([other.agentId]);
+    expect(agents.idsFor("nobody")).toEqual([]);
+  });
+
   it("carries the schemas a version's manifest declares, and none for a version that declares none", () => {
     const inputSchema = { type: "object", required: ["city"], properties: { city: { type: "string" } } };
     const outputSchema = { type: "number" };

@@ -165,6 +165,11 @@ export class AgentTable {
     };
   }
 
+  /** The agent published from the draft, if any (an agent keeps its id across versions). */
+  agentIdOf(draftId: string): string | undefined {
+    return this.sql.exec<{ id: string }>("SELECT id FROM agents WHERE draft_id = ?", draftId).toArray()[0]?.id;
+  }
+
   /** Whether an agent was published from the draft (its kv is then still in use). */
   publishedFrom(draftId: string): boolean {
     return this.sql.exec("SELECT 1 FROM agents WHERE draft_id = ?", draftId).toArray().length > 0;
@@ -213,6 +218,17 @@ export class AgentTable {
       .exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name)
       .toArray()[0];
     return row ? this.resolve(row.id, version) : undefined;
+  }
+
+  /**
+   * The agents an id or a name means to the invocation log: the agent of that id, or every agent of that
+   * name (agents published from different drafts may share one). Empty when there is none.
+   */
+  idsFor(ref: string): string[] {
+    return this.sql
+      .exec<{ id: string }>("SELECT id FROM agents WHERE id = ?1 OR name = ?1", ref)
+      .toArray()
+      .map((row) => row.id);
   }
 
   resolve(agentId: string, version: number | undefined): Resolved | undefined {

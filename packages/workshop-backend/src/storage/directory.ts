@@ -1,12 +1,13 @@
 /**
- * The directory of ids that exist: workspaces, shares and run records. Lookups of an id check here
+ * The directory of ids that exist: workspaces, shares, run records and HTTP endpoints. Lookups of an id check here
  * first, so an unknown token or link never reaches (and never creates) a Durable Object of its own.
  * One Durable Object for the whole Workshop; each row is a few dozen bytes.
  */
 
 import { DurableObject } from "cloudflare:workers";
 
-export type DirectoryKind = "workspace" | "snapshot" | "record";
+/** An `endpoint` is an HTTP endpoint's path segment (`/h/<endpoint>`): an unguessable id or a chosen name. */
+export type DirectoryKind = "workspace" | "snapshot" | "record" | "endpoint";
 
 export class Directory extends DurableObject<unknown> {
   readonly #sql: SqlStorage;
@@ -31,7 +32,29 @@ export class Directory extends DurableObject<unknown> {
     return this.#sql.exec("SELECT 1 FROM entries WHERE id = ? AND kind = ?", id, kind).toArray().length > 0;
   }
 
-  /** `owner` is the workspace a share or record was made from ("" for a workspace itself). */
+  /** The workspace an entry belongs to ("" for a workspace itself); undefined when there is none of that kind. */
+  ownerOf(kind: DirectoryKind, id: string): string | undefined {
+    if (!this.#hasTable()) return undefined;
+    return this.#sql
+      .exec<{ owner: string }>("SELECT owner FROM entries WHERE id = ? AND kind = ?", id, kind)
+      .toArray()[0]?.owner;
+  }
+
+  /**
+   * Takes `id` for `owner` unless someone else holds it: true when it is (now) the owner's. One object
+   * for the whole Workshop, so two workspaces claiming the same name cannot both win. An id of another
+   * kind is taken too (ids are unique across kinds).
+   */
+  claim(kind: DirectoryKind, id: string, owner: string): boolean {
+    const held = this.#hasTable()
+      ? this.#sql.exec<{ kind: string; owner: string }>("SELECT kind, owner FROM entries WHERE id = ?", id).toArray()[0]
+      : undefined;
+    if (held) return held.kind === kind && held.owner === owner;
+    this.add(kind, id, owner);
+    return true;
+  }
+
+  /** `owner` is the workspace a share, record or endpoint was made from ("" for a workspace itself). */
   add(kind: DirectoryKind, id: string, owner: string): void {
     if (!this.#hasTable()) {
       this.#sql.exec(

@@ -4,7 +4,7 @@
  * 1 MiB of files, 1 MiB of payload and 1 MiB of result.
  */
 
-import type { RunRecord } from "@gadgets/workshop-shared/api";
+import type { RunRecord, RunVia } from "@gadgets/workshop-shared/api";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 
 /** A record's events, as JSON, stay well under the 2 MB a Durable Object row may hold. */
@@ -27,6 +27,9 @@ function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["ev
 
 export interface RunRows {
   summaryText: string;
+  /** The indexed columns `listRuns` filters on: the agent that ran (none for drafts and Code Mode), who started it. */
+  agentId: string | null;
+  via: RunVia;
   parts: (readonly [part: string, text: string])[];
   /** What the rows take, as counted against the workspace's quota. */
   bytes: number;
@@ -44,7 +47,13 @@ export function runRows(record: RunRecord): RunRows {
     ...(trace ? { trace } : {}),
   }).map(([part, value]) => [part, JSON.stringify(value)] as const);
   const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
-  return { summaryText, parts, bytes };
+  return {
+    summaryText,
+    agentId: runSummary.source.kind === "agent" ? runSummary.source.agentId : null,
+    via: runSummary.via ?? "rpc",
+    parts,
+    bytes,
+  };
 }
 
 /** `INSERT … VALUES (?, ?, ?), …` for n parts: a record's parts are written by one statement. */
@@ -54,11 +63,31 @@ const insertParts = (n: number) =>
 /** Writes the rows of one record (replacing an earlier record of the same run). */
 export function insertRunRows(sql: SqlStorage, runId: string, startedAt: number, rows: RunRows): void {
   sql.exec(
+    "INSERT OR REPLACE INTO run_summaries (id, summary, started_at, agent_id, via) VALUES (?, ?, ?, ?, ?)",
+    runId,
+    rows.summaryText,
+    startedAt,
+    rows.agentId,
+    rows.via,
+  );
+  insertRunParts(sql, runId, rows);
+}
+
+/**
+ * Writes the rows of one record as schema version 2 laid them out (no indexed columns yet), for that
+ * step's move of the oldest records; a later step fills the columns in from the summaries.
+ */
+export function insertRunRowsV2(sql: SqlStorage, runId: string, startedAt: number, rows: RunRows): void {
+  sql.exec(
     "INSERT OR REPLACE INTO run_summaries (id, summary, started_at) VALUES (?, ?, ?)",
     runId,
     rows.summaryText,
     startedAt,
   );
+  insertRunParts(sql, runId, rows);
+}
+
+function insertRunParts(sql: SqlStorage, runId: string, rows: RunRows): void {
   if (rows.parts.length === 0) return;
   sql.exec(insertParts(rows.parts.length), ...rows.parts.flatMap(([part, text]) => [runId, part, text]));
 }

@@ -5,9 +5,12 @@ import {
   MAX_RUN_RECORDS_PER_WORKSPACE,
 } from "@gadgets/workshop-shared/limits";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { migrate } from "./migrations.ts";
+import { insertRunRowsV2, runRows } from "./run-rows.ts";
 import { RunTable } from "./run-table.ts";
-import { type SqliteStorage, workspaceStorage } from "./testing/sqlite-storage.ts";
+import { type SqliteStorage, sqliteStorage, workspaceStorage } from "./testing/sqlite-storage.ts";
 import { UsageTable } from "./usage-table.ts";
+import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
 
 const timings = { queueMs: 0, buildMs: 1, runMs: 2, totalMs: 3 };
 
@@ -103,5 +106,93 @@ describe("RunTable", () => {
     expect(runs.list(10).map((summary) => summary.runId)).toEqual(["run2"]);
     expect(usage.bytes().records).toBe(storedBytes());
     expect(errors).toHaveBeenCalledWith(expect.stringContaining("storing a run record failed"));
+  });
+});
+
+/** Record n of the agent `agentId` (or of a draft), started `via`. */
+function startedBy(n: number, agentId: string | undefined, via?: RunRecord["via"]): RunRecord {
+  const base = record(n);
+  return {
+    ...base,
+    source: agentId ? { kind: "agent", agentId, version: 1 } : base.source,
+    ...(via ? { via } : {}),
+    ...(via === "http" ? { trigger: { kind: "http", method: "POST", path: "/hook", status: 200 } } : {}),
+  };
+}
+
+describe("RunTable's filter (the invocation log)", () => {
+  let storage: SqliteStorage;
+  let runs: RunTable;
+  const ids = (list: { runId: string }[]) => list.map((summary) => summary.runId);
+
+  beforeEach(() => {
+    storage = workspaceStorage();
+    runs = new RunTable(storage.sql, new UsageTable(storage.sql), storage.transaction);
+    runs.record([
+      startedBy(1, "a1"),
+      startedBy(2, "a1", "mcp"),
+      startedBy(3, "a2", "http"),
+      startedBy(4, undefined, "rpc"),
+      startedBy(5, "a1", "http"),
+      startedBy(6, "a3", "schedule"),
+    ]);
+  });
+  afterEach(() => storage.close());
+
+  it("narrows to one agent, to many agents, and to how runs started, newest first", () => {
+    expect(ids(runs.list(10, { agentIds: ["a1"] }))).toEqual(["run5", "run2", "run1"]);
+    expect(ids(runs.list(10, { agentIds: ["a1", "a3"] }))).toEqual(["run6", "run5", "run2", "run1"]);
+    // A record without `via` was started over RPC.
+    expect(ids(runs.list(10, { via: "rpc" }))).toEqual(["run4", "run1"]);
+    expect(ids(runs.list(10, { via: "http" }))).toEqual(["run5", "run3"]);
+    expect(ids(runs.list(10, { agentIds: ["a1"], via: "http" }))).toEqual(["run5"]);
+    expect(ids(runs.list(1, { agentIds: ["a1"] }))).toEqual(["run5"]);
+    expect(runs.list(10, { agentIds: [] })).toEqual([]);
+    expect(runs.list(10, { agentIds: ["a1"], via: "schedule" })).toEqual([]);
+    expect(runs.list(10, { via: "http" })[1]?.trigger).toEqual({
+      kind: "http",
+      method: "POST",
+      path: "/hook",
+      status: 200,
+    });
+  });
+
+  it("finds an agent's runs and a way's by their indexes, not by reading every summary", () => {
+    const plan = (query: string, ...bindings: SqlStorageValue[]) =>
+      storage.sql
+        .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...bindings)
+        .toArray()
+        .map((row) => row.detail)
+        .join("\n");
+    expect(plan("SELECT summary FROM run_summaries WHERE via = ? ORDER BY started_at DESC LIMIT 5", "http")).toContain(
+      "run_summaries_by_via",
+    );
+    expect(
+      plan(
+        "SELECT summary FROM run_summaries WHERE agent_id IN (SELECT value FROM json_each(?)) ORDER BY started_at DESC LIMIT 5",
+        '["a1"]',
+      ),
+    ).toContain("run_summaries_by_agent");
+  });
+
+  it("fills the columns of records stored before them from their summaries", () => {
+    const old = sqliteStorage();
+    try {
+      migrate(
+        old.sql,
+        old.transaction,
+        WORKSPACE_MIGRATIONS.filter((migration) => migration.version <= 5),
+      );
+      for (const stored of [startedBy(1, "a1"), startedBy(2, "a1", "mcp"), startedBy(3, undefined)])
+        insertRunRowsV2(old.sql, stored.runId, stored.startedAt, runRows(stored));
+      migrate(old.sql, old.transaction, WORKSPACE_MIGRATIONS);
+      const table = new RunTable(old.sql, new UsageTable(old.sql), old.transaction);
+      expect(ids(table.list(10, { agentIds: ["a1"] }))).toEqual(["run2", "run1"]);
+      expect(ids(table.list(10, { via: "rpc" }))).toEqual(["run3", "run1"]);
+      expect(ids(table.list(10, { via: "mcp" }))).toEqual(["run2"]);
+      expect(table.get("run2")).toEqual(startedBy(2, "a1", "mcp"));
+    } finally {
+      old.close();
+    }
   });
 });

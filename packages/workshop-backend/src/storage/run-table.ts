@@ -3,7 +3,7 @@
  * share of the quota (records are history, not data), the oldest pruned to make room.
  */
 
-import type { RunRecord, RunSummary } from "@gadgets/workshop-shared/api";
+import type { RunRecord, RunSummary, RunVia } from "@gadgets/workshop-shared/api";
 import {
   MAX_LIST_LIMIT,
   MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
@@ -13,6 +13,12 @@ import {
 import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
 import { insertRunRows, runRows } from "./run-rows.ts";
 import type { UsageTable } from "./usage-table.ts";
+
+/** What `list` narrows to: runs of these agents (none: no run), started this way. */
+export interface RunFilter {
+  agentIds?: readonly string[];
+  via?: RunVia;
+}
 
 /** Records beyond the cap are deleted once this many have piled up. */
 const RUN_PRUNE_STEP = 50;
@@ -61,10 +67,24 @@ export class RunTable {
       this.#deleteOldest(this.#count - MAX_RUN_RECORDS_PER_WORKSPACE);
   }
 
-  list(limit: number): RunSummary[] {
+  /** The newest runs first, narrowed by the indexed columns (run-rows.ts) when a filter is given. */
+  list(limit: number, filter: RunFilter = {}): RunSummary[] {
+    const where: string[] = [];
+    const bindings: SqlStorageValue[] = [];
+    if (filter.agentIds) {
+      if (filter.agentIds.length === 0) return [];
+      // One binding for any number of ids: a name may be shared by many agents.
+      where.push("agent_id IN (SELECT value FROM json_each(?))");
+      bindings.push(JSON.stringify(filter.agentIds));
+    }
+    if (filter.via) {
+      where.push("via = ?");
+      bindings.push(filter.via);
+    }
     const rows = this.sql
       .exec<{ summary: string }>(
-        "SELECT summary FROM run_summaries ORDER BY started_at DESC LIMIT ?",
+        `SELECT summary FROM run_summaries ${where.length > 0 ? `WHERE ${where.join(" AND ")} ` : ""}ORDER BY started_at DESC LIMIT ?`,
+        ...bindings,
         Math.min(limit, MAX_LIST_LIMIT),
       )
       .toArray();

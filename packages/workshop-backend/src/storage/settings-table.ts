@@ -20,6 +20,11 @@ export class SettingsTable {
     );
   }
 
+  /** The workspace's id, as it was created with (undefined before). */
+  workspaceId(): string | undefined {
+    return this.#value("workspace_id");
+  }
+
   isCreated(): boolean {
     return this.sql.exec("SELECT 1 FROM meta WHERE key = 'workspace_id'").toArray().length > 0;
   }

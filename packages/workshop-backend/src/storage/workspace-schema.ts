@@ -8,7 +8,7 @@ import type { RunRecord } from "@gadgets/workshop-shared/api";
 import { KV_ENTRY_OVERHEAD_BYTES } from "@gadgets/workshop-shared/limits";
 import type { Migration } from "./migrations.ts";
 import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
-import { insertRunRows, runRows } from "./run-rows.ts";
+import { insertRunRowsV2, runRows } from "./run-rows.ts";
 
 const hasTable = (sql: SqlStorage, name: string) =>
   sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS run_parts (run_id TEXT NOT NULL, part TEXT NOT NULL, 
         "SELECT id, record, started_at FROM runs",
       )) {
         const record = JSON.parse(row.record) as RunRecord;
-        insertRunRows(sql, row.id, row.started_at, runRows({ ...record, events: record.events ?? [] }));
+        insertRunRowsV2(sql, row.id, row.started_at, runRows({ ...record, events: record.events ?? [] }));
       }
       sql.exec("DROP INDEX IF EXISTS runs_by_start");
       sql.exec("DROP TABLE runs");
@@ -107,6 +107,55 @@ CREATE TABLE IF NOT EXISTS agent_version_tests (
 CREATE TABLE IF NOT EXISTS api_keys (
   key_id TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL, scope TEXT NOT NULL,
   agents TEXT, created_at INTEGER NOT NULL, last_used_at INTEGER);
+`),
+  },
+  {
+    version: 6,
+    what: "the invocation log: run summaries' agent and who started them as indexed columns, filled in from the summaries",
+    up: (sql) => {
+      // Each step runs once (migrations.ts), so the columns are new here.
+      sql.exec("ALTER TABLE run_summaries ADD COLUMN agent_id TEXT");
+      sql.exec("ALTER TABLE run_summaries ADD COLUMN via TEXT NOT NULL DEFAULT 'rpc'");
+      // Older summaries name the agent in `source` and leave `via` out for RPC runs.
+      sql.exec(
+        "UPDATE run_summaries SET agent_id = json_extract(summary, '$.source.agentId'), via = COALESCE(json_extract(summary, '$.via'), 'rpc')",
+      );
+      sql.exec(`
+CREATE INDEX IF NOT EXISTS run_summaries_by_agent ON run_summaries (agent_id, started_at);
+CREATE INDEX IF NOT EXISTS run_summaries_by_via ON run_summaries (via, started_at);
+`);
+    },
+  },
+  {
+    version: 7,
+    what: "workspace secrets: each one's name, its value sealed with AES-GCM under the Worker's SECRETS_KEY (never in clear), its size and when it was set",
+    up: (sql) =>
+      sql.exec(`
+CREATE TABLE IF NOT EXISTS secrets (
+  name TEXT PRIMARY KEY, iv TEXT NOT NULL, data TEXT NOT NULL, bytes INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+`),
+  },
+  {
+    version: 8,
+    what: "HTTP endpoints: each agent's unguessable id and the names it published with, the active one per agent",
+    up: (sql) =>
+      sql.exec(`
+CREATE TABLE IF NOT EXISTS endpoints (
+  endpoint TEXT PRIMARY KEY, agent_id TEXT NOT NULL, named INTEGER NOT NULL, active INTEGER NOT NULL,
+  response TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS endpoints_by_agent ON endpoints (agent_id);
+`),
+  },
+  {
+    version: 9,
+    what: "schedules: each schedule of an agent's latest version, when it is next due, paused, its last firing and outcome, firings skipped",
+    up: (sql) =>
+      sql.exec(`
+CREATE TABLE IF NOT EXISTS schedules (
+  agent_id TEXT NOT NULL, schedule TEXT NOT NULL, position INTEGER NOT NULL, version INTEGER NOT NULL,
+  next_at INTEGER, paused INTEGER NOT NULL, last_at INTEGER, last_outcome TEXT, skipped INTEGER NOT NULL,
+  PRIMARY KEY (agent_id, schedule));
+CREATE INDEX IF NOT EXISTS schedules_by_due ON schedules (paused, next_at);
 `),
   },
 ];

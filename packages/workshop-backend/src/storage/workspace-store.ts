@@ -10,6 +10,9 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { ErrorReport } from "@gadgets/backend-utils/error-reporting";
+import { grantedSecretNames } from "@gadgets/workshop-shared/schemas";
+import { checkManifest } from "@gadgets/workshop-shared/validate";
+import type { SealedSecret } from "../secret-crypto.ts";
 import type {
   AgentSummary,
   AgentVersion,
@@ -20,24 +23,48 @@ import type {
   GadgetFile,
   RunRecord,
   RunSummary,
+  RunVia,
   SaveOutcome,
+  ScheduleInfo,
   TestStatus,
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
 import { AgentTable, type ResolvedAgent } from "./agent-table.ts";
 import { DraftTable } from "./draft-table.ts";
+import { type ActiveEndpoint, EndpointTable, type NameRefusal } from "./endpoint-table.ts";
 import { ErrorReportTable } from "./error-report-table.ts";
 import { type KeyCreation, KeyTable, type NewKey } from "./key-table.ts";
 import { KvTable } from "./kv-table.ts";
 import { migrate } from "./migrations.ts";
 import { RunTable } from "./run-table.ts";
+import { manifestSchedules, ScheduleTable } from "./schedule-table.ts";
+import { type SecretRow, SecretTable, type SecretWrite } from "./secret-table.ts";
 import { DEFAULT_SETTINGS, SettingsTable } from "./settings-table.ts";
 import { TestStatusTable } from "./test-status-table.ts";
 import { UsageTable } from "./usage-table.ts";
 import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
+import type { Env } from "../env.ts";
+import { ScheduleDispatcher } from "../schedules/schedule-dispatcher.ts";
+import { applyScheduleMinimum } from "../schedules/schedule-env.ts";
 
 export type { ResolvedAgent } from "./agent-table.ts";
+
+/** The sentence refusing an endpoint name, naming the field. */
+function endpointNameRefusal(name: string, refused: NameRefusal): string {
+  const field = `"triggers.http.name" ${JSON.stringify(name)}`;
+  switch (refused.reason) {
+    case "agent":
+      return `${field} is already the endpoint of agent "${refused.agentName}" in this workspace. Pick another name, or publish "${refused.agentName}" without it first.`;
+    case "id":
+      return `${field} is taken. Pick another name (or leave "name" out for an unguessable endpoint).`;
+    case "too-many":
+      return `${field} would be a new endpoint name, and this workspace already holds ${refused.held}, the limit. Reuse a name one of its agents published with before, or leave "name" out.`;
+  }
+}
+
+/** What `listRuns` answers: the runs, or that the filter's agent is none of this workspace's. */
+export type ListedRuns = { found: true; runs: RunSummary[] } | { found: false; unknownAgent: string };
 
 export class WorkspaceStore extends DurableObject<unknown> {
   readonly #sql: SqlStorage;
@@ -53,8 +80,15 @@ export class WorkspaceStore extends DurableObject<unknown> {
   readonly #kv: KvTable;
   readonly #errors: ErrorReportTable;
   readonly #keys: KeyTable;
+  readonly #endpoints: EndpointTable;
+  readonly #secrets: SecretTable;
+  readonly #schedules: ScheduleTable;
+  /** Fires the schedules (made on first use): the one part of a store that reads the Worker's bindings. */
+  #dispatcher: ScheduleDispatcher | undefined;
+  readonly #env: unknown;
 
-  // Stores read no bindings: the Worker hands them what they need.
+  // Stores read no bindings, the Worker hands them what they need — except the schedules' alarm, which
+  // runs agents and so holds `env` (used only by schedule-dispatcher.ts).
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env);
     const sql = ctx.storage.sql;
@@ -68,6 +102,12 @@ export class WorkspaceStore extends DurableObject<unknown> {
     this.#kv = new KvTable(sql, this.#usage);
     this.#errors = new ErrorReportTable(sql);
     this.#keys = new KeyTable(sql);
+    this.#endpoints = new EndpointTable(sql);
+    this.#secrets = new SecretTable(sql);
+    this.#schedules = new ScheduleTable(sql);
+    this.#env = env;
+    // Publishing checks schedules against the minimum interval a test server may have lowered.
+    applyScheduleMinimum(env as Env);
     // An existing workspace comes up to date before it serves anything. A database without tables is
     // left alone: looking up an unknown workspace must write nothing (`initialize` creates it).
     void ctx.blockConcurrencyWhile(async () => {
@@ -175,8 +215,49 @@ export class WorkspaceStore extends DurableObject<unknown> {
    * Publishes the draft's saved version. With `tested`, only that version (the one whose tests ran),
    * and the new agent version records the results.
    */
-  publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion {
-    return this.#agents.publish(this.#drafts.get(draftId), tested);
+  publishDraft(draftId: string, tested?: { version: number; tests: TestStatus }): AgentVersion & { endpoint?: string } {
+    const draft = this.#drafts.get(draftId);
+    // The endpoint is checked before anything is written, and set in the same turn as the version.
+    const manifest = checkManifest(draft.files);
+    const http = manifest.ok ? manifest.value.triggers?.http : undefined;
+    if (http?.name !== undefined) {
+      const refused = this.#endpoints.nameRefusal(http.name, this.#agents.agentIdOf(draftId));
+      // The session asked `endpointNameProblem` first (with its code); this is the same check, atomic with the write.
+      if (refused) throw new Error(endpointNameRefusal(http.name, refused));
+    }
+    const version = this.#agents.publish(draft, tested);
+    const endpoint = this.#endpoints.activate(version.agentId, http, version.publishedAt);
+    // The agent's schedules move to this version (none: they stop); the alarm follows.
+    this.#schedules.replaceForAgent(
+      version.agentId,
+      version.version,
+      manifestSchedules(manifest.ok ? manifest.value : undefined),
+      version.publishedAt,
+    );
+    this.#armSchedules();
+    return endpoint === undefined ? version : { ...version, endpoint };
+  }
+
+  /** Why the draft's agent may not take endpoint `name` in this workspace, or undefined when it may. */
+  endpointNameProblem(draftId: string, name: string): string | undefined {
+    const refused = this.#endpoints.nameRefusal(name, this.#agents.agentIdOf(draftId));
+    return refused && endpointNameRefusal(name, refused);
+  }
+
+  /** The agent answering on `endpoint` (its latest version), or undefined when none does. */
+  resolveEndpoint(endpoint: string): (ActiveEndpoint & { version: number }) | undefined {
+    if (!this.#hasSchema()) return undefined;
+    const active = this.#endpoints.resolve(endpoint);
+    const agent = active && this.#agents.resolve(active.agentId, undefined);
+    return active && agent ? { ...active, version: agent.version } : undefined;
+  }
+
+  /** The active endpoints with their agents' names. */
+  listEndpoints(): (ActiveEndpoint & { agentName: string })[] {
+    return this.#endpoints.list().flatMap((active) => {
+      const agent = this.#agents.resolve(active.agentId, undefined);
+      return agent ? [{ ...active, agentName: agent.name }] : [];
+    });
   }
 
   listAgents(): AgentSummary[] {
@@ -199,8 +280,18 @@ export class WorkspaceStore extends DurableObject<unknown> {
     this.#runs.record(records);
   }
 
-  listRuns(limit: number): RunSummary[] {
-    return this.#runs.list(limit);
+  /**
+   * The latest runs, of the agent `filter.agent` names (its id, or every agent of that name) and started
+   * `filter.via`; `{ unknownAgent }` when no published agent has that id or name. One call, so a log that
+   * polls asks the object once a turn. `filter` was validated by the caller.
+   */
+  listRuns(limit: number, filter: { agent?: string; via?: RunVia } = {}): ListedRuns {
+    const agentIds = filter.agent === undefined ? undefined : this.#agents.idsFor(filter.agent);
+    if (agentIds?.length === 0) return { found: false, unknownAgent: filter.agent ?? "" };
+    return {
+      found: true,
+      runs: this.#runs.list(limit, { ...(agentIds ? { agentIds } : {}), ...(filter.via ? { via: filter.via } : {}) }),
+    };
   }
 
   getRun(runId: string): RunRecord {
@@ -277,5 +368,85 @@ export class WorkspaceStore extends DurableObject<unknown> {
   useKey(keyId: string): ApiKeyInfo | undefined {
     if (!this.exists()) return undefined;
     return this.#keys.useById(keyId, Date.now());
+  }
+
+  // ----- secrets (sealed by the Worker: this object never holds the key or a value in clear)
+
+  /** Sets or replaces a secret (its value sealed, `bytes` its size in clear). */
+  setSecret(name: string, sealed: SealedSecret, bytes: number): SecretWrite {
+    return this.#secrets.set(name, sealed, bytes, Date.now());
+  }
+
+  /** Each secret with the names of the published agents whose latest version grants it. */
+  listSecrets(): (SecretRow & { usedBy: string[] })[] {
+    const rows = this.#secrets.list();
+    if (rows.length === 0) return [];
+    const users = this.#agents.list().map((agent) => {
+      const { inEnv, inHeaders } = grantedSecretNames(agent.grants);
+      return { name: agent.name, uses: new Set([...inEnv, ...inHeaders]) };
+    });
+    return rows.map((row) => ({
+      ...row,
+      usedBy: users
+        .filter((user) => user.uses.has(row.name))
+        .map((user) => user.name)
+        .sort(),
+    }));
+  }
+
+  /** The sealed values of those of `names` that are set, for a run that was granted them. */
+  readSecrets(names: string[]): { name: string; sealed: SealedSecret }[] {
+    if (!this.exists()) return [];
+    return this.#secrets.read(names);
+  }
+
+  deleteSecret(name: string): boolean {
+    return this.#secrets.delete(name);
+  }
+
+  // ----- schedules (schedules/: the alarm fires them)
+
+  /** The schedules of the workspace's published agents, with when each fires next. */
+  listSchedules(): ScheduleInfo[] {
+    if (!this.exists()) return [];
+    return this.#schedules.list();
+  }
+
+  /** Pauses or resumes all schedules of an agent (its id or name); undefined when there is no such agent. */
+  pauseSchedules(agentRef: string, paused: boolean): ScheduleInfo[] | undefined {
+    const agent = this.#agents.resolve(agentRef, undefined) ?? this.#agents.resolveByName(agentRef, undefined);
+    if (!agent) return undefined;
+    this.#schedules.setPaused(agent.agentId, paused, Date.now());
+    this.#armSchedules();
+    return this.#schedules.list(agent.agentId);
+  }
+
+  /** The one alarm of the workspace: fires what is due (schedule-dispatcher.ts). */
+  override async alarm(): Promise<void> {
+    if (!this.exists()) return;
+    await this.#scheduler().dispatchDue();
+  }
+
+  #armSchedules(): void {
+    // Not awaited: the output gate holds this call's answer until the alarm is stored.
+    void this.#scheduler().arm();
+  }
+
+  #scheduler(): ScheduleDispatcher {
+    this.#dispatcher ??= new ScheduleDispatcher({
+      env: this.#env as Env,
+      table: this.#schedules,
+      self: () => (this.#env as Env).WORKSPACES.get(this.ctx.id),
+      workspaceId: () => this.#settings.workspaceId(),
+      latestVersion: (agentId) => this.#agents.resolve(agentId, undefined),
+      recordError: (report) => this.recordError(report),
+      setAlarm: async (at) => {
+        if (at === null) await this.ctx.storage.deleteAlarm();
+        else if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
+      },
+      waitUntil: (work) => this.ctx.waitUntil(work),
+      now: () => Date.now(),
+    });
+    return this.#dispatcher;
   }
 }

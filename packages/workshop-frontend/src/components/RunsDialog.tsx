@@ -2,12 +2,26 @@ import { useMemo, useRef, useState } from "react";
 import type { RunRecord } from "@gadgets/workshop-shared";
 import { errorMessage } from "../error-message.ts";
 import { useRunHistory } from "../hooks/use-run-history.ts";
-import { outcomeWords, RUN_HISTORY_LIMIT, runDetails, runRows, sourceText, viaText } from "../runs/run-history.ts";
+import {
+  agentChoices,
+  emptyText,
+  NO_FILTER,
+  outcomeWords,
+  RUN_HISTORY_LIMIT,
+  type RunLogChoice,
+  runDetails,
+  runRows,
+  sourceText,
+  TRIGGER_CHOICES,
+  viaChoice,
+  viaText,
+} from "../runs/run-history.ts";
 import { timingsText } from "../runs/run-text.ts";
 import { Dialog } from "./Dialog.tsx";
 
 const button =
   "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+const select = "rounded border border-zinc-300 bg-transparent px-1 text-xs dark:border-zinc-700 dark:bg-zinc-900";
 // Wrapped: a Code Mode file's first line holds the function head and the code's own first line.
 const block =
   "overflow-auto whitespace-pre-wrap break-words rounded border border-zinc-200 bg-zinc-50 p-1 text-xs dark:border-zinc-800 dark:bg-zinc-950";
@@ -24,6 +38,14 @@ function RunDetailsPane({ record }: { record: RunRecord }) {
         <dd>{sourceText(record.source)}</dd>
         <dt className="text-zinc-500">Started by</dt>
         <dd>{viaText(record.via)}</dd>
+        {details.trigger && (
+          <>
+            <dt className="text-zinc-500">Trigger</dt>
+            <dd className="font-mono" data-testid="run-trigger">
+              {details.trigger}
+            </dd>
+          </>
+        )}
         <dt className="text-zinc-500">Started</dt>
         <dd>{new Date(record.startedAt).toLocaleString()}</dd>
         <dt className="text-zinc-500">Outcome</dt>
@@ -86,18 +108,21 @@ function RunDetailsPane({ record }: { record: RunRecord }) {
 }
 
 /**
- * The workspace's recent runs — from the IDE, the API, the command line and MCP clients — with what
- * ran, who started it and how it ended. Choosing one shows its record beside the list and its console
- * lines in the IDE's console.
+ * The invocation log: the workspace's recent runs — from the IDE, the API, the command line, MCP clients,
+ * HTTP endpoints and schedules — with what ran, who or what started it and how it ended, live while open,
+ * narrowed by agent and by trigger. Choosing one shows its record beside the list and its console lines
+ * in the IDE's console; the choice stays as the list refreshes.
  */
 export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onShownInConsole(): void }) {
-  const { runs, open } = useRunHistory();
+  const [choice, setChoice] = useState<RunLogChoice>(NO_FILTER);
+  const { runs, agents, open } = useRunHistory(choice);
   const [selected, setSelected] = useState<string>();
   const [record, setRecord] = useState<RunRecord>();
   const [error, setError] = useState<string>();
   // Only the run chosen last fills the pane, however the answers arrive.
   const latest = useRef<string>(undefined);
   const rows = useMemo(() => runRows(runs.data ?? [], Date.now()), [runs.data]);
+  const agentOptions = useMemo(() => agentChoices(agents.data ?? []), [agents.data]);
 
   const choose = async (runId: string) => {
     latest.current = runId;
@@ -123,25 +148,55 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
               Recent runs
             </h3>
             <span className="flex-1 text-xs text-zinc-500">
-              The latest {RUN_HISTORY_LIMIT} of this workspace, newest first: from the IDE, the API and MCP clients.
+              The latest {RUN_HISTORY_LIMIT}, newest first, updated live: from the IDE, the API, MCP clients, HTTP
+              endpoints and schedules.
             </span>
             <button type="button" className={button} onClick={() => void runs.refetch()} data-autofocus>
               Refresh
             </button>
           </div>
+          <div className="flex items-center gap-3 text-xs">
+            <label className="flex items-center gap-1">
+              Agent
+              <select
+                className={select}
+                value={choice.agentId ?? ""}
+                onChange={(event) => setChoice({ ...choice, agentId: event.target.value || null })}
+                data-testid="runs-agent-filter"
+              >
+                {agentOptions.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex items-center gap-1">
+              Trigger
+              <select
+                className={select}
+                value={choice.via ?? ""}
+                onChange={(event) => setChoice({ ...choice, via: viaChoice(event.target.value) })}
+                data-testid="runs-trigger-filter"
+              >
+                {TRIGGER_CHOICES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {/* Only a first load or a new filter's is announced: the live refresh every 2 s is not. */}
           <p className="sr-only" role="status">
-            {runs.isFetching ? "Loading the runs…" : ""}
+            {runs.isPending || runs.isPlaceholderData ? "Loading the runs…" : ""}
           </p>
           {runs.error ? (
             <p className="text-xs text-red-600" role="alert">
               {errorMessage(runs.error)}
             </p>
           ) : rows.length === 0 ? (
-            <p className="text-xs text-zinc-500">
-              {runs.isPending
-                ? "Loading the runs…"
-                : "No runs yet. Runs from the IDE, the API, the command line and MCP clients show here."}
-            </p>
+            <p className="text-xs text-zinc-500">{runs.isPending ? "Loading the runs…" : emptyText(choice)}</p>
           ) : (
             <div className="min-h-0 flex-1 overflow-auto">
               <table className="w-full border-collapse text-left text-xs" data-testid="run-history">
@@ -189,7 +244,17 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
                         </button>
                       </td>
                       <td className="px-1 py-0.5">{row.source}</td>
-                      <td className="px-1 py-0.5">{row.via}</td>
+                      <td className="px-1 py-0.5">
+                        {row.via}
+                        {row.trigger && (
+                          <span
+                            className={`block font-mono ${row.httpFailed ? "text-red-700 dark:text-red-400" : "text-zinc-500"}`}
+                            data-testid="run-row-trigger"
+                          >
+                            {row.trigger}
+                          </span>
+                        )}
+                      </td>
                       <td
                         className={`px-1 py-0.5 ${row.failed ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}
                         title={row.outcomeKind}

@@ -1,6 +1,19 @@
-import type { RunErrorKind, RunRecord, RunSummary } from "@gadgets/workshop-shared";
+import type { AgentSummary, RunErrorKind, RunRecord, RunSummary } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { consoleName, durationText, outcomeWords, runDetails, runRows } from "./run-history.ts";
+import {
+  agentChoices,
+  consoleName,
+  durationText,
+  emptyText,
+  NO_FILTER,
+  outcomeWords,
+  runDetails,
+  runListFilter,
+  runRows,
+  TRIGGER_CHOICES,
+  viaChoice,
+  viaText,
+} from "./run-history.ts";
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
 const summary = (fields: Partial<RunSummary>): RunSummary => ({
@@ -58,6 +71,87 @@ describe("runRows", () => {
     const rows = runRows([summary({ runId: "new" }), summary({ runId: "old", startedAt: old })], NOW);
     expect(rows.map((row) => row.runId)).toEqual(["new", "old"]);
     expect(rows[1]?.when).toBe(new Date(old).toLocaleString());
+  });
+});
+
+describe("triggered runs", () => {
+  const slot = Date.UTC(2026, 4, 20, 11, 50);
+  const http = summary({
+    source: { kind: "agent", agentId: "a1", version: 4 },
+    via: "http",
+    trigger: { kind: "http", method: "POST", path: "/github/:id", status: 201 },
+  });
+  const schedule = summary({
+    source: { kind: "agent", agentId: "a1", version: 4 },
+    via: "schedule",
+    trigger: { kind: "schedule", schedule: "every 10m", scheduledAt: slot },
+  });
+
+  it("shows an HTTP run's method, path and status, a schedule's and its slot, and who started each", () => {
+    const [byHttp, bySchedule] = runRows([http, schedule], NOW);
+    expect(byHttp).toMatchObject({ via: "HTTP endpoint", trigger: "POST /github/:id → 201" });
+    expect(byHttp).not.toHaveProperty("httpFailed");
+    expect(bySchedule).toMatchObject({
+      via: "schedule",
+      trigger: `every 10m, slot ${new Date(slot).toLocaleString()}`,
+    });
+    expect(runRows([summary({ via: "mcp" })], NOW)[0]).not.toHaveProperty("trigger");
+  });
+
+  it("marks an HTTP run whose endpoint answered an error status, whatever the run's own outcome", () => {
+    const answered500 = { ...http, trigger: { kind: "http" as const, method: "GET", path: "/", status: 500 } };
+    expect(runRows([answered500], NOW)[0]).toMatchObject({ outcome: "ok", httpFailed: true, trigger: "GET / → 500" });
+  });
+
+  it("puts the trigger in the chosen record's details and the console header", () => {
+    expect(runDetails(record({ ...http })).trigger).toBe("POST /github/:id → 201");
+    expect(runDetails(record({})).trigger).toBeUndefined();
+    expect(consoleName({ ...http })).toBe("echo (agent v4, HTTP endpoint, recorded)");
+  });
+
+  it("words every way a run starts, an older record's missing one as the API", () => {
+    expect(["rpc", "mcp", "http", "schedule", undefined].map((via) => viaText(via as RunSummary["via"]))).toEqual([
+      "IDE / API",
+      "from MCP",
+      "HTTP endpoint",
+      "schedule",
+      "IDE / API",
+    ]);
+  });
+});
+
+describe("the filters", () => {
+  const agent = (agentId: string, name: string) => ({ agentId, name }) as AgentSummary;
+
+  it("offers every published agent by name, all runs first, telling apart agents that share a name", () => {
+    expect(agentChoices([agent("zz1", "weather"), agent("bb2222222", "echo"), agent("aa1111111", "echo")])).toEqual([
+      { value: "", label: "all runs" },
+      { value: "aa1111111", label: "echo (aa1111…)" },
+      { value: "bb2222222", label: "echo (bb2222…)" },
+      { value: "zz1", label: "weather" },
+    ]);
+    expect(agentChoices([])).toEqual([{ value: "", label: "all runs" }]);
+  });
+
+  it("offers each trigger and reads a select's value back, anything else as all", () => {
+    expect(TRIGGER_CHOICES.map((choice) => choice.label)).toEqual(["all", "IDE / API", "MCP", "HTTP", "schedule"]);
+    expect(TRIGGER_CHOICES.map((choice) => viaChoice(choice.value))).toEqual([null, "rpc", "mcp", "http", "schedule"]);
+    expect(viaChoice("email")).toBeNull();
+  });
+
+  it("asks listRuns for what is chosen, and for no filter when nothing is", () => {
+    expect(runListFilter(NO_FILTER)).toBeNull();
+    expect(runListFilter({ agentId: "a1", via: null })).toEqual({ agent: "a1" });
+    expect(runListFilter({ agentId: null, via: "http" })).toEqual({ via: "http" });
+    expect(runListFilter({ agentId: "a1", via: "schedule" })).toEqual({ agent: "a1", via: "schedule" });
+  });
+
+  it("says what an empty list means under the filter", () => {
+    expect(emptyText(NO_FILTER)).toMatch(/^No runs yet\. Runs from the IDE.*HTTP endpoints and schedules show here\.$/);
+    expect(emptyText({ agentId: "a1", via: "http" })).toBe(
+      "No runs of this agent started by HTTP yet. New ones show here as they come.",
+    );
+    expect(emptyText({ agentId: "a1", via: null })).toBe("No runs of this agent yet. New ones show here as they come.");
   });
 });
 

@@ -1,21 +1,89 @@
 /**
- * The workspace's recent runs as the Runs view lists them: a row of words per run (what ran, who
- * started it, how it ended, when, how long), and what a chosen record shows beside the list.
+ * The workspace's recent runs as the Runs view (the invocation log) lists them: a row of words per run
+ * (what ran, who or what started it — an HTTP request's method, path and status, a schedule's slot —, how
+ * it ended, when, how long), the filters (by agent, by trigger) as the list call takes them, and what a
+ * chosen record shows beside the list.
  */
 
-import type {
-  GadgetFile,
-  JsonValue,
-  RunErrorKind,
-  RunRecord,
-  RunSource,
-  RunSummary,
-  RunVia,
+import {
+  type AgentSummary,
+  type GadgetFile,
+  type JsonValue,
+  outcomeWords,
+  type RunListFilter,
+  type RunRecord,
+  type RunSource,
+  type RunSummary,
+  type RunTrigger,
+  type RunVia,
+  triggerWords,
 } from "@gadgets/workshop-shared";
 import { ago } from "../problems/problems.ts";
 
+export { outcomeWords } from "@gadgets/workshop-shared";
+
 /** How many runs the view asks for: a screenful to scan, not an archive. */
 export const RUN_HISTORY_LIMIT = 50;
+
+/**
+ * How often the open view asks for the runs again. Runs from HTTP endpoints, schedules, MCP clients and
+ * other sessions start in no session of this IDE, so nothing can push them to it: it polls, every 2 s
+ * (live enough to watch a webhook land; one small indexed query per turn).
+ */
+export const RUN_LOG_POLL_MS = 2000;
+
+/** The view's filters: an agent (its id; null: any run) and how runs started (null: any way). */
+export interface RunLogChoice {
+  agentId: string | null;
+  via: RunVia | null;
+}
+
+export const NO_FILTER: RunLogChoice = { agentId: null, via: null };
+
+/** The trigger filter's choices, in the select's order; "" is "all". */
+export const TRIGGER_CHOICES: readonly { value: RunVia | ""; label: string }[] = [
+  { value: "", label: "all" },
+  { value: "rpc", label: "IDE / API" },
+  { value: "mcp", label: "MCP" },
+  { value: "http", label: "HTTP" },
+  { value: "schedule", label: "schedule" },
+];
+
+/** The trigger a select's value stands for ("" and anything unknown: all). */
+export function viaChoice(value: string): RunVia | null {
+  return TRIGGER_CHOICES.find((choice) => choice.value === value && value !== "")?.value || null;
+}
+
+/**
+ * The agent filter's choices: the workspace's published agents by name, "" first (all runs). Agents that
+ * share a name are told apart by their id's start.
+ */
+export function agentChoices(agents: readonly AgentSummary[]): { value: string; label: string }[] {
+  const named = new Map<string, number>();
+  for (const agent of agents) named.set(agent.name, (named.get(agent.name) ?? 0) + 1);
+  const sorted = [...agents].sort((a, b) => a.name.localeCompare(b.name) || a.agentId.localeCompare(b.agentId));
+  return [
+    { value: "", label: "all runs" },
+    ...sorted.map((agent) => ({
+      value: agent.agentId,
+      label: (named.get(agent.name) ?? 0) > 1 ? `${agent.name} (${agent.agentId.slice(0, 6)}…)` : agent.name,
+    })),
+  ];
+}
+
+/** The choice as `listRuns` takes it; no filter at all when nothing is chosen. */
+export function runListFilter(choice: RunLogChoice): RunListFilter | null {
+  if (choice.agentId === null && choice.via === null) return null;
+  return { ...(choice.agentId ? { agent: choice.agentId } : {}), ...(choice.via ? { via: choice.via } : {}) };
+}
+
+/** What the list says when a choice matches no run. */
+export function emptyText(choice: RunLogChoice): string {
+  if (choice.agentId === null && choice.via === null)
+    return "No runs yet. Runs from the IDE, the API, the command line, MCP clients, HTTP endpoints and schedules show here.";
+  const how = TRIGGER_CHOICES.find((option) => option.value === choice.via)?.label;
+  return `No runs ${choice.agentId ? "of this agent " : ""}${choice.via ? `started by ${how} ` : ""}yet. New ones show here as they come.`;
+}
 
 /** The file of a Code Mode run that holds the code it was sent. */
 export const CODE_MODE_FILE = "code.ts";
@@ -25,8 +93,12 @@ export interface RunRow {
   name: string;
   /** "draft v3", "agent v2", "Code Mode". */
   source: string;
-  /** "IDE / API" or "from MCP". */
+  /** "IDE / API", "from MCP", "HTTP endpoint", "schedule". */
   via: string;
+  /** What fired a triggered run: "POST /hook → 200", "every 10m, slot 12:00:00". */
+  trigger?: string;
+  /** An HTTP run's answer was an error status (4xx, 5xx): shown as a failure whatever the run's outcome. */
+  httpFailed?: boolean;
   /** In plain words: "ok", "threw", "timed out"… */
   outcome: string;
   /** The raw status or error kind, for a tooltip. */
@@ -39,16 +111,6 @@ export interface RunRow {
   /** "12 ms", "1.5 s". */
   duration: string;
 }
-
-const KIND_WORDS: Record<RunErrorKind, string> = {
-  user: "threw",
-  invalid: "invalid input or result",
-  timeout: "timed out",
-  cpu: "used too much CPU",
-  memory: "ran out of memory",
-  cancelled: "cancelled",
-  busy: "server busy",
-};
 
 /** What ran, in words. */
 export function sourceText(source: RunSource): string {
@@ -64,13 +126,21 @@ export function sourceText(source: RunSource): string {
 
 /** Who started the run; records made before `via` existed came over the RPC API. */
 export function viaText(via: RunVia | undefined): string {
-  return via === "mcp" ? "from MCP" : "IDE / API";
+  switch (via) {
+    case "mcp":
+      return "from MCP";
+    case "http":
+      return "HTTP endpoint";
+    case "schedule":
+      return "schedule";
+    default:
+      return "IDE / API";
+  }
 }
 
-/** How a run ended, in plain words; a kind this IDE does not know yet is shown as it came. */
-export function outcomeWords(run: Pick<RunSummary, "status" | "kind">): string {
-  if (run.status === "ok") return "ok";
-  return (run.kind && KIND_WORDS[run.kind]) ?? run.kind ?? "error";
+/** What fired a triggered run, its slot in local time; none for runs a client started. */
+export function triggerText(trigger: RunTrigger | undefined): string | undefined {
+  return trigger ? triggerWords(trigger, (at) => new Date(at).toLocaleString()) : undefined;
 }
 
 /** A duration as a reader takes it in: milliseconds under a second, else seconds with one decimal. */
@@ -90,6 +160,8 @@ export function runRows(runs: readonly RunSummary[], now: number): RunRow[] {
     name: run.name,
     source: sourceText(run.source),
     via: viaText(run.via),
+    ...(run.trigger ? { trigger: triggerText(run.trigger) } : {}),
+    ...(run.trigger?.kind === "http" && run.trigger.status >= 400 ? { httpFailed: true } : {}),
     outcome: outcomeWords(run),
     outcomeKind: run.status === "ok" ? "ok" : (run.kind ?? "error"),
     failed: run.status !== "ok",
@@ -102,6 +174,8 @@ export function runRows(runs: readonly RunSummary[], now: number): RunRow[] {
 export interface RunDetails {
   /** "Run of weather". */
   title: string;
+  /** What fired it, for a triggered run (as in its row). */
+  trigger?: string;
   payload: string;
   /** The result as JSON, or the failure's kind in words and its message. */
   outcome: string;
@@ -123,6 +197,7 @@ export function runDetails(record: RunRecord): RunDetails {
     record.source.kind === "code" ? record.files.find((file) => file.path === CODE_MODE_FILE)?.content : undefined;
   return {
     title: `Run of ${record.name}`,
+    ...(record.trigger ? { trigger: triggerText(record.trigger) } : {}),
     payload: json(record.payload),
     outcome:
       outcome.status === "ok"

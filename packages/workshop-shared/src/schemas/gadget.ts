@@ -15,7 +15,7 @@ import {
 import { checkSchemaDocument, type SchemaField } from "../json-schema.ts";
 import { byteLength, jsonValue } from "./json.ts";
 import { boundedList, shape, strictShape } from "./objects.ts";
-import { FetchHeaderGrantsSchema, SecretGrantsSchema } from "./secret-grants.ts";
+import { FetchHeaderGrantsSchema, SecretGrantsSchema, secretGrantsProblem } from "./secret-grants.ts";
 import { GadgetTriggersSchema } from "./triggers.ts";
 
 /** Source files the isolate can load as modules. */
@@ -115,34 +115,55 @@ const hostMessage = (issue: v.BaseIssue<unknown>) =>
 /** A host grant: `example.com` or `example.com:8080`, lower case, no scheme, no path, no wildcard. */
 export const HostSchema = v.pipe(v.string(hostMessage), v.regex(HOST, hostMessage));
 
-/** The grants a gadget asks for in its manifest. Only what is listed here reaches `env`. */
-export const GadgetGrantsSchema = strictShape(
+const GrantsShape = strictShape(
   {
     /** Outbound HTTP to exactly these hosts (`example.com`, `127.0.0.1:8080`). */
     fetch: v.optional(
-      shape(
-        {
-          hosts: boundedList(HostSchema, MAX_FETCH_HOSTS, {
-            notList: '"grants.fetch" must be { "hosts": ["api.example.com"] }.',
-            tooLong: (length) => `"grants.fetch.hosts" lists ${length} hosts; the limit is ${MAX_FETCH_HOSTS}.`,
-          }),
-          /** Headers the gatekeeper adds to requests for a granted host, secrets filled in (never seen by the gadget). */
-          headers: v.optional(FetchHeaderGrantsSchema),
-        },
-        { notObject: '"grants.fetch" must be { "hosts": ["api.example.com"] }.' },
+      v.pipe(
+        shape(
+          {
+            hosts: boundedList(HostSchema, MAX_FETCH_HOSTS, {
+              notList: '"grants.fetch" must be { "hosts": ["api.example.com"] }.',
+              tooLong: (length) => `"grants.fetch.hosts" lists ${length} hosts; the limit is ${MAX_FETCH_HOSTS}.`,
+            }),
+            /** Headers the gatekeeper adds to requests for a granted host, secrets filled in (never seen by the gadget). */
+            headers: v.optional(FetchHeaderGrantsSchema),
+          },
+          { notObject: '"grants.fetch" must be { "hosts": ["api.example.com"] }.' },
+        ),
+        v.rawCheck<{ hosts: string[]; headers?: Record<string, Record<string, string>> | undefined }>(
+          ({ dataset, addIssue }) => {
+            if (!dataset.typed) return;
+            const host = Object.keys(dataset.value.headers ?? {}).find((name) => !dataset.value.hosts.includes(name));
+            if (host !== undefined)
+              addIssue({
+                message: `"grants.fetch.headers" names ${JSON.stringify(host.slice(0, 80))}, which is not in "grants.fetch.hosts": headers go only to a granted host, written exactly as it is there.`,
+              });
+          },
+        ),
       ),
     ),
     /** A small key-value store scoped to (workspace, gadget). */
     kv: v.optional(v.boolean('"grants.kv" must be true or false.')),
     /** Calls to other published agents of the same workspace. */
     catalog: v.optional(v.boolean('"grants.catalog" must be true or false.')),
-    /** Workspace secrets by name, as `env.secrets.NAME` (published agents only: shares and embeds get none). */
+    /** Workspace secrets by name, as `env.secrets.NAME` (the workspace's own runs only: shares and embeds get none). */
     secrets: v.optional(SecretGrantsSchema),
   },
   {
     notObject: '"grants" must be an object like { "fetch": { "hosts": [] }, "kv": true }.',
     unknownKey: (key) => `Unknown grant "${key}": the grants are "fetch", "kv", "catalog" and "secrets".`,
   },
+);
+
+/** The grants a gadget asks for in its manifest. Only what is listed here reaches `env`. */
+export const GadgetGrantsSchema = v.pipe(
+  GrantsShape,
+  v.rawCheck<v.InferOutput<typeof GrantsShape>>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = secretGrantsProblem(dataset.value);
+    if (problem) addIssue({ message: problem });
+  }),
 );
 
 /** A JSON Schema (draft 2020-12) a manifest declares for what `run` takes or returns; see `checkSchemaDocument`. */

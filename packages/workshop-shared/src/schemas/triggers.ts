@@ -5,6 +5,7 @@
 
 import * as v from "valibot";
 import { MAX_SCHEDULES_PER_AGENT } from "../limits.ts";
+import { checkSchedule, type ScheduleSpec } from "../schedules.ts";
 import { boundedList, strictShape } from "./objects.ts";
 
 const ENDPOINT_NAME =
@@ -30,7 +31,10 @@ export const HttpTriggerSchema = strictShape(
   },
 );
 
-/** One schedule: a cron expression in UTC (at most once a minute), or an interval like "10m". */
+/**
+ * One schedule's shape: a cron expression in UTC (at most once a minute), or an interval like "10m". Its
+ * rules (schedules.ts) are checked by `SchedulesSchema`, which knows where in the list it is.
+ */
 export const ScheduleSchema = strictShape(
   {
     cron: v.optional(v.string('"cron" must be a cron expression like "*/10 * * * *" (UTC).')),
@@ -42,16 +46,39 @@ export const ScheduleSchema = strictShape(
   },
 );
 
+/** The first problem of a list of shape-checked schedules, naming the field (`triggers.schedules[1].every`). */
+function schedulesProblem(schedules: readonly ScheduleSpec[]): string | undefined {
+  const seen = new Map<string, number>();
+  for (const [index, spec] of schedules.entries()) {
+    const field = `triggers.schedules[${index}]`;
+    const checked = checkSchedule(spec, field);
+    if (!checked.ok) return checked.error;
+    const earlier = seen.get(checked.value.text);
+    if (earlier !== undefined)
+      return `"${field}" repeats "triggers.schedules[${earlier}]" (${checked.value.text}): list each schedule once.`;
+    seen.set(checked.value.text, index);
+  }
+  return undefined;
+}
+
+/** `triggers.schedules`: each a cron expression or an interval, checked with schedules.ts's rules. */
+export const SchedulesSchema = v.pipe(
+  boundedList(ScheduleSchema, MAX_SCHEDULES_PER_AGENT, {
+    notList: '"triggers.schedules" must be a list like [{ "cron": "0 * * * *" }].',
+    tooLong: (length) =>
+      `"triggers.schedules" lists ${length} schedules; the limit is ${MAX_SCHEDULES_PER_AGENT} per agent.`,
+  }),
+  v.rawCheck<ScheduleSpec[]>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = schedulesProblem(dataset.value);
+    if (problem) addIssue({ message: problem });
+  }),
+);
+
 export const GadgetTriggersSchema = strictShape(
   {
     http: v.optional(HttpTriggerSchema),
-    schedules: v.optional(
-      boundedList(ScheduleSchema, MAX_SCHEDULES_PER_AGENT, {
-        notList: '"triggers.schedules" must be a list like [{ "cron": "0 * * * *" }].',
-        tooLong: (length) =>
-          `"triggers.schedules" lists ${length} schedules; the limit is ${MAX_SCHEDULES_PER_AGENT} per agent.`,
-      }),
-    ),
+    schedules: v.optional(SchedulesSchema),
   },
   {
     notObject: '"triggers" must be an object like { "http": {}, "schedules": [{ "every": "10m" }] }.',

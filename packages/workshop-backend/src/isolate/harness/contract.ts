@@ -56,5 +56,7 @@ export interface HarnessEntrypoint {
     runId: string,
     grants: GadgetGrants,
     capabilities: CapabilityHandler | null,
+    /** `env.secrets`' values (null: none were given). */
+    secrets: Readonly<Record<string, string>> | null,
   ): Promise<HarnessReply>;
 }

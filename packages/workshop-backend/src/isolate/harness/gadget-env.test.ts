@@ -26,6 +26,17 @@ describe("buildEnv", () => {
     expect(Object.keys(buildEnv({ kv: true }, handler))).toEqual(["kv"]);
   });
 
+  it("holds the granted secrets that are set as env.secrets, frozen, and no others", () => {
+    const env = buildEnv({ secrets: ["TOKEN", "NOT_SET"] }, null, { TOKEN: "value-1234", OTHER: "not granted" });
+    expect(Object.keys(env)).toEqual(["secrets"]);
+    expect(env.secrets).toEqual({ TOKEN: "value-1234" });
+    expect(Object.isFrozen(env.secrets)).toBe(true);
+    expect(Object.hasOwn(env.secrets ?? {}, "NOT_SET")).toBe(false);
+    // A shared run is given none: the grant still makes an empty env.secrets.
+    expect(buildEnv({ secrets: ["TOKEN"] }, null, null).secrets).toEqual({});
+    expect(Object.keys(buildEnv({ kv: true }, null, { TOKEN: "value-1234" }))).toEqual(["kv"]);
+  });
+
   it("asks for kv operations with keys and values as strings, and answers with the reply's value", async () => {
     const { calls, handler } = channel({ ok: true, value: "stored" });
     const kv = buildEnv({ kv: true }, handler).kv;

@@ -21,6 +21,7 @@ export interface GadgetEnv {
   kv?: GadgetKv;
   fetch?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   catalog?: GadgetCatalog;
+  secrets?: Readonly<Record<string, string>>;
 }
 
 /** What a granted fetch gets back from the overseer. */
@@ -37,6 +38,7 @@ const BODYLESS_STATUSES = [101, 204, 205, 304];
 export function buildEnv(
   grants: GadgetGrants | null | undefined,
   capabilities: CapabilityHandler | null,
+  secrets: Readonly<Record<string, string>> | null = null,
 ): Readonly<GadgetEnv> {
   const call = async (request: CapabilityCall): Promise<unknown> => {
     // A gadget granted nothing gets no channel, and its env has nothing that could call.
@@ -87,6 +89,15 @@ export function buildEnv(
             }),
         }),
     });
+  }
+  if (grants?.secrets) {
+    // Only granted names, only string values: the job's object is input like any other.
+    const values: Record<string, string> = {};
+    for (const name of grants.secrets) {
+      const value = secrets && Object.hasOwn(secrets, name) ? secrets[name] : undefined;
+      if (typeof value === "string") values[name] = value;
+    }
+    env.secrets = Object.freeze(values);
   }
   return Object.freeze(env);
 }

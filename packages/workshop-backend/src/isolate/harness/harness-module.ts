@@ -39,6 +39,7 @@ export class GadgetHarness extends WorkerEntrypoint implements HarnessEntrypoint
     runId: string,
     grants: GadgetGrants,
     capabilities: CapabilityHandler | null,
+    secrets: Readonly<Record<string, string>> | null = null,
   ): Promise<HarnessReply> {
     if (!channel) {
       return {
@@ -49,7 +50,7 @@ export class GadgetHarness extends WorkerEntrypoint implements HarnessEntrypoint
         droppedEvents: 0,
       };
     }
-    const env = buildEnv(grants, capabilities);
+    const env = buildEnv(grants, capabilities, secrets);
     const run = newRunState(runId, sink);
     channel.begin(run);
     try {

@@ -1,0 +1,121 @@
+/**
+ * An HTTP request to an agent's endpoint as the agent's input (`EndpointRequest`): method, the path
+ * below the endpoint, query, headers (lower-case names; never Cookie) and the body — JSON when the
+ * content type says JSON and it parses, else text. What the run's record keeps is the same with the
+ * values of credential headers and query parameters redacted: records are listed, shared and logged.
+ */
+
+import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
+import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+
+/** The header workerd sets on each local socket (gadget-origin.ts): the Workshop's own, not the caller's. */
+export const SOCKET_HEADER = "workshop-socket";
+
+/** What a recorded credential value reads as. */
+export const REDACTED = "[redacted]";
+
+/** Never part of the input: a browser sends the cookies of every port of the host (they are not per origin). */
+const DROPPED_HEADERS = new Set(["cookie", SOCKET_HEADER]);
+/** Names whose values are credentials, wherever they appear in a name (`x-api-key`, `access_token`, `client-secret`). */
+const CREDENTIAL_PARTS = ["authorization", "token", "secret", "password", "passwd", "apikey", "api-key", "api_key"];
+/** Whole names that are credentials (`?key=` of many APIs, `X-Auth`). */
+const CREDENTIAL_NAMES = new Set(["auth", "key", "x-auth"]);
+
+/** Whether the value of a header or query parameter named `name` is kept out of records. */
+export function isCredentialName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return CREDENTIAL_NAMES.has(lower) || CREDENTIAL_PARTS.some((part) => lower.includes(part));
+}
+
+export type ReadEndpointRequest =
+  | { ok: true; input: EndpointRequest; recorded: EndpointRequest }
+  | { ok: false; status: 413; message: string };
+
+/** An own data property, even for a name like `__proto__` (a query may name anything). */
+function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const tooLarge = (): ReadEndpointRequest => ({
+  ok: false,
+  status: 413,
+  message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
+});
+
+/** The body's bytes, or undefined past the limit (read no further than that). */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return undefined;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** `application/json`, `application/problem+json`, `text/json`…, parameters aside. */
+function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || type === "text/json" || type.endsWith("+json");
+}
+
+function bodyValue(bytes: Uint8Array, contentType: string | null): JsonValue {
+  if (bytes.byteLength === 0) return null;
+  const text = new TextDecoder().decode(bytes);
+  if (isJsonType(contentType)) {
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch {
+      // Not JSON after all: the gadget gets the text and can say what is wrong with it.
+    }
+  }
+  return text;
+}
+
+/**
+ * Reads `request` as the agent's input. `path` is the part of the URL path below `/h/<endpoint>`; a
+ * body past MAX_ENDPOINT_BODY_BYTES is refused (413) before anything runs.
+ */
+export async function readEndpointRequest(request: Request, path: string): Promise<ReadEndpointRequest> {
+  const bytes = await readBody(request, MAX_ENDPOINT_BODY_BYTES);
+  if (!bytes) return tooLarge();
+  const url = new URL(request.url);
+  const query: EndpointRequest["query"] = {};
+  const recordedQuery: EndpointRequest["query"] = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    const value = values.length === 1 ? (values[0] ?? "") : values;
+    setOwn(query, name, value);
+    setOwn(recordedQuery, name, isCredentialName(name) ? REDACTED : value);
+  }
+  const headers: EndpointRequest["headers"] = {};
+  const recordedHeaders: EndpointRequest["headers"] = {};
+  for (const [name, value] of request.headers) {
+    if (DROPPED_HEADERS.has(name)) continue;
+    setOwn(headers, name, value);
+    setOwn(recordedHeaders, name, isCredentialName(name) ? REDACTED : value);
+  }
+  const body = bodyValue(bytes, request.headers.get("content-type"));
+  const method = request.method.toUpperCase();
+  return {
+    ok: true,
+    input: { method, path, query, headers, body },
+    recorded: { method, path, query: recordedQuery, headers: recordedHeaders, body },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * `/h/<endpoint>/<any path>` on the gadget origin, any method: finds the agent answering there (the
+ * Directory says which workspace, the workspace which agent), applies the endpoint's limits, reads the
+ * request as the agent's input, runs its latest version on the one launch path (`runTriggered`, recorded
+ * `via: "http"`) and answers with its outcome. An unknown endpoint and one turned off get the same 404.
+ */
+
+import type { Logger } from "@gadgets/backend-utils/logger";
+import type { RunOutcome } from "@gadgets/workshop-shared/api";
+import { ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE, ENDPOINT_REQUESTS_PER_MINUTE } from "@gadgets/workshop-shared/limits";
+import { traceIdOf } from "@gadgets/workshop-shared/otlp";
+import { LRUCache } from "lru-cache";
+import type { Env } from "../env.ts";
+import type { Overseer } from "../overseer.ts";
+import { clientMisses, TOO_MANY_MISSES } from "../rpc/client-limits.ts";
+import { RateLimiter } from "../rpc/rate-limiter.ts";
+import { endpointOwner } from "../rpc/registry.ts";
+import { runTriggered } from "../rpc/trigger-runs.ts";
+import { type ResolvedAgent, resolvedAgentBytes } from "../storage/agent-table.ts";
+import type { WorkspaceStore } from "../storage/workspace-store.ts";
+import { newSpanId } from "../trace-recorder.ts";
+import { pathShape } from "../url-shape.ts";
+import { readEndpointRequest } from "./endpoint-request.ts";
+import {
+  type EndpointAnswer,
+  type EndpointResponseMode,
+  endpointResponse,
+  errorAnswer,
+  outcomeAnswer,
+} from "./endpoint-response.ts";
+import { parseTraceParent, traceResponse } from "./trace-context.ts";
+
+/** A name (`[a-z][a-z0-9-]{2,63}`) or an id (22 base64url characters): anything else is no endpoint. */
+const ENDPOINT_SEGMENT = /^[A-Za-z0-9_-]{3,64}$/;
+
+/** Requests per endpoint, and per client of each endpoint (per Worker isolate, like every keyed limit). */
+const endpointRequests = new RateLimiter(ENDPOINT_REQUESTS_PER_MINUTE);
+const endpointClients = new RateLimiter(ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE);
+
+/** Agent versions never change: their files are read from the workspace once per Worker isolate. */
+const agentVersions = new LRUCache<string, ResolvedAgent>({
+  max: 1024,
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: resolvedAgentBytes,
+});
+
+export interface EndpointDeps {
+  env: Env;
+  overseer: Overseer;
+  /** Who asked (client-key.ts). */
+  client: string;
+  waitUntil(work: Promise<unknown>): void;
+  logger: Logger;
+}
+
+interface FoundEndpoint {
+  workspaceId: string;
+  store: DurableObjectStub<WorkspaceStore>;
+  agent: ResolvedAgent;
+  response: EndpointResponseMode;
+}
+
+/** The same answer for an endpoint that never existed and one turned off: nothing about the workspace. */
+const NOT_FOUND_MESSAGE = "No endpoint answers at this address.";
+export const notFoundResponse = (): Response => endpointResponse(errorAnswer(404, "not_found", NOT_FOUND_MESSAGE));
+
+async function findEndpoint(env: Env, endpoint: string): Promise<FoundEndpoint | undefined> {
+  const workspaceId = await endpointOwner(env, endpoint);
+  if (!workspaceId) return undefined;
+  const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+  const active = await store.resolveEndpoint(endpoint);
+  if (!active) return undefined;
+  const key = `${workspaceId}:${active.agentId}@${active.version}`;
+  let agent = agentVersions.get(key);
+  if (!agent) {
+    const resolved = await store.resolveAgent(active.agentId, active.version);
+    if (!resolved) return undefined;
+    const { agentId, draftId, version, name, files } = resolved as ResolvedAgent;
+    agent = { agentId, draftId, version, name, files };
+    agentVersions.set(key, agent);
+  }
+  return { workspaceId, store, agent, response: active.response };
+}
+
+/** Which limit refuses this request, if one does; counts it against both otherwise. */
+function limitRefusal(endpoint: string, client: string): string | undefined {
+  const clientKey = `${client} ${endpoint}`;
+  if (!endpointClients.allows(clientKey))
+    return `This client sent ${ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE} requests to this endpoint in the last minute, the limit per client. Wait a minute, then send fewer.`;
+  if (!endpointRequests.allows(endpoint))
+    return `This endpoint took ${ENDPOINT_REQUESTS_PER_MINUTE} requests in the last minute from all its clients, its limit. Wait a minute.`;
+  endpointClients.take(clientKey);
+  endpointRequests.take(endpoint);
+  return undefined;
+}
+
+export async function serveEndpoint(request: Request, deps: EndpointDeps): Promise<Response> {
+  const match = /^\/h\/([^/]*)(\/.*)?$/.exec(new URL(request.url).pathname);
+  const endpoint = match?.[1] ?? "";
+  const path = match?.[2] ?? "/";
+  // Guessing endpoints is a miss like guessing share ids: counted per client.
+  if (!clientMisses.allows(deps.client)) return endpointResponse(errorAnswer(429, "rate_limited", TOO_MANY_MISSES));
+  try {
+    const found = ENDPOINT_SEGMENT.test(endpoint) ? await findEndpoint(deps.env, endpoint) : undefined;
+    if (!found) {
+      clientMisses.take(deps.client);
+      return notFoundResponse();
+    }
+    const refused = limitRefusal(endpoint, deps.client);
+    if (refused) return endpointResponse(errorAnswer(429, "rate_limited", refused));
+    const read = await readEndpointRequest(request, path);
+    if (!read.ok) return endpointResponse(errorAnswer(read.status, "too_large", read.message));
+
+    const parent = parseTraceParent(request.headers.get("traceparent"));
+    const rootSpanId = newSpanId();
+    // The record's status is the one answered: both come from this one answer.
+    let answer: EndpointAnswer | undefined;
+    const answerOf = (outcome: RunOutcome) => {
+      answer ??= outcomeAnswer(outcome, found.response);
+      return answer;
+    };
+    let recorded = false;
+    const outcome = await runTriggered({
+      env: deps.env,
+      overseer: deps.overseer,
+      workspaceId: found.workspaceId,
+      store: found.store,
+      agent: found.agent,
+      payload: read.input,
+      recordedPayload: read.recorded,
+      via: "http",
+      trigger: (ended) => {
+        recorded = true;
+        return { kind: "http", method: read.input.method, path: pathShape(path), status: answerOf(ended).status };
+      },
+      traceJoin: { rootSpanId, ...(parent ? { traceId: parent.traceId, parentSpanId: parent.parentSpanId } : {}) },
+      client: deps.client,
+      waitUntil: deps.waitUntil,
+      signal: request.signal,
+    });
+    // A run refused before it started (busy, a payload too large) has no record, so no id to name.
+    return endpointResponse(
+      answerOf(outcome),
+      recorded
+        ? {
+            runId: outcome.runId,
+            traceResponse: traceResponse(parent?.traceId ?? traceIdOf(outcome.runId), rootSpanId, parent),
+          }
+        : {},
+    );
+  } catch (error) {
+    deps.logger.error("endpoint request failed", { error: error instanceof Error ? error.message : String(error) });
+    return endpointResponse(
+      errorAnswer(500, "internal", "The Workshop could not serve this request. Try again in a moment."),
+    );
+  }
+}

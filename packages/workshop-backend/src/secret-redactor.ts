@@ -1,0 +1,149 @@
+/**
+ * Takes a run's secrets out of what the run leaves behind: every string of its events, outcome, trace,
+ * record, log line and error report has each secret's value — and its common encodings — replaced by
+ * `[secret NAME]`. Framework-free; the overseer applies it where all of those are made.
+ *
+ * The encodings: as is, JSON-escaped, URL-encoded (upper- and lower-case escapes, `+` for spaces), hex
+ * (both cases), and base64 and base64url at each of the three alignments a value can have inside a longer
+ * encoded text (`Basic base64(user:token)`), as the run of characters only the value's bytes decide.
+ * It is a safety net for accidents, not a wall against a gadget set on leaking: one that reverses a value
+ * or splits it over two lines is not caught (and a granted fetch could send it anywhere granted anyway).
+ *
+ * Matching is `indexOf` per pattern (no regex over gadget text), overlapping matches merged, so no part
+ * of a match is left showing. Values shorter than MIN_SECRET_BYTES are never set (limits.ts), and
+ * patterns shorter than MIN_PATTERN_CHARS are skipped here: they would blank ordinary text.
+ */
+
+import { MIN_SECRET_BYTES } from "@gadgets/workshop-shared/limits";
+
+export interface Redactor {
+  /** False when there is nothing to redact: callers may skip the walk. */
+  readonly active: boolean;
+  text(value: string): string;
+  /** A copy of a JSON-like value (objects, arrays, strings; keys too) with every string redacted. */
+  value<T>(value: T): T;
+}
+
+/** Shorter encoded fragments are too likely to occur by chance (base64 fragments of a short value). */
+const MIN_PATTERN_CHARS = Math.max(6, MIN_SECRET_BYTES - 2);
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The base64 characters that depend on the value's bytes alone when `offset` bytes precede it: the
+ * leading characters that mix in earlier bytes and the trailing one that mixes in later bytes are cut.
+ */
+function base64Fragment(bytes: Uint8Array, offset: 0 | 1 | 2): string {
+  const padded = new Uint8Array(offset + bytes.length);
+  padded.set(bytes, offset);
+  const full = base64(padded);
+  const start = Math.ceil((offset * 8) / 6);
+  const end = Math.floor(((offset + bytes.length) * 8) / 6);
+  return full.slice(start, end);
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** The texts a value may appear as in output. */
+export function secretEncodings(value: string): string[] {
+  const bytes = new TextEncoder().encode(value);
+  const url = encodeURIComponent(value);
+  const variants = [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    url,
+    url.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
+    url.replaceAll("%20", "+"),
+    hex(bytes),
+    hex(bytes).toUpperCase(),
+  ];
+  for (const offset of [0, 1, 2] as const) {
+    const fragment = base64Fragment(bytes, offset);
+    variants.push(fragment, fragment.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return [...new Set(variants)].filter((variant) => variant.length >= MIN_PATTERN_CHARS);
+}
+
+interface Pattern {
+  text: string;
+  marker: string;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  marker: string;
+}
+
+export const NO_REDACTION: Redactor = {
+  active: false,
+  text: (value) => value,
+  value: (value) => value,
+};
+
+/** A redactor for these secrets (name → value). */
+export function secretRedactor(secrets: Iterable<readonly [string, string]>): Redactor {
+  const patterns: Pattern[] = [];
+  for (const [name, value] of secrets)
+    for (const text of secretEncodings(value)) patterns.push({ text, marker: `[secret ${name}]` });
+  if (patterns.length === 0) return NO_REDACTION;
+  const shortest = Math.min(...patterns.map((pattern) => pattern.text.length));
+
+  const text = (value: string): string => {
+    if (value.length < shortest) return value;
+    const spans: Span[] = [];
+    for (const pattern of patterns)
+      for (let at = value.indexOf(pattern.text); at !== -1; at = value.indexOf(pattern.text, at + 1))
+        spans.push({ start: at, end: at + pattern.text.length, marker: pattern.marker });
+    if (spans.length === 0) return value;
+    spans.sort((a, b) => a.start - b.start || b.end - a.end);
+    let out = "";
+    let from = 0;
+    let current: Span | undefined;
+    for (const span of spans) {
+      if (current && span.start < current.end) {
+        current.end = Math.max(current.end, span.end);
+        continue;
+      }
+      if (current) {
+        out += current.marker;
+        from = current.end;
+      }
+      out += value.slice(from, span.start);
+      current = { ...span };
+    }
+    if (current) {
+      out += current.marker;
+      from = current.end;
+    }
+    return out + value.slice(from);
+  };
+
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return text(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value === "object" && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [key, entry] of Object.entries(value)) {
+        const redacted = text(key);
+        // Kept as own data, as the patched Cap'n Web carries it: an assignment would set the prototype.
+        if (redacted === "__proto__")
+          Object.defineProperty(out, redacted, {
+            value: walk(entry),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[redacted] = walk(entry);
+      }
+      return out;
+    }
+    return value;
+  };
+
+  return { active: true, text, value: <T>(value: T) => walk(value) as T };
+}
