@@ -10,6 +10,8 @@ import { storageCensus } from "./storage-census.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     workshopUrl: string;
+    /** The gadget origin of that Workshop (agents' HTTP endpoints). */
+    endpointsUrl: string;
   }
 }
 
@@ -20,6 +22,7 @@ export async function setup(project: TestProject): Promise<void> {
   dataDir = mkdtempSync(join(tmpdir(), "workshop-e2e-"));
   server = await startWorkshopServer({ dataDir });
   project.provide("workshopUrl", server.url);
+  project.provide("endpointsUrl", server.endpointsUrl);
 }
 
 export async function teardown(): Promise<void> {

@@ -2,6 +2,8 @@ import { createRpcClient, type GadgetFile, type RunEvent, type WorkshopClient } 
 import { inject } from "vitest";
 
 export const workshopUrl = (): string => inject("workshopUrl");
+/** The gadget origin of the suite's Workshop, where agents' HTTP endpoints answer. */
+export const endpointsUrl = (): string => inject("endpointsUrl");
 
 export interface Connected {
   client: WorkshopClient;

@@ -47,7 +47,7 @@ async function callOverMcp(session: Session, tool: string, n: number): Promise<v
 test.describe("the invocation log", () => {
   test("runs made from outside appear while the Runs view is open, the choice stays, and the filters narrow the list", async ({
     page,
-  }) => {
+  }, testInfo) => {
     await page.goto("/");
     await expect(page.getByTestId("connection")).toHaveText("connected");
     // The first visit's example takes the focus once, when its editor is ready: let it, before any dialog.
@@ -80,6 +80,8 @@ test.describe("the invocation log", () => {
     await expect(rows.first()).toContainText("from MCP");
     await expect(chosen).toHaveAttribute("aria-current", "true");
     await expect(dialog.getByTestId("run-outcome")).toContainText('"n": 1');
+    await expect(dialog.getByTestId("trace")).toContainText("weather");
+    await page.screenshot({ path: testInfo.outputPath("invocation-log.png") });
 
     // By agent: only its runs. By trigger: only those started that way; both together.
     const agent = dialog.getByTestId("runs-agent-filter");

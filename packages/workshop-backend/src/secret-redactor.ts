@@ -3,9 +3,10 @@
  * record, log line and error report has each secret's value — and its common encodings — replaced by
  * `[secret NAME]`. Framework-free; the overseer applies it where all of those are made.
  *
- * The encodings: as is, JSON-escaped, URL-encoded (upper- and lower-case escapes, `+` for spaces), hex
- * (both cases), and base64 and base64url at each of the three alignments a value can have inside a longer
- * encoded text (`Basic base64(user:token)`), as the run of characters only the value's bytes decide.
+ * The encodings: as is, JSON-escaped, URL-encoded (encodeURIComponent, RFC 3986 strict, lower-case
+ * escapes, form bodies), hex (both cases), base64 and base64url of the value alone (padding included),
+ * and at each of the three alignments a value can have inside a longer encoded text
+ * (`Basic base64(user:token)`), as the run of characters only the value's bytes decide.
  * It is a safety net for accidents, not a wall against a gadget set on leaking: one that reverses a value
  * or splits it over two lines is not caught (and a granted fetch could send it anywhere granted anyway).
  *
@@ -52,14 +53,22 @@ const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16)
 export function secretEncodings(value: string): string[] {
   const bytes = new TextEncoder().encode(value);
   const url = encodeURIComponent(value);
+  // RFC 3986's strict form escapes !'()* too; a form body (URLSearchParams) escapes ~ and writes + for spaces.
+  const strict = url.replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const whole = base64(bytes);
   const variants = [
     value,
     JSON.stringify(value).slice(1, -1),
     url,
+    strict,
     url.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
     url.replaceAll("%20", "+"),
+    new URLSearchParams({ v: value }).toString().slice(2),
     hex(bytes),
     hex(bytes).toUpperCase(),
+    // The whole encoding, its last character and padding included, when the value was encoded alone.
+    whole,
+    whole.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, ""),
   ];
   for (const offset of [0, 1, 2] as const) {
     const fragment = base64Fragment(bytes, offset);

@@ -17,6 +17,7 @@ import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, sta
 import { startFloor } from "./floor-server.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
+import { measureSchedules } from "./schedule-bench.ts";
 import { type Row, type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
 
 /** `--soak`, after the figures and the 100,000-run soak: the e2e suite's kill -9 trials, 30 of them (it runs 3). */
@@ -33,10 +34,14 @@ const quick = process.argv.includes("--quick");
 /** Rounds the session ping, the warm echo and the peer's warm run take turns in. */
 const ROUNDS = 5;
 const soak = process.argv.includes("--soak");
-/** `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. */
+/**
+ * `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. `--only schedules`:
+ * the bare ping and the schedule rows (on a Workshop of their own).
+ */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (onlyAt >= 0 && only !== "mcp") throw new Error(`--only takes one section, mcp; got ${only ?? "nothing"}`);
+if (onlyAt >= 0 && only !== "mcp" && only !== "schedules")
+  throw new Error(`--only takes one section, mcp or schedules; got ${only ?? "nothing"}`);
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
@@ -184,6 +189,11 @@ async function main(): Promise<void> {
     const baseline = await baselinePing(`ws://127.0.0.1:${portOf(bare)}`);
     if (only === "mcp") {
       await mcpRows(server.url);
+      print(baseline);
+      return;
+    }
+    if (only === "schedules") {
+      await scheduleRows();
       print(baseline);
       return;
     }
@@ -458,6 +468,7 @@ async function main(): Promise<void> {
     bundles = ide.bundles;
     embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
     await directPath();
+    await scheduleRows();
 
     peer[Symbol.dispose]();
     floorSession[Symbol.dispose]();
@@ -471,6 +482,13 @@ async function main(): Promise<void> {
     await floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A firing's delay after its slot, and 1,000 agents due in the same minute (schedule-bench.ts). */
+async function scheduleRows(): Promise<void> {
+  const measured = await measureSchedules({ firings: quick ? 10 : 30, workspaces: 10, agentsPerWorkspace: 100 });
+  rows.push(...measured.rows);
+  notes.push(...measured.notes);
 }
 
 /** MCP tools/call, Code Mode and payload validation, each against a warm agent.run() (mcp-bench.ts). */

@@ -19,6 +19,8 @@ import { login } from "./commands/login.ts";
 import { logs } from "./commands/logs.ts";
 import { publish } from "./commands/publish.ts";
 import { runCommand } from "./commands/run.ts";
+import { schedules } from "./commands/schedules.ts";
+import { secrets } from "./commands/secrets.ts";
 import { share } from "./commands/share.ts";
 import { test } from "./commands/test.ts";
 import { whoami } from "./commands/whoami.ts";
@@ -42,6 +44,8 @@ const COMMANDS: Record<string, Command> = {
   code,
   share,
   keys,
+  secrets,
+  schedules,
 };
 
 const GLOBAL_OPTIONS = {

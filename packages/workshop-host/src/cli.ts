@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pnpm start`: runs the Workshop on this machine with its data under `.data/` and prints its URL.
- * Options: --port N (default 8787), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
+ * Options: --port N (default 8787), --endpoints-port N (the gadget origin of agents' HTTP endpoints; default
+ * the port + 1, 0 for any free port), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
  * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
  * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy),
  * --secrets-key FILE (the key workspace secrets are sealed with; default: <data>.secrets-key beside the data folder),
@@ -17,6 +18,7 @@ import { REPO_ROOT, startWorkshopServer } from "./workshop-server.ts";
 const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT ?? "8787" },
+    "endpoints-port": { type: "string" },
     data: { type: "string", default: resolve(REPO_ROOT, ".data") },
     runners: { type: "string" },
     quiet: { type: "boolean", default: false },
@@ -31,6 +33,21 @@ const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(
     `--port must be a port number from 1 to 65535 (0 for any free port), not ${JSON.stringify(values.port)}.`,
+  );
+  process.exit(2);
+}
+
+// The gadget origin: beside the IDE's port by default (any free one when the IDE's is).
+const endpointsPort =
+  values["endpoints-port"] === undefined ? (port === 0 ? 0 : port + 1) : Number(values["endpoints-port"]);
+if (
+  !Number.isInteger(endpointsPort) ||
+  endpointsPort < 0 ||
+  endpointsPort > 65535 ||
+  (port !== 0 && endpointsPort === port)
+) {
+  console.error(
+    `--endpoints-port must be a port number from 1 to 65535 other than --port (0 for any free port), not ${JSON.stringify(values["endpoints-port"] ?? String(endpointsPort))}.`,
   );
   process.exit(2);
 }
@@ -57,6 +74,7 @@ if (
 
 const server = await startWorkshopServer({
   port,
+  endpointsPort,
   dataDir: resolve(values.data),
   echo: !values.quiet,
   allowLocalFetch: values["allow-local-fetch"],
@@ -66,6 +84,7 @@ const server = await startWorkshopServer({
   ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),
 });
 console.log(`\nGadget Workshop is running at ${server.url}`);
+console.log(`Agents' HTTP endpoints answer at ${server.endpointsUrl}/h/…`);
 console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);
 
 let stopping = false;

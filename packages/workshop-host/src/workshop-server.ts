@@ -230,10 +230,9 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     await pool?.stop();
     await diskStatus.close();
   };
-  const bundle = await bundleWorker(backendEntry());
   // The Worker builds endpoint URLs from GADGET_ORIGIN, so the gadget port is known before workerd
   // starts: a free one is picked here, and picked again should another socket take it first.
-  const startMain = async (attempt: number): Promise<WorkerdProcess> => {
+  const startMain = async (bundle: string, attempt: number): Promise<WorkerdProcess> => {
     const endpointsPort = options.endpointsPort || (await freePort());
     vars.LOCAL_SOCKETS = "1";
     vars.GADGET_ORIGIN = options.vars?.GADGET_ORIGIN ?? `http://127.0.0.1:${endpointsPort}`;
@@ -254,12 +253,12 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
       });
     } catch (error) {
       if (options.endpointsPort || attempt >= 3) throw error;
-      return startMain(attempt + 1);
+      return startMain(bundle, attempt + 1);
     }
   };
   let main: WorkerdProcess;
   try {
-    main = await startMain(1);
+    main = await startMain(await bundleWorker(backendEntry()), 1);
   } catch (error) {
     await stopPool();
     throw error;

@@ -58,8 +58,8 @@ describe("traceToOtlp", () => {
 
   it("exports a run that joined a caller's trace into that trace, its root under the caller's span", () => {
     const joined = { ...trace, traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00f067aa0ba902b7" };
-    const [root, call] = traceToOtlp(joined, { runId: "AAAAAAAAAAAAAAAAAAAAAQ", name: "g" }).resourceSpans[0]
-      ?.scopeSpans[0]?.spans ?? [];
+    const [root, call] =
+      traceToOtlp(joined, { runId: "AAAAAAAAAAAAAAAAAAAAAQ", name: "g" }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
     expect(root).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00f067aa0ba902b7" });
     expect(call).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00000000000000aa" });
   });

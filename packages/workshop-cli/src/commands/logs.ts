@@ -68,14 +68,16 @@ async function run(context: CommandContext): Promise<ExitCode> {
 
   try {
     const seen = new NewRuns();
-    const first = seen.take(await list(limit));
+    // Following, the runs a poll will list count as seen from the start: only later ones are new.
+    const listed = await list(flags.follow ? Math.max(limit, FOLLOW_POLL_LIMIT) : limit);
+    const first = seen.take(listed).slice(-limit);
     for (const summary of first) print(summary);
     if (!flags.follow) {
       if (first.length === 0 && !json) streams.stderr.write(`No runs of ${escapeControls(agent)} yet.\n`);
       return EXIT.ok;
     }
     if (!json)
-      streams.stderr.write(paint.paint("dim", `Following the runs of ${escapeControls(agent)}; Ctrl+C ends.\n`));
+      streams.stderr.write(`${paint.paint("dim", `Following the runs of ${escapeControls(agent)}; Ctrl+C ends.`)}\n`);
     while (!interrupted.aborted) {
       await sleep(FOLLOW_EVERY_MS, undefined, { signal: interrupted }).catch(() => {});
       if (interrupted.aborted) break;

@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from "react";
 import type { RunRecord } from "@gadgets/workshop-shared";
 import { errorMessage } from "../error-message.ts";
 import { useRunHistory } from "../hooks/use-run-history.ts";
+import { useWorkshop } from "../hooks/workshop-context.tsx";
 import {
   agentChoices,
   emptyText,
@@ -18,6 +19,7 @@ import {
 } from "../runs/run-history.ts";
 import { timingsText } from "../runs/run-text.ts";
 import { Dialog } from "./Dialog.tsx";
+import { TraceWaterfall } from "./TraceWaterfall.tsx";
 
 const button =
   "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
@@ -26,8 +28,12 @@ const select = "rounded border border-zinc-300 bg-transparent px-1 text-xs dark:
 const block =
   "overflow-auto whitespace-pre-wrap break-words rounded border border-zinc-200 bg-zinc-50 p-1 text-xs dark:border-zinc-800 dark:bg-zinc-950";
 
-/** One record beside the list: what ran and how it ended, its payload, result and files (read-only). */
-function RunDetailsPane({ record }: { record: RunRecord }) {
+/**
+ * One record beside the list: what ran and how it ended, its payload, result, trace and files
+ * (read-only). A called agent's run in the trace opens as the chosen run.
+ */
+function RunDetailsPane({ record, onOpenRun }: { record: RunRecord; onOpenRun(runId: string): void }) {
+  const { console: consoleStore } = useWorkshop();
   const details = runDetails(record);
   const failed = record.outcome.status === "error";
   return (
@@ -88,6 +94,14 @@ function RunDetailsPane({ record }: { record: RunRecord }) {
           </pre>
         )}
       </section>
+      {record.trace && (
+        <TraceWaterfall
+          trace={record.trace}
+          run={{ runId: record.runId, name: record.name }}
+          store={consoleStore}
+          onOpenRun={onOpenRun}
+        />
+      )}
       {details.files.length > 0 && (
         <section aria-labelledby="run-files-heading" className="flex flex-col gap-0.5">
           <h4 id="run-files-heading" className="font-semibold">
@@ -278,7 +292,7 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
               {error}
             </p>
           ) : record ? (
-            <RunDetailsPane record={record} />
+            <RunDetailsPane record={record} onOpenRun={(runId) => void choose(runId)} />
           ) : (
             <p className="text-xs text-zinc-500">
               {selected

@@ -9,6 +9,9 @@ describe("publishWithTests", () => {
   it("says which version was published, and its agent id", async () => {
     const confirm = vi.fn(() => true);
     expect(await publishWithTests(async () => version, confirm)).toBe("Published echo v3 — agent id a1");
+    expect(
+      await publishWithTests(async () => ({ ...version, endpointUrl: "http://127.0.0.1:8788/h/hook" }), confirm),
+    ).toBe("Published echo v3 — agent id a1; its endpoint answers at http://127.0.0.1:8788/h/hook");
     expect(confirm).not.toHaveBeenCalled();
   });
 

@@ -5,6 +5,8 @@ export interface PublishedVersion {
   name: string;
   version: number;
   agentId: string;
+  /** Its HTTP endpoint, when the version declares `triggers.http`. */
+  endpointUrl?: string;
 }
 
 /**
@@ -16,7 +18,9 @@ export async function publishWithTests(
   confirmAnyway: (refusal: string) => boolean,
 ): Promise<string> {
   const published = (version: PublishedVersion, note = "") =>
-    `Published ${version.name} v${version.version} — agent id ${version.agentId}${note}`;
+    `Published ${version.name} v${version.version} — agent id ${version.agentId}${note}${
+      version.endpointUrl ? `; its endpoint answers at ${version.endpointUrl}` : ""
+    }`;
   try {
     return published(await publish(false));
   } catch (error) {

@@ -15,4 +15,16 @@ describe("gadgetEnvTypes", () => {
     expect(kvOnly).not.toContain("fetch(");
     expect(kvOnly).not.toContain("catalog:");
   });
+
+  it("types env.secrets with exactly the granted names, each optional, and names header grants on fetch", () => {
+    const types = gadgetEnvTypes({
+      secrets: ["GITHUB_TOKEN", "OTHER"],
+      fetch: { hosts: ["api.github.com"], headers: { "api.github.com": { Authorization: "Bearer {{HIDDEN}}" } } },
+    });
+    expect(types).toMatch(/secrets: \{\s*readonly GITHUB_TOKEN\?: string;\s*readonly OTHER\?: string;\s*\};/);
+    expect(types).not.toContain("HIDDEN");
+    expect(types).toContain("The Workshop adds Authorization for api.github.com");
+    expect(gadgetEnvTypes({ kv: true })).not.toContain("secrets");
+    expect(gadgetEnvTypes({ secrets: [] })).toMatch(/secrets: \{\s*\};/);
+  });
 });

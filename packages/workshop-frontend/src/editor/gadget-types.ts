@@ -32,13 +32,26 @@ export function gadgetEnvTypes(grants: GadgetGrants): string {
   }
   if (grants.fetch) {
     const hosts = grants.fetch.hosts.length ? grants.fetch.hosts.join(", ") : "no host yet";
+    const injected = Object.entries(grants.fetch.headers ?? {}).map(
+      ([host, headers]) => `${Object.keys(headers).join(", ")} for ${host}`,
+    );
+    const headers = injected.length
+      ? ` The Workshop adds ${injected.join("; ")} (secrets filled in, never visible here).`
+      : "";
     members.push(
-      `  /** HTTP to exactly these hosts: ${hosts}. Granted by grants.fetch. */\n  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;`,
+      `  /** HTTP to exactly these hosts: ${hosts}.${headers} Granted by grants.fetch. */\n  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;`,
     );
   }
   if (grants.catalog) {
     declarations.push(CATALOG);
     members.push("  /** Granted by grants.catalog. */\n  catalog: GadgetCatalog;");
+  }
+  if (grants.secrets) {
+    // A name granted but not set in the workspace is absent at run time, hence optional.
+    const names = [...new Set(grants.secrets)].map((name) => `    readonly ${name}?: string;`);
+    members.push(
+      `  /** The workspace's secrets this gadget is granted (grants.secrets); a name not set is absent. Shared and embedded runs get none. Never log or return them: output is redacted. */\n  secrets: {\n${names.join("\n")}\n  };`,
+    );
   }
   return `${declarations.join("\n\n")}
 

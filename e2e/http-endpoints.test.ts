@@ -1,0 +1,440 @@
+/**
+ * HTTP endpoints of published agents (`triggers.http`) on a started Workshop, over real HTTP: the
+ * request as the agent's input, its outcome as the answer, the gadget origin kept apart from the
+ * IDE's, the limits, traceparent, and the records (via "http", with the status answered).
+ */
+
+import { Agent } from "node:http";
+import {
+  ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE,
+  ENDPOINT_REQUESTS_PER_MINUTE,
+  errorCode,
+  type GadgetFile,
+  MAX_ENDPOINT_BODY_BYTES,
+  type RunRecord,
+  type Session,
+} from "@gadgets/workshop-shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpGet } from "./abuse-helpers.ts";
+import { type Connected, connectNewWorkspace, endpointsUrl, eventually, workshopUrl } from "./helpers.ts";
+
+const ECHO_REQUEST = `export default {
+  async run(request) {
+    return request;
+  },
+};
+`;
+
+/** A "full" gadget: answers what its request's JSON body says to answer. */
+const FULL_ANSWER = `export default {
+  async run(request) {
+    return request.body;
+  },
+};
+`;
+
+function endpointGadget(
+  name: string,
+  http: Record<string, unknown> | undefined,
+  source = ECHO_REQUEST,
+  extra: Record<string, unknown> = {},
+): GadgetFile[] {
+  return [
+    {
+      path: "gadget.json",
+      content: JSON.stringify({ name, entry: "index.ts", ...(http ? { triggers: { http } } : {}), ...extra }),
+    },
+    { path: "index.ts", content: source },
+  ];
+}
+
+/** Publishes a new draft of these files; answers the draft id and the endpoint URL publishDraft gave. */
+async function publish(session: Session, files: GadgetFile[]): Promise<{ draftId: string; url: string }> {
+  const draft = await session.createDraft({ files });
+  const version = await session.publishDraft(draft.id);
+  return { draftId: draft.id, url: version.endpointUrl ?? "" };
+}
+
+async function republish(session: Session, draftId: string, files: GadgetFile[]): Promise<string | undefined> {
+  const draft = await session.openDraft(draftId);
+  const saved = await session.saveDraft(draftId, { baseVersion: draft.version, files });
+  if (saved.status !== "saved") throw new Error(`not saved: ${saved.status}`);
+  return (await session.publishDraft(draftId)).endpointUrl;
+}
+
+/** The run's record once it is stored (records are written in batches after the answer). */
+async function recordOf(session: Session, runId: string | null): Promise<RunRecord> {
+  if (!runId) throw new Error("no Workshop-Run-Id");
+  let record: RunRecord | undefined;
+  await eventually(async () => {
+    record = await session.getRun(runId).catch(() => undefined);
+    return record !== undefined;
+  });
+  if (!record) throw new Error(`run ${runId} was never recorded`);
+  return record;
+}
+
+/** The runs started via "http" the workspace has recorded so far. */
+const httpRuns = async (session: Session) => (await session.listRuns(200)).filter((run) => run.via === "http");
+
+describe("HTTP endpoints", () => {
+  let owner: Connected;
+  let session: Session;
+  let echoUrl: string;
+
+  beforeAll(async () => {
+    owner = await connectNewWorkspace();
+    session = owner.client.getSession();
+    echoUrl = (await publish(session, endpointGadget("echo-request", {}))).url;
+  });
+  afterAll(() => owner?.client[Symbol.dispose]());
+
+  it("gives a published agent an unguessable endpoint on the gadget origin, listed with its URL", async () => {
+    expect(echoUrl).toMatch(new RegExp(`^${endpointsUrl()}/h/[A-Za-z0-9_-]{22}$`));
+    expect(new URL(echoUrl).origin).not.toBe(new URL(workshopUrl()).origin);
+    const listed = await session.listEndpoints();
+    expect(listed).toEqual([
+      expect.objectContaining({
+        agentName: "echo-request",
+        url: echoUrl,
+        response: "json",
+        endpoint: echoUrl.split("/").pop(),
+      }),
+    ]);
+  });
+
+  it("runs the agent with method, path, query, lower-case headers and a JSON body, and answers its result as JSON", async () => {
+    const response = await fetch(`${echoUrl}/orders/42?expand=items&tag=a&tag=b`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Request-Source": "test", Cookie: "session=abc" },
+      body: JSON.stringify({ qty: 3 }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const input = (await response.json()) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      method: "POST",
+      path: "/orders/42",
+      query: { expand: "items", tag: ["a", "b"] },
+      headers: { "content-type": "application/json", "x-request-source": "test" },
+      body: { qty: 3 },
+    });
+    expect(input.headers).not.toHaveProperty("cookie");
+    expect(input.headers).not.toHaveProperty("workshop-socket");
+  });
+
+  it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])("answers %s, a text body as text", async (method) => {
+    const withBody = method !== "GET" && method !== "OPTIONS";
+    const response = await fetch(echoUrl, {
+      method,
+      ...(withBody ? { body: "plain words", headers: { "Content-Type": "text/plain" } } : {}),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ method, path: "/", body: withBody ? "plain words" : null });
+  });
+
+  it("answers every endpoint response sandboxed, unsniffed, uncached, and naming its run", async () => {
+    const response = await fetch(echoUrl);
+    expect(response.headers.get("content-security-policy")).toBe("sandbox");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    const record = await recordOf(session, response.headers.get("workshop-run-id"));
+    expect(record.via).toBe("http");
+  });
+
+  it("records the run via http with its method, shaped path and status, and no credential in its payload", async () => {
+    const secretPath = "/bot8123456789:AAHk2J9sQx7Zz_EXAMPLE0tokenQ/send";
+    const response = await fetch(`${echoUrl}${secretPath}?token=t0ps3cret&page=2`, {
+      method: "POST",
+      headers: { Authorization: "Bearer hunter2-secret", "Content-Type": "application/json" },
+      body: "{}",
+    });
+    // The gadget itself got the credentials as sent.
+    expect(await response.json()).toMatchObject({
+      headers: { authorization: "Bearer hunter2-secret" },
+      query: { token: "t0ps3cret" },
+    });
+    const record = await recordOf(session, response.headers.get("workshop-run-id"));
+    expect(record.trigger).toEqual({ kind: "http", method: "POST", path: "/{…}/send", status: 200 });
+    expect(record.payload).toMatchObject({
+      headers: { authorization: "[redacted]" },
+      query: { token: "[redacted]", page: "2" },
+    });
+    expect(JSON.stringify(record.payload)).not.toContain("hunter2");
+    expect(JSON.stringify(record.payload)).not.toContain("t0ps3cret");
+    const runs = await httpRuns(session);
+    expect(runs.find((run) => run.runId === record.runId)?.trigger).toEqual(record.trigger);
+  });
+
+  it("answers the status, headers and body a full gadget chose, strips its Set-Cookie, keeps its Cache-Control", async () => {
+    const { url } = await publish(session, endpointGadget("full-answer", { response: "full" }, FULL_ANSWER));
+    const answer = {
+      status: 201,
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "X-Made-By": "gadget",
+        "Set-Cookie": "id=1; Path=/",
+        "Cache-Control": "max-age=30",
+      },
+      body: "<h1>made</h1>",
+    };
+    const response = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify(answer),
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("x-made-by")).toBe("gadget");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(response.headers.get("cache-control")).toBe("max-age=30");
+    expect(response.headers.get("content-security-policy")).toBe("sandbox");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await response.text()).toBe("<h1>made</h1>");
+    expect((await recordOf(session, response.headers.get("workshop-run-id"))).trigger).toMatchObject({ status: 201 });
+
+    const teapot = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify({ status: 418, body: { short: "and stout" } }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(teapot.status).toBe(418);
+    expect(await teapot.json()).toEqual({ short: "and stout" });
+
+    const malformed = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify({ status: 99, body: "x" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(malformed.status).toBe(502);
+    expect(await malformed.json()).toEqual({
+      error: {
+        kind: "bad_response",
+        message: expect.stringContaining('"status" must be a whole number from 200 to 599'),
+      },
+    });
+    expect((await recordOf(session, malformed.headers.get("workshop-run-id"))).trigger).toMatchObject({ status: 502 });
+  });
+
+  it("answers a failed run 500 with its kind and message (no stack), and input its schema refuses 400", async () => {
+    const { url } = await publish(
+      session,
+      endpointGadget("strict-thrower", {}, `export default { async run() { throw new Error("nope, not today"); } };`, {
+        inputSchema: { type: "object", required: ["method"], properties: { body: { type: ["object", "null"] } } },
+      }),
+    );
+    const thrown = await fetch(url);
+    expect(thrown.status).toBe(500);
+    const body = (await thrown.json()) as { error: { kind: string; message: string } };
+    expect(body.error.kind).toBe("user");
+    expect(body.error.message).toContain("nope, not today");
+    // The message names where it was thrown; the stack itself stays in the record.
+    expect(Object.keys(body.error)).toEqual(["kind", "message"]);
+    expect(body.error.message).not.toContain("\n");
+    const refused = await fetch(url, { method: "POST", body: "text is not an object" });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { kind: string } }).error.kind).toBe("invalid");
+  });
+
+  it("answers a run past its deadline 504", async () => {
+    const { url } = await publish(session, endpointGadget("spinner", {}, `export default { run() { for (;;) {} } };`));
+    const response = await fetch(url);
+    expect(response.status).toBe(504);
+    expect(((await response.json()) as { error: { kind: string } }).error.kind).toBe("timeout");
+  });
+
+  it(`takes a body of ${MAX_ENDPOINT_BODY_BYTES} bytes and refuses one more with 413, running nothing`, async () => {
+    const exact = await fetch(echoUrl, { method: "POST", body: "a".repeat(MAX_ENDPOINT_BODY_BYTES) });
+    expect(exact.status).toBe(200);
+    expect(((await exact.json()) as { body: string }).body.length).toBe(MAX_ENDPOINT_BODY_BYTES);
+    await recordOf(session, exact.headers.get("workshop-run-id"));
+    const before = (await httpRuns(session)).length;
+    const over = await fetch(echoUrl, { method: "POST", body: "a".repeat(MAX_ENDPOINT_BODY_BYTES + 1) });
+    expect(over.status).toBe(413);
+    expect(over.headers.get("workshop-run-id")).toBeNull();
+    expect(((await over.json()) as { error: { message: string } }).error.message).toContain(
+      `larger than ${MAX_ENDPOINT_BODY_BYTES} bytes`,
+    );
+    await new Promise((done) => setTimeout(done, 300));
+    expect((await httpRuns(session)).length).toBe(before);
+  });
+
+  it("keeps one endpoint across versions, turns it off with a version without triggers.http, and answers the same 404 as an unknown one", async () => {
+    const files = endpointGadget("switchable", {});
+    const { draftId, url } = await publish(session, files);
+    expect(
+      await republish(
+        session,
+        draftId,
+        endpointGadget("switchable", { response: "json" }, "export default { run: () => 2 };"),
+      ),
+    ).toBe(url);
+    expect(await (await fetch(url)).json()).toBe(2);
+    expect(await republish(session, draftId, endpointGadget("switchable", undefined))).toBeUndefined();
+    expect((await session.listEndpoints()).map((e) => e.url)).not.toContain(url);
+    const off = await fetch(`${url}/x`);
+    const unknown = await fetch(`${endpointsUrl()}/h/AAAAAAAAAAAAAAAAAAAAAA/x`);
+    expect(off.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    const offBody = await off.text();
+    expect(offBody).toBe(await unknown.text());
+    expect(offBody).not.toContain(owner.workspaceId);
+    expect(offBody).not.toContain("switchable");
+    expect(off.headers.get("content-security-policy")).toBe("sandbox");
+    // On again: the same URL.
+    expect(await republish(session, draftId, files)).toBe(url);
+  });
+
+  it("gives a named endpoint the name, refuses it to another workspace and to another agent, at publish, naming the field", async () => {
+    const name = `hook-${Date.now().toString(36)}`;
+    const { url } = await publish(session, endpointGadget("named", { name }));
+    expect(url).toBe(`${endpointsUrl()}/h/${name}`);
+    expect(await (await fetch(`${url}/ping`)).json()).toMatchObject({ path: "/ping" });
+
+    const sameWorkspace = await session.createDraft({ files: endpointGadget("named-too", { name }) });
+    const refusedHere = await session.publishDraft(sameWorkspace.id).catch((error: unknown) => error);
+    expect(errorCode(refusedHere)).toBe("NAME_TAKEN");
+    expect((refusedHere as Error).message).toContain(
+      `"triggers.http.name" "${name}" is already the endpoint of agent "named"`,
+    );
+
+    const other = await connectNewWorkspace();
+    try {
+      const otherSession = other.client.getSession();
+      const draft = await otherSession.createDraft({ files: endpointGadget("squatter", { name }) });
+      const refused = await otherSession.publishDraft(draft.id).catch((error: unknown) => error);
+      expect(errorCode(refused)).toBe("NAME_TAKEN");
+      expect((refused as Error).message).toContain(`"triggers.http.name" "${name}" is taken`);
+      expect(await otherSession.listAgents()).toEqual([]);
+    } finally {
+      other.client[Symbol.dispose]();
+    }
+    // Still the first workspace's agent.
+    expect(await (await fetch(url)).json()).toMatchObject({ method: "GET" });
+  });
+
+  it("answers endpoints only on the gadget origin, and nothing else there", async () => {
+    const path = new URL(echoUrl).pathname;
+    const onIde = await fetch(`${workshopUrl()}${path}`);
+    expect(onIde.status).toBe(404);
+    expect(onIde.headers.get("workshop-run-id")).toBeNull();
+    for (const idePath of ["/", "/health", "/api", "/mcp", "/s/AAAAAAAAAAAAAAAAAAAAAA", "/index.html"]) {
+      const response = await fetch(`${endpointsUrl()}${idePath}`);
+      expect(response.status, idePath).toBe(404);
+      expect(response.headers.get("content-security-policy"), idePath).toBe("sandbox");
+    }
+  });
+
+  it("does not let a client on the IDE's port pass for the gadget origin with forged headers", async () => {
+    const path = new URL(echoUrl).pathname;
+    const forged = await httpGet(`${workshopUrl()}${path}`, {
+      headers: { "Workshop-Socket": "endpoints", Host: new URL(endpointsUrl()).host },
+    });
+    expect(forged.status).toBe(404);
+    expect(forged.body).not.toContain('"method"');
+    // And the gadget origin stays the gadget origin whatever its client says.
+    const reverse = await httpGet(`${endpointsUrl()}/health`, {
+      headers: { "Workshop-Socket": "ide", Host: new URL(workshopUrl()).host },
+    });
+    expect(reverse.status).toBe(404);
+  });
+
+  it("joins a caller's trace from traceparent and answers traceresponse; a malformed one is ignored", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parent = "00f067aa0ba902b7";
+    const response = await fetch(echoUrl, { headers: { traceparent: `00-${traceId}-${parent}-01` } });
+    const record = await recordOf(session, response.headers.get("workshop-run-id"));
+    expect(record.trace).toMatchObject({ traceId, parentSpanId: parent });
+    const root = record.trace?.spans.find((span) => span.kind === "run");
+    expect(response.headers.get("traceresponse")).toBe(`00-${traceId}-${root?.spanId}-01`);
+
+    const malformed = await fetch(echoUrl, { headers: { traceparent: `00-${"0".repeat(32)}-${parent}-01` } });
+    expect(malformed.status).toBe(200);
+    const plain = await recordOf(session, malformed.headers.get("workshop-run-id"));
+    expect(plain.trace?.traceId).toBeUndefined();
+    expect(malformed.headers.get("traceresponse")).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+  });
+
+  it(`serves a client ${ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE} requests a minute per endpoint, then 429 saying so, while others are served`, async () => {
+    const { url } = await publish(session, endpointGadget("client-limited", {}, "export default { run: () => 1 };"));
+    const noisy = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE; i++)
+        expect((await httpGet(url, { agent: noisy })).status).toBe(200);
+      const refused = await httpGet(url, { agent: noisy });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toContain(
+        `This client sent ${ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE} requests to this endpoint`,
+      );
+    } finally {
+      noisy.destroy();
+    }
+    expect((await httpGet(url, { agent: false })).status).toBe(200);
+  });
+
+  it(`takes ${ENDPOINT_REQUESTS_PER_MINUTE} requests a minute per endpoint from all clients, then 429 saying so; other endpoints go on`, async () => {
+    const { url } = await publish(session, endpointGadget("endpoint-limited", {}, "export default { run: () => 1 };"));
+    // Each request on its own connection: a client of its own, far below the per-client limit.
+    let sent = 0;
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (sent < ENDPOINT_REQUESTS_PER_MINUTE) {
+          sent++;
+          statuses.push((await httpGet(url, { agent: false })).status);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status === 200).length).toBe(ENDPOINT_REQUESTS_PER_MINUTE);
+    const refused = await httpGet(url, { agent: false });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain(`This endpoint took ${ENDPOINT_REQUESTS_PER_MINUTE} requests in the last minute`);
+    expect((await httpGet(echoUrl, { agent: false })).status).toBe(200);
+  });
+
+  it("holds endpoint runs to the workspace's run caps: past them, 503 with Retry-After and no run", async () => {
+    const { url } = await publish(
+      session,
+      endpointGadget(
+        "sleeper",
+        {},
+        "export default { async run() { await new Promise((done) => setTimeout(done, 1500)); return 1; } };",
+      ),
+    );
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const response = await fetch(url);
+        return { response, body: await response.text() };
+      }),
+    );
+    const busy = responses.filter(({ response }) => response.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(JSON.parse(busy[0]?.body ?? "{}")).toMatchObject({ error: { kind: "busy" } });
+    expect(busy[0]?.response.headers.get("retry-after")).toBe("1");
+    expect(busy[0]?.response.headers.get("workshop-run-id")).toBeNull();
+    expect(responses.filter(({ response }) => response.status === 200).length).toBeGreaterThan(0);
+  });
+
+  it("keeps two workspaces' endpoints apart: each lists and records only its own", async () => {
+    const other = await connectNewWorkspace();
+    try {
+      const otherSession = other.client.getSession();
+      const { url } = await publish(
+        otherSession,
+        endpointGadget("theirs", {}, "export default { run: () => 'theirs' };"),
+      );
+      expect(await (await fetch(url)).json()).toBe("theirs");
+      expect((await otherSession.listEndpoints()).map((e) => e.url)).toEqual([url]);
+      expect((await session.listEndpoints()).map((e) => e.url)).not.toContain(url);
+      const response = await fetch(echoUrl);
+      const runId = response.headers.get("workshop-run-id") ?? "";
+      await recordOf(session, runId);
+      await expect(otherSession.getRun(runId)).rejects.toThrow();
+      await eventually(async () => (await httpRuns(otherSession)).length === 1);
+      expect((await httpRuns(otherSession)).map((run) => run.name)).toEqual(["theirs"]);
+    } finally {
+      other.client[Symbol.dispose]();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { describe, expect, it } from "vitest";
+import { isCredentialName, REDACTED, readEndpointRequest } from "./endpoint-request.ts";
+
+const URL_BASE = "http://127.0.0.1:8788/h/hook";
+
+/** A request with a streamed body and no Content-Length, as a chunked upload arrives. */
+function chunked(bytes: number): Request {
+  const chunk = new Uint8Array(64 * 1024).fill(97);
+  let left = bytes;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (left <= 0) return controller.close();
+      const next = chunk.subarray(0, Math.min(chunk.byteLength, left));
+      left -= next.byteLength;
+      controller.enqueue(next);
+    },
+  });
+  return new Request(`${URL_BASE}/up`, { method: "POST", body, duplex: "half" } as RequestInit);
+}
+
+describe("readEndpointRequest", () => {
+  it("reads method, the path below the endpoint, query and lower-case headers, and a JSON body as JSON", async () => {
+    const request = new Request(`${URL_BASE}/a/b%20c?x=1&tag=a&tag=b&empty=`, {
+      method: "post",
+      headers: { "Content-Type": "application/json; charset=utf-8", "X-Custom": "yes" },
+      body: JSON.stringify({ hello: ["world"] }),
+    });
+    const read = await readEndpointRequest(request, "/a/b%20c");
+    expect(read).toMatchObject({
+      ok: true,
+      input: {
+        method: "POST",
+        path: "/a/b%20c",
+        query: { x: "1", tag: ["a", "b"], empty: "" },
+        headers: { "content-type": "application/json; charset=utf-8", "x-custom": "yes" },
+        body: { hello: ["world"] },
+      },
+    });
+  });
+
+  it("answers text for a text body, a JSON type that does not parse, and null without a body", async () => {
+    const text = await readEndpointRequest(new Request(URL_BASE, { method: "PUT", body: "a=1&b=2" }), "/");
+    expect(text.ok && text.input.body).toBe("a=1&b=2");
+    const broken = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" }),
+      "/",
+    );
+    expect(broken.ok && broken.input.body).toBe("{nope");
+    const vendor = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/vnd.api+json" }, body: "[1]" }),
+      "/",
+    );
+    expect(vendor.ok && vendor.input.body).toEqual([1]);
+    const none = await readEndpointRequest(new Request(URL_BASE), "/");
+    expect(none.ok && none.input).toMatchObject({ method: "GET", body: null, query: {} });
+  });
+
+  it("never passes Cookie or the socket header on, and keeps Authorization for the gadget but not the record", async () => {
+    const request = new Request(`${URL_BASE}?access_token=abc&page=2&key=k1`, {
+      headers: {
+        Cookie: "session=1",
+        "Workshop-Socket": "endpoints",
+        Authorization: "Bearer s3cret",
+        "X-Api-Key": "k2",
+        "X-Hub-Signature-256": "sha256=00",
+      },
+    });
+    const read = await readEndpointRequest(request, "/");
+    if (!read.ok) throw new Error("refused");
+    expect(read.input.headers).not.toHaveProperty("cookie");
+    expect(read.input.headers).not.toHaveProperty("workshop-socket");
+    expect(read.input.headers.authorization).toBe("Bearer s3cret");
+    expect(read.input.query).toMatchObject({ access_token: "abc", key: "k1" });
+    expect(read.recorded.headers).toMatchObject({
+      authorization: REDACTED,
+      "x-api-key": REDACTED,
+      "x-hub-signature-256": "sha256=00",
+    });
+    expect(read.recorded.query).toEqual({ access_token: REDACTED, page: "2", key: REDACTED });
+    expect(JSON.stringify(read.recorded)).not.toMatch(/s3cret|abc|k1|k2/);
+  });
+
+  it("keeps a query parameter named __proto__ as plain data", async () => {
+    const read = await readEndpointRequest(new Request(`${URL_BASE}?__proto__=x&constructor=y`), "/");
+    if (!read.ok) throw new Error("refused");
+    expect(Object.getPrototypeOf(read.input.query)).toBe(Object.prototype);
+    expect(Object.keys(read.input.query)).toEqual(["__proto__", "constructor"]);
+    expect(JSON.parse(JSON.stringify(read.input.query))).toEqual(JSON.parse('{"__proto__":"x","constructor":"y"}'));
+  });
+
+  it(`accepts a body of ${MAX_ENDPOINT_BODY_BYTES} bytes and refuses one more with 413, by length or as it streams`, async () => {
+    const exact = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", body: "a".repeat(MAX_ENDPOINT_BODY_BYTES) }),
+      "/",
+    );
+    expect(exact.ok && typeof exact.input.body === "string" && exact.input.body.length).toBe(MAX_ENDPOINT_BODY_BYTES);
+    const over = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", body: "a".repeat(MAX_ENDPOINT_BODY_BYTES + 1) }),
+      "/",
+    );
+    expect(over).toMatchObject({ ok: false, status: 413 });
+    expect(!over.ok && over.message).toContain(`larger than ${MAX_ENDPOINT_BODY_BYTES} bytes`);
+    expect((await readEndpointRequest(chunked(MAX_ENDPOINT_BODY_BYTES), "/")).ok).toBe(true);
+    expect(await readEndpointRequest(chunked(MAX_ENDPOINT_BODY_BYTES + 1), "/")).toMatchObject({ ok: false });
+  });
+});
+
+describe("isCredentialName", () => {
+  it.each([
+    "authorization",
+    "Proxy-Authorization",
+    "x-api-key",
+    "apikey",
+    "access_token",
+    "client-secret",
+    "password",
+    "key",
+  ])("redacts %s", (name) => expect(isCredentialName(name)).toBe(true));
+  it.each(["content-type", "x-hub-signature-256", "page", "author", "keyboard"])("keeps %s", (name) =>
+    expect(isCredentialName(name)).toBe(false),
+  );
+});

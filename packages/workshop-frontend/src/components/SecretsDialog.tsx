@@ -1,0 +1,187 @@
+import { useEffect, useRef, useState } from "react";
+import { errorMessage } from "../error-message.ts";
+import { useSecrets } from "../hooks/use-secrets.ts";
+import { type SecretRow, secretInputProblem, secretRows } from "../secrets/secret-rows.ts";
+import { Dialog } from "./Dialog.tsx";
+
+const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700";
+const button =
+  "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
+/** One secret's line, with Delete asked again in place (never window.confirm). */
+function SecretLine({ row, onDelete }: { row: SecretRow; onDelete(name: string): Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const keep = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+    else if (wasAsking.current) deleteButton.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+  return (
+    <li className="rounded border border-zinc-200 p-1 dark:border-zinc-800" data-testid="secret" data-name={row.name}>
+      <div className="flex items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <p className="font-mono font-semibold">{row.name}</p>
+          <p className="text-zinc-500">
+            {row.size} · {row.set} · {row.usedBy}
+          </p>
+        </div>
+        {!asking && (
+          <button ref={deleteButton} type="button" className={button} onClick={() => setAsking(true)}>
+            Delete<span className="sr-only"> {row.name}</span>
+          </button>
+        )}
+      </div>
+      {asking && (
+        <fieldset className="mt-1 flex flex-wrap items-center gap-2">
+          <legend className="sr-only">Delete {row.name}?</legend>
+          <span>Delete {row.name}? Agents granted it run without it from now on.</span>
+          <button
+            type="button"
+            className="rounded bg-red-600 px-2 text-xs text-white hover:bg-red-700 disabled:opacity-50"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              void onDelete(row.name).finally(() => setBusy(false));
+            }}
+          >
+            Delete secret
+          </button>
+          <button ref={keep} type="button" className={button} onClick={() => setAsking(false)}>
+            Keep it
+          </button>
+        </fieldset>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The workspace's secrets: set or replace one (the value typed in a password field, sent once and then
+ * cleared: it is never shown again, nor kept anywhere here), the list by name, size and use, Delete.
+ */
+export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; suggestedName?: string }) {
+  const { secrets, set, remove } = useSecrets();
+  const [name, setName] = useState(suggestedName ?? "");
+  const [value, setValue] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const rows = secretRows(secrets.data ?? [], Date.now());
+
+  const submit = async () => {
+    const trimmed = name.trim();
+    const problem = secretInputProblem(trimmed, value);
+    if (problem) return setError(problem);
+    setBusy(true);
+    setError(undefined);
+    try {
+      const info = await set(trimmed, value);
+      setValue("");
+      setName("");
+      setNotice(`${info.name} is set (${info.bytes} bytes). Its value is not shown again.`);
+    } catch (reason) {
+      setError(errorMessage(reason));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const deleteSecret = async (secret: string) => {
+    try {
+      await remove(secret);
+      setNotice(`${secret} is deleted.`);
+      listHeading.current?.focus();
+    } catch (reason) {
+      setError(errorMessage(reason));
+    }
+  };
+
+  return (
+    <Dialog title="Secrets" onClose={onClose} testId="secrets-dialog">
+      <div className="flex flex-col gap-3 text-sm">
+        <p className="text-zinc-600 dark:text-zinc-300">
+          API keys and tokens for the services your agents call. A gadget gets only the secrets its{" "}
+          <code>grants.secrets</code> names (as <code>env.secrets.NAME</code>) or its <code>grants.fetch.headers</code>{" "}
+          fills in; shared and embedded runs get none. Values are encrypted at rest and redacted from all run output.
+        </p>
+        <form
+          className="flex flex-col gap-1"
+          aria-label="Set a secret"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <div className="flex flex-wrap items-center gap-2">
+            <label className="flex items-center gap-1 text-xs">
+              Name
+              <input
+                className={field}
+                value={name}
+                maxLength={64}
+                placeholder="GITHUB_TOKEN"
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setName(e.target.value.toUpperCase())}
+                data-autofocus
+              />
+            </label>
+            <label className="flex flex-1 items-center gap-1 text-xs">
+              Value
+              <input
+                className={`${field} flex-1`}
+                type="password"
+                value={value}
+                autoComplete="new-password"
+                spellCheck={false}
+                onChange={(e) => setValue(e.target.value)}
+                aria-describedby="secret-value-hint"
+              />
+            </label>
+            <button
+              type="submit"
+              className="rounded bg-sky-600 px-2 py-0.5 text-xs text-white hover:bg-sky-700 disabled:opacity-50"
+              disabled={busy}
+            >
+              {busy ? "Setting…" : "Set secret"}
+            </button>
+          </div>
+          <span id="secret-value-hint" className="text-xs text-zinc-500">
+            Setting a name that exists replaces its value. The value is never shown again, here or anywhere.
+          </span>
+        </form>
+        {error && (
+          <p className="text-xs text-red-600" role="alert">
+            {error}
+          </p>
+        )}
+        {notice && (
+          <p className="text-xs text-emerald-700 dark:text-emerald-400" role="status">
+            {notice}
+          </p>
+        )}
+        <section aria-labelledby="secrets-list-heading" className="flex flex-col gap-1">
+          <h3 id="secrets-list-heading" ref={listHeading} tabIndex={-1} className="font-semibold">
+            This workspace's secrets
+          </h3>
+          {secrets.isError && (
+            <p className="text-xs text-red-600" role="alert">
+              {errorMessage(secrets.error)}
+            </p>
+          )}
+          {secrets.isSuccess && rows.length === 0 && <p className="text-xs text-zinc-500">None yet.</p>}
+          <ul className="flex flex-col gap-1 text-xs">
+            {rows.map((row) => (
+              <SecretLine key={row.name} row={row} onDelete={deleteSecret} />
+            ))}
+          </ul>
+        </section>
+      </div>
+    </Dialog>
+  );
+}
