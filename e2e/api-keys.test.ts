@@ -51,6 +51,7 @@ type Family =
   | "shares"
   | "settings"
   | "errors and usage"
+  | "secrets"
   | "keys";
 
 /** Which family each method of the contract is in: a new Session method does not compile until it is here. */
@@ -79,6 +80,9 @@ const FAMILY_OF: Record<keyof Session, Family> = {
   updateSettings: "settings",
   listErrors: "errors and usage",
   usage: "errors and usage",
+  setSecret: "secrets",
+  listSecrets: "secrets",
+  deleteSecret: "secrets",
   createKey: "keys",
   listKeys: "keys",
   revokeKey: "keys",
@@ -153,6 +157,9 @@ function callsOf(ws: Workspace): Record<keyof Session, (session: RpcStub<Session
     updateSettings: (s) => s.updateSettings({}),
     listErrors: (s) => s.listErrors(),
     usage: (s) => s.usage(),
+    setSecret: (s) => s.setSecret("SET_BY_A_KEY", "value-set-by-a-key"),
+    listSecrets: (s) => s.listSecrets(),
+    deleteSecret: (s) => s.deleteSecret("SET_BY_A_KEY"),
     createKey: (s) => s.createKey({ name: "from-a-key", scope: "call" }),
     listKeys: (s) => s.listKeys(),
     revokeKey: (s) => s.revokeKey(UNKNOWN_ID),

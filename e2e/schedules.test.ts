@@ -123,7 +123,14 @@ describe("schedules", () => {
     using _client = client;
     const agentId = await publish(session, "ticker", ECHO_INPUT, { schedules: [{ every: "1s" }] });
     const [listed] = await session.listSchedules();
-    expect(listed).toMatchObject({ agentId, agentName: "ticker", version: 1, schedule: TICK, paused: false, skipped: 0 });
+    expect(listed).toMatchObject({
+      agentId,
+      agentName: "ticker",
+      version: 1,
+      schedule: TICK,
+      paused: false,
+      skipped: 0,
+    });
     expect(listed?.nextAt).toEqual(expect.any(Number));
 
     const [first] = await until("a scheduled run", async () => {
@@ -134,7 +141,10 @@ describe("schedules", () => {
     expect(first).toMatchObject({ status: "ok", via: "schedule", trigger: { kind: "schedule", schedule: TICK } });
     const record = await session.getRun(first.runId);
     expect(record.payload).toEqual({ scheduledAt: first.trigger.scheduledAt, schedule: TICK });
-    expect(record.outcome).toMatchObject({ status: "ok", result: { scheduledAt: first.trigger.scheduledAt, schedule: TICK } });
+    expect(record.outcome).toMatchObject({
+      status: "ok",
+      result: { scheduledAt: first.trigger.scheduledAt, schedule: TICK },
+    });
     // It fired for its slot, not before it.
     expect(first.startedAt).toBeGreaterThanOrEqual(first.trigger.scheduledAt);
     await until("the outcome in the listing", async () => (await session.listSchedules())[0]?.lastOutcome === "ok");
@@ -179,7 +189,9 @@ describe("schedules", () => {
     const agentId = await publish(session, "mover", ECHO_INPUT, { schedules: [{ every: "1s" }] });
     await until("a run of version 1", async () => (await scheduledRuns(session, agentId)).length > 0);
 
-    expect(await republish(session, "mover", ECHO_INPUT, { schedules: [{ every: "2s" }, { cron: "0 9 * * 1" }] })).toBe(2);
+    expect(await republish(session, "mover", ECHO_INPUT, { schedules: [{ every: "2s" }, { cron: "0 9 * * 1" }] })).toBe(
+      2,
+    );
     const listed = await session.listSchedules();
     expect(listed.map((info) => [info.schedule, info.version])).toEqual([
       ["every 2s", 2],
@@ -206,7 +218,9 @@ describe("schedules", () => {
       [[{ every: "10m" }, { cron: "61 * * * *" }], '"triggers.schedules[1].cron" is not a cron expression'],
       [[{ every: "500ms" }], '"triggers.schedules[0].every" must be a whole number and a unit'],
     ] as const) {
-      const draft = await session.createDraft({ files: gadget(ECHO_INPUT, { name: "bad-cron", triggers: { schedules } }) });
+      const draft = await session.createDraft({
+        files: gadget(ECHO_INPUT, { name: "bad-cron", triggers: { schedules } }),
+      });
       await expect(session.publishDraft(draft.id)).rejects.toThrow(field);
       await session.deleteDraft(draft.id);
     }
@@ -216,7 +230,9 @@ describe("schedules", () => {
     await expect(session.pauseSchedules("nobody@2", true)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 
-  it("files a failing schedule's runs with the workspace's problems, naming the schedule", { timeout: 60_000 }, async () => {
+  it("files a failing schedule's runs with the workspace's problems, naming the schedule", {
+    timeout: 60_000,
+  }, async () => {
     const { client, session } = await newWorkspace(server.url);
     using _client = client;
     const agentId = await publish(session, "broken", FAILING, { schedules: [{ every: "1s" }] });

@@ -124,6 +124,9 @@ export default {
     console.info(encodeURIComponent(token), JSON.stringify({ token }), hex(token), hex(token).toUpperCase());
     console.warn(new URLSearchParams({ token }).toString(), b64("user:" + token));
     console.error(new Error("failed with " + token));
+    // Left to the runtime: an unhandled rejection and an error thrown from a timer.
+    void Promise.reject(new Error("unhandled " + token));
+    setTimeout(() => { throw new Error("late " + token); }, 0);
     const echoed = await (await env.fetch("http://127.0.0.1:${a}/echo?t=" + encodeURIComponent(token))).text();
     console.log("the server echoed", echoed, b64(echoed));
     await env.fetch("http://127.0.0.1:${a}/path/" + encodeURIComponent(token) + "/end");
@@ -449,29 +452,65 @@ for (const mode of ["runner pool", "in-process"] as const) {
   });
 }
 
-describe("a Workshop without a secrets key", () => {
+describe("the secrets key", () => {
   let root: string;
-  let workshop: WorkshopServer;
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "workshop-no-key-"));
-    workshop = await startWorkshopServer({ dataDir: join(root, "data"), secretsKeyFile: null, pool: false });
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "workshop-secrets-key-"));
   });
-  afterAll(async () => {
-    await workshop?.stop();
-    rmSync(root, { recursive: true, force: true });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const granted = gadget("export default { run: (_p: unknown, env: any) => Object.keys(env.secrets) };", {
+    grants: { secrets: ["API_TOKEN"] },
   });
 
-  it("refuses to set a secret, saying how to give it one, and runs granted gadgets without any", async () => {
-    using boot = createRpcClient({ url: workshop.url });
-    const { token } = await boot.createWorkspace();
-    using client = createRpcClient({ url: workshop.url, token });
-    const session = client.getSession();
-    await expect(session.setSecret("API_TOKEN", "a-valid-value")).rejects.toThrow(/no SECRETS_KEY/);
-    expect(await session.listSecrets()).toEqual([]);
-    const files = gadget("export default { run: (_p: unknown, env: any) => Object.keys(env.secrets) };", {
-      grants: { secrets: ["API_TOKEN"] },
-    });
-    const outcome = await session.runDraft((await session.createDraft({ files })).id, {});
-    expect(outcome).toMatchObject({ status: "ok", result: [] });
+  it("without one, the Workshop refuses to set a secret, saying how to give it one, and runs granted gadgets without any", async () => {
+    const workshop = await startWorkshopServer({ dataDir: join(root, "no-key"), secretsKeyFile: null, pool: false });
+    try {
+      using boot = createRpcClient({ url: workshop.url });
+      const { token } = await boot.createWorkspace();
+      using client = createRpcClient({ url: workshop.url, token });
+      const session = client.getSession();
+      await expect(session.setSecret("API_TOKEN", "a-valid-value")).rejects.toThrow(/no SECRETS_KEY/);
+      expect(await session.listSecrets()).toEqual([]);
+      const outcome = await session.runDraft((await session.createDraft({ files: granted })).id, {});
+      expect(outcome).toMatchObject({ status: "ok", result: [] });
+    } finally {
+      await workshop.stop();
+    }
+  });
+
+  it("with another key than the secrets were set with, a run granted one ends invalid, saying to set it again", async () => {
+    const dataDir = join(root, "rekeyed");
+    let workshop = await startWorkshopServer({ dataDir, secretsKeyFile: join(root, "first.key"), pool: false });
+    let token: string;
+    try {
+      using boot = createRpcClient({ url: workshop.url });
+      token = (await boot.createWorkspace()).token;
+      using client = createRpcClient({ url: workshop.url, token });
+      await client.getSession().setSecret("API_TOKEN", "sealed-with-the-first-key");
+    } finally {
+      await workshop.stop();
+    }
+    workshop = await startWorkshopServer({ dataDir, secretsKeyFile: join(root, "second.key"), pool: false });
+    try {
+      using client = createRpcClient({ url: workshop.url, token });
+      const session = client.getSession();
+      const outcome = await session.runDraft((await session.createDraft({ files: granted })).id, {});
+      expect(outcome).toMatchObject({
+        status: "error",
+        kind: "invalid",
+        message: expect.stringContaining("The secret API_TOKEN could not be opened"),
+      });
+      expect((await session.listSecrets()).map((secret) => secret.name)).toEqual(["API_TOKEN"]);
+    } finally {
+      await workshop.stop();
+    }
+  });
+
+  it("is refused inside the data folder", async () => {
+    const dataDir = join(root, "inside");
+    await expect(startWorkshopServer({ dataDir, secretsKeyFile: join(dataDir, "key"), pool: false })).rejects.toThrow(
+      /inside the data folder/,
+    );
   });
 });

@@ -275,7 +275,7 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
     {
       name: "the same agent and payload without a schema",
       summary: s.untyped,
-      note: `${warm("untyped")}; the three schema rows take turns call by call`,
+      note: `${warm("untyped")}; the four schema rows take turns call by call`,
     },
     {
       name: "its twin (the same again, another agent): the noise of the schema's ratio",

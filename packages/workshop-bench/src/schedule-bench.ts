@@ -92,12 +92,18 @@ export async function measureSchedules(options: {
     );
     await sleep(Math.max(0, slot - Date.now()));
     const perWorkspace: { started: number[]; finished: number[] }[] = [];
+    const outcomes = new Map<string, number>();
     const deadline = slot + 120_000;
     for (;;) {
       await sleep(2000);
       perWorkspace.length = 0;
+      outcomes.clear();
       for (const { session } of spaces) {
         const runs = (await scheduledRuns(session)).filter((run) => run.trigger.scheduledAt === slot);
+        for (const run of runs) {
+          const outcome = run.status === "ok" ? "ok" : (run.kind ?? "error");
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        }
         perWorkspace.push({
           started: runs.map((run) => run.startedAt - slot),
           finished: runs.map((run) => run.startedAt + run.totalMs - slot),
@@ -117,7 +123,7 @@ export async function measureSchedules(options: {
     rows.push({
       name: "schedule storm: last firing finished after the slot",
       summary: summarize(lastPerWorkspace),
-      note: `${all.length}/${total} fired; all within ${(Math.max(...all) / 1000).toFixed(1)} s (target 60 s)`,
+      note: `${all.length}/${total} fired (${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(", ")}); all within ${(Math.max(...all) / 1000).toFixed(1)} s (target 60 s)`,
     });
     notes.push(
       `Schedule storm per workspace: median start ${medianPerWorkspace.map((ms) => Math.round(ms)).join(", ")} ms (max/min ${ratio(medianPerWorkspace).toFixed(2)}); last finished ${lastPerWorkspace.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s (max/min ${ratio(lastPerWorkspace).toFixed(2)}; target ≤ 2).`,

@@ -41,7 +41,9 @@ describe("checkCron", () => {
   it("refuses too few fields, bad values, '?', dates that never come and @reboot", () => {
     expect(error(checkCron("* * * *", "f"))).toContain('"f" has 4 fields');
     expect(error(checkCron("", "f"))).toContain('"f" has 0 fields');
-    expect(error(checkCron("61 * * * *", "f"))).toMatch(/"f" is not a cron expression \(Invalid value for minute: 61\)/);
+    expect(error(checkCron("61 * * * *", "f"))).toMatch(
+      /"f" is not a cron expression \(Invalid value for minute: 61\)/,
+    );
     expect(error(checkCron("a b c d e", "f"))).toContain("is not a cron expression");
     expect(error(checkCron("0 0 ? * *", "f"))).toContain('uses "?"');
     expect(error(checkCron("0 0 31 2 *", "f"))).toContain("never fires");
@@ -49,7 +51,10 @@ describe("checkCron", () => {
   });
 
   it("bounds the expression's length at MAX_CRON_EXPRESSION_LENGTH", () => {
-    const exactly = `0 0 * * ${"1,".repeat((MAX_CRON_EXPRESSION_LENGTH - 9) / 2)}1`.padEnd(MAX_CRON_EXPRESSION_LENGTH, " ");
+    const exactly = `0 0 * * ${"1,".repeat((MAX_CRON_EXPRESSION_LENGTH - 9) / 2)}1`.padEnd(
+      MAX_CRON_EXPRESSION_LENGTH,
+      " ",
+    );
     expect(exactly.length).toBe(MAX_CRON_EXPRESSION_LENGTH);
     expect(checkCron(exactly, "f").ok).toBe(true);
     expect(error(checkCron(`${exactly} `, "f"))).toContain(`at most ${MAX_CRON_EXPRESSION_LENGTH}`);
@@ -75,7 +80,9 @@ describe("checkInterval", () => {
     expect(checkInterval("1m", "f").ok).toBe(true);
     expect(checkInterval("60s", "f").ok).toBe(true);
     const short = error(checkInterval("59s", "triggers.schedules[0].every"));
-    expect(short).toContain('"triggers.schedules[0].every" is "59s", shorter than the minimum interval of 1 minute ("1m")');
+    expect(short).toContain(
+      '"triggers.schedules[0].every" is "59s", shorter than the minimum interval of 1 minute ("1m")',
+    );
     expect(error(checkInterval("30s", "f"))).toContain("shorter than the minimum");
   });
 
@@ -116,7 +123,9 @@ describe("checkSchedule", () => {
   });
 
   it("wants exactly one of cron and every", () => {
-    expect(error(checkSchedule({}, "triggers.schedules[0]"))).toContain('"triggers.schedules[0]" must have either "cron"');
+    expect(error(checkSchedule({}, "triggers.schedules[0]"))).toContain(
+      '"triggers.schedules[0]" must have either "cron"',
+    );
     expect(error(checkSchedule({ cron: "* * * * *", every: "1m" }, "f"))).toContain("not both");
   });
 });

@@ -20,9 +20,7 @@ export interface ScheduleSpec {
 }
 
 /** A checked schedule. `text` names it in records and listings: `cron 0 9 * * 1`, `every 10m`. */
-export type Schedule =
-  | { kind: "cron"; expression: string; text: string }
-  | { kind: "every"; ms: number; text: string };
+export type Schedule = { kind: "cron"; expression: string; text: string } | { kind: "every"; ms: number; text: string };
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const UNIT_WORDS = { s: "second", m: "minute", h: "hour", d: "day" } as const;
@@ -118,10 +116,16 @@ export function checkCron(cron: string, field: string): Checked<string> {
       error: `"${field}" has ${fields} fields: a cron expression has ${CRON_SHAPE}. There is no seconds (or year) field: a schedule fires at most once a minute.`,
     };
   if (fields < 5 && !expression.startsWith("@"))
-    return { ok: false, error: `"${field}" has ${fields} field${fields === 1 ? "" : "s"}: a cron expression has ${CRON_SHAPE}.` };
+    return {
+      ok: false,
+      error: `"${field}" has ${fields} field${fields === 1 ? "" : "s"}: a cron expression has ${CRON_SHAPE}.`,
+    };
   // croner reads "?" as "the time the pattern was parsed": a schedule would change with each restart.
   if (expression.includes("?"))
-    return { ok: false, error: `"${field}" uses "?": write "*" instead (schedules fire the same after every restart).` };
+    return {
+      ok: false,
+      error: `"${field}" uses "?": write "*" instead (schedules fire the same after every restart).`,
+    };
   let pattern: Cron;
   try {
     pattern = cronOf(expression);
@@ -130,7 +134,10 @@ export function checkCron(cron: string, field: string): Checked<string> {
     return { ok: false, error: `"${field}" is not a cron expression (${why}). It has ${CRON_SHAPE}.` };
   }
   if (!pattern.nextRun(new Date()))
-    return { ok: false, error: `"${field}" never fires ("${expression}" names no date that exists). Check the day and month.` };
+    return {
+      ok: false,
+      error: `"${field}" never fires ("${expression}" names no date that exists). Check the day and month.`,
+    };
   return { ok: true, value: expression };
 }
 

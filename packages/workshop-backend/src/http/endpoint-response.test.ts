@@ -10,7 +10,7 @@ const failed = (kind: RunErrorKind, message = "boom"): RunOutcome => ({
   runId: "r1",
   kind,
   message,
-  error: { name: "Error", message, stack: "Error: boom\n    at run (index.ts:1:1)" },
+  error: { name: "Error", message, stack: "Error: boom\n    at run (index.ts:1:1)", frames: [] },
   timings,
 });
 

@@ -261,7 +261,8 @@ export class SessionTarget extends RpcTarget implements Session {
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
-    if (endpointName !== undefined) await endpoints.claimEndpointName(this.connection.env, this.workspaceId, endpointName);
+    if (endpointName !== undefined)
+      await endpoints.claimEndpointName(this.connection.env, this.workspaceId, endpointName);
     const published = await this.store.publishDraft(id, {
       version: summary.version,
       tests: failing ? { ...status, overridden: true } : status,

@@ -100,8 +100,11 @@ describe("ScheduleTable", () => {
     expect(storedSchedule("cron 0 9 * * 1")).toMatchObject({ kind: "cron", expression: "0 9 * * 1" });
     expect(storedSchedule("hourly")).toBeUndefined();
     expect(
-      manifestSchedules({ name: "x", entry: "index.ts", triggers: { schedules: [{ every: "10m" }, { cron: "0 * * * *" }] } })
-        .map((s) => s.text),
+      manifestSchedules({
+        name: "x",
+        entry: "index.ts",
+        triggers: { schedules: [{ every: "10m" }, { cron: "0 * * * *" }] },
+      }).map((s) => s.text),
     ).toEqual(["every 10m", "cron 0 * * * *"]);
     expect(manifestSchedules(undefined)).toEqual([]);
   });

@@ -71,7 +71,10 @@ async function pause(context: CommandContext, open: OpenSession, agent: string, 
     schedules = await open.session.pauseSchedules(agent, paused);
   } catch (error) {
     const code = errorCode(error);
-    throw open.failure(error, code === "AGENT_NOT_FOUND" ? EXIT.notFound : code === "INVALID_ARGUMENT" ? EXIT.usage : EXIT.internal);
+    throw open.failure(
+      error,
+      code === "AGENT_NOT_FOUND" ? EXIT.notFound : code === "INVALID_ARGUMENT" ? EXIT.usage : EXIT.internal,
+    );
   }
   const what = paused ? "Paused" : "Resumed";
   context.streams.stderr.write(
