@@ -52,6 +52,7 @@ type Family =
   | "settings"
   | "errors and usage"
   | "secrets"
+  | "triggers"
   | "keys";
 
 /** Which family each method of the contract is in: a new Session method does not compile until it is here. */
@@ -83,6 +84,9 @@ const FAMILY_OF: Record<keyof Session, Family> = {
   setSecret: "secrets",
   listSecrets: "secrets",
   deleteSecret: "secrets",
+  listEndpoints: "triggers",
+  listSchedules: "triggers",
+  pauseSchedules: "triggers",
   createKey: "keys",
   listKeys: "keys",
   revokeKey: "keys",
@@ -160,6 +164,9 @@ function callsOf(ws: Workspace): Record<keyof Session, (session: RpcStub<Session
     setSecret: (s) => s.setSecret("SET_BY_A_KEY", "value-set-by-a-key"),
     listSecrets: (s) => s.listSecrets(),
     deleteSecret: (s) => s.deleteSecret("SET_BY_A_KEY"),
+    listEndpoints: (s) => s.listEndpoints(),
+    listSchedules: (s) => s.listSchedules(),
+    pauseSchedules: (s) => s.pauseSchedules("echo", false),
     createKey: (s) => s.createKey({ name: "from-a-key", scope: "call" }),
     listKeys: (s) => s.listKeys(),
     revokeKey: (s) => s.revokeKey(UNKNOWN_ID),
