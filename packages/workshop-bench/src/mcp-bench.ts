@@ -182,7 +182,7 @@ export async function measureMcp({ url, samples, rounds }: McpBenchOptions): Pro
   // A new connection per call is slow and opens a WebSocket each time: smaller batches.
   for (const kind of names) warmUps[kind] = await warmUntilStable(kinds[kind], kind.startsWith("fresh") ? 50 : 200);
   const taken = Object.fromEntries(names.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
-  // The schema's cost is a few per cent at most: its three runs take turns call by call, not block by
+  // The schema's cost is a few per cent at most: its four runs take turns call by call, not block by
   // block, so no drift of the machine lands on one of them alone.
   const paired: Kind[] = ["typed", "untyped", "twin", "bytes"];
   for (let round = 0; round < rounds; round++) {

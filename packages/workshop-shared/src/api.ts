@@ -634,7 +634,9 @@ export interface ScheduleInfo {
   paused: boolean;
   /** Next firing (epoch ms), null while paused. */
   nextAt: number | null;
+  /** When it last fired (epoch ms), null if never. */
   lastAt: number | null;
+  /** How the last firing ended; null before the first one ends (or while the last one still runs). */
   lastOutcome: "ok" | RunErrorKind | null;
   /** Firings skipped because the previous run of this schedule was still going. */
   skipped: number;
