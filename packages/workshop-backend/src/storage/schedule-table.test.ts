@@ -103,9 +103,17 @@ describe("ScheduleTable", () => {
       manifestSchedules({
         name: "x",
         entry: "index.ts",
+        grants: {},
         triggers: { schedules: [{ every: "10m" }, { cron: "0 * * * *" }] },
       }).map((s) => s.text),
     ).toEqual(["every 10m", "cron 0 * * * *"]);
     expect(manifestSchedules(undefined)).toEqual([]);
+  });
+
+  it("sets aside a stored schedule it cannot read, so the alarm does not come back for it", () => {
+    table.replaceForAgent("a1", 1, [schedule({ every: "10m" })], T0);
+    storage.sql.exec("UPDATE schedules SET schedule = 'every soon'");
+    expect(table.due(T0 + 10 * MINUTE)).toEqual([]);
+    expect(table.earliest()).toBeNull();
   });
 });

@@ -105,7 +105,14 @@ export class ScheduleTable {
       .toArray()
       .flatMap((row) => {
         const schedule = storedSchedule(row.schedule);
-        return schedule ? [{ agentId: row.agent_id, schedule, nextAt: row.next_at }] : [];
+        if (schedule) return [{ agentId: row.agent_id, schedule, nextAt: row.next_at }];
+        // Unreadable (a parser that changed its mind): set aside, or the alarm would come back for it at once.
+        this.sql.exec(
+          "UPDATE schedules SET next_at = NULL WHERE agent_id = ? AND schedule = ?",
+          row.agent_id,
+          row.schedule,
+        );
+        return [];
       });
   }
 
