@@ -50,6 +50,11 @@ describe("problems", () => {
     expect(sourceWords(toProblem(group("a", 1, { lastContext: { source: "agent:a1", via: "mcp" } })))).toBe(
       " (published, from MCP)",
     );
+    const scheduled = toProblem(
+      group("a", 1, { lastContext: { source: "agent:a1", via: "schedule", schedule: "cron 0 9 * * 1" } }),
+    );
+    expect(scheduled.schedule).toBe("cron 0 9 * * 1");
+    expect(sourceWords(scheduled)).toBe(" (published, on its schedule cron 0 9 * * 1)");
   });
 
   it("finds groups that are new or happened again since they were seen", () => {

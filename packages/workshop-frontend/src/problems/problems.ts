@@ -35,6 +35,8 @@ export interface Problem {
   runId?: string;
   /** Set when an MCP client started that run (the context's `via`). */
   fromMcp?: true;
+  /** The schedule that fired that run (`every 10m`), when one did. */
+  schedule?: string;
 }
 
 export function toProblem(group: ErrorGroup): Problem {
@@ -49,14 +51,16 @@ export function toProblem(group: ErrorGroup): Problem {
     ...(context.version ? { version: context.version } : {}),
     ...(context.runId ? { runId: context.runId } : {}),
     ...(context.via === "mcp" ? { fromMcp: true as const } : {}),
+    ...(context.via === "schedule" && context.schedule ? { schedule: context.schedule } : {}),
   };
 }
 
-/** What ran, in words beside the gadget's name: a published agent or code sent to Code Mode, and from MCP. */
+/** What ran, in words beside the gadget's name: a published agent or code sent to Code Mode, from MCP or on a schedule. */
 export function sourceWords(problem: Problem): string {
   const words = [
     problem.sourceKind === "agent" ? "published" : problem.sourceKind === "code" ? "Code Mode" : undefined,
     problem.fromMcp ? "from MCP" : undefined,
+    problem.schedule ? `on its schedule ${problem.schedule}` : undefined,
   ].filter(Boolean);
   return words.length > 0 ? ` (${words.join(", ")})` : "";
 }
