@@ -231,7 +231,10 @@ describe("the MCP endpoint with the official SDK client", () => {
     });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('may not call "weather"');
-    const allowed = await client.callTool({ name: "run_code", arguments: { code: 'return agents.echo({ input: "ok" });' } });
+    const allowed = await client.callTool({
+      name: "run_code",
+      arguments: { code: 'return agents.echo({ input: "ok" });' },
+    });
     expect(allowed.structuredContent).toEqual({ result: "Echo: ok" });
   });
 
