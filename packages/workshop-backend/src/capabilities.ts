@@ -16,6 +16,7 @@ import {
 import { fillTemplate } from "@gadgets/workshop-shared/schemas";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 import type { CapabilityCall, CapabilityHandler, CapabilityReply } from "./executors/executor.ts";
+import { readCappedBody } from "./capped-body.ts";
 import { pathShape, urlShape } from "./url-shape.ts";
 
 export interface TraceInfo {
@@ -71,34 +72,10 @@ export function isFetchAllowed(url: URL, hosts: readonly string[]): boolean {
 
 const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
 
-/** A response body, read in chunks and refused as soon as it passes `max` (never held whole first). */
+/** A response body within `max`, or an error for the gadget naming the host. */
 async function readCapped(response: Response, max: number, host: string): Promise<Uint8Array> {
-  const tooLarge = () => new Error(`The response from ${host} is larger than ${max} bytes.`);
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readCappedBody(response, max);
+  if (!bytes) throw new Error(`The response from ${host} is larger than ${max} bytes.`);
   return bytes;
 }
 

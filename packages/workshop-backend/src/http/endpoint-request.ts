@@ -7,6 +7,7 @@
 
 import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
 import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { readCappedBody } from "../capped-body.ts";
 
 /** The header workerd sets on each local socket (gadget-origin.ts): the Workshop's own, not the caller's. */
 export const SOCKET_HEADER = "workshop-socket";
@@ -42,33 +43,6 @@ const tooLarge = (): ReadEndpointRequest => ({
   message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
 });
 
-/** The body's bytes, or undefined past the limit (read no further than that). */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return undefined;
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** `application/json`, `application/problem+json`, `text/json`…, parameters aside. */
 function isJsonType(contentType: string | null): boolean {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -93,7 +67,7 @@ function bodyValue(bytes: Uint8Array, contentType: string | null): JsonValue {
  * body past MAX_ENDPOINT_BODY_BYTES is refused (413) before anything runs.
  */
 export async function readEndpointRequest(request: Request, path: string): Promise<ReadEndpointRequest> {
-  const bytes = await readBody(request, MAX_ENDPOINT_BODY_BYTES);
+  const bytes = await readCappedBody(request, MAX_ENDPOINT_BODY_BYTES);
   if (!bytes) return tooLarge();
   const url = new URL(request.url);
   const query: EndpointRequest["query"] = {};
