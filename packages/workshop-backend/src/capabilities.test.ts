@@ -414,6 +414,28 @@ describe("secrets in fetch headers", () => {
     expect(network.seen.at(-1)?.headers.authorization).toBeUndefined();
   });
 
+  it("puts secrets only into https requests (or this machine's own), and sends no TRACE", async () => {
+    const local: GadgetGrants = {
+      fetch: {
+        hosts: ["api.example.com", "127.0.0.1:8080"],
+        headers: {
+          "api.example.com": { Authorization: "Bearer {{API_TOKEN}}" },
+          "127.0.0.1:8080": { "X-Key": "{{API_TOKEN}}" },
+        },
+      },
+    };
+    const network = fakeNetwork({ "http://api.example.com/plain": ok(), "http://127.0.0.1:8080/local": ok() });
+    const { call } = handler({ grants: local, network, secrets });
+    const plain = await call(get("http://api.example.com/plain"));
+    expect(plain).toEqual({ ok: false, error: expect.stringContaining("only into https requests") });
+    expect((await call(get("http://127.0.0.1:8080/local"))).ok).toBe(true);
+    expect(network.seen.map((seen) => [seen.url, seen.headers["x-key"]])).toEqual([
+      ["http://127.0.0.1:8080/local", TOKEN],
+    ]);
+    const trace = await call({ ...get("https://api.example.com/a"), method: "TRACE" });
+    expect(trace).toEqual({ ok: false, error: expect.stringContaining("Invalid request") });
+  });
+
   it("refuses the fetch when a template names a secret that is not set, naming the secret, not sending anything", async () => {
     const network = fakeNetwork({ "https://api.example.com/a": ok() });
     const { call } = handler({ grants, network, secrets: new Map([["API_TOKEN", TOKEN]]) });

@@ -70,6 +70,13 @@ export function isFetchAllowed(url: URL, hosts: readonly string[]): boolean {
   return (url.protocol === "https:" || url.protocol === "http:") && hosts.includes(grantHostOf(url).toLowerCase());
 }
 
+const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** `localhost` and loopback addresses: a request to them never crosses a network. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
 
 /** A response body within `max`, or an error for the gadget naming the host. */
@@ -170,8 +177,13 @@ export function createCapabilityHandler(options: {
       throw new Error("The request body must be bytes.");
     if (call.body && call.body.byteLength > MAX_FETCH_REQUEST_BYTES)
       throw new Error(`The request body is larger than ${MAX_FETCH_REQUEST_BYTES} bytes.`);
-    if (typeof call.url !== "string" || typeof call.method !== "string" || !/^[A-Za-z]{1,16}$/.test(call.method))
-      throw new Error("Invalid request.");
+    // The methods of ordinary requests only: TRACE would have a server echo the injected headers back.
+    if (
+      typeof call.url !== "string" ||
+      typeof call.method !== "string" ||
+      !FETCH_METHODS.has(call.method.toUpperCase())
+    )
+      throw new Error(`Invalid request: env.fetch sends ${[...FETCH_METHODS].join(", ")}.`);
     const headers = Array.isArray(call.headers)
       ? call.headers
           .filter(
@@ -199,6 +211,11 @@ export function createCapabilityHandler(options: {
       const host = grantHostOf(hop).toLowerCase();
       const templates = grants.fetch?.headers?.[host];
       if (!templates || hop.origin !== origin) return [];
+      // Over plain HTTP anyone on the way would read the secret; only this machine's own services may.
+      if (hop.protocol !== "https:" && !isLoopbackHost(hop.hostname))
+        throw new Error(
+          `fetch to ${host} was refused: grants.fetch.headers puts secrets only into https requests. Use https://${host}.`,
+        );
       return Object.entries(templates).map(([name, template]): [string, string] => {
         const filled = fillTemplate(template, options.secrets ?? new Map());
         if (!filled.ok)

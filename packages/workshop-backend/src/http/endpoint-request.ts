@@ -12,6 +12,17 @@ import { readCappedBody } from "../capped-body.ts";
 /** The header workerd sets on each local socket (gadget-origin.ts): the Workshop's own, not the caller's. */
 export const SOCKET_HEADER = "workshop-socket";
 
+/** Headers that name the caller's address, left out of the recorded copy. */
+const CALLER_ADDRESS_HEADERS = new Set([
+  "cf-connecting-ip",
+  "cf-connecting-ipv6",
+  "cf-ipcountry",
+  "true-client-ip",
+  "x-forwarded-for",
+  "x-real-ip",
+  "forwarded",
+]);
+
 /** What a recorded credential value reads as. */
 export const REDACTED = "[redacted]";
 
@@ -83,6 +94,8 @@ export async function readEndpointRequest(request: Request, path: string): Promi
   for (const [name, value] of request.headers) {
     if (DROPPED_HEADERS.has(name)) continue;
     setOwn(headers, name, value);
+    // The caller's address is the gadget's to read, not the record's: a record can be shared.
+    if (CALLER_ADDRESS_HEADERS.has(name)) continue;
     setOwn(recordedHeaders, name, isCredentialName(name) ? REDACTED : value);
   }
   const body = bodyValue(bytes, request.headers.get("content-type"));

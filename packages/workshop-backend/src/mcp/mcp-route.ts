@@ -7,6 +7,7 @@
 
 import type { AgentSummary, RunEventListener } from "@gadgets/workshop-shared/api";
 import { MAX_MCP_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { check, SessionCredentialSchema } from "@gadgets/workshop-shared/schemas";
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Env } from "../env.ts";
@@ -63,6 +64,11 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
         "WWW-Authenticate": 'Bearer realm="workshop"',
       },
     );
+  // A credential that cannot be one is refused before the body is read or parsed.
+  if (!check(SessionCredentialSchema, credential).ok)
+    return refuse(401, "That is not an API key: it should look like gk_… as `gadgets keys create` printed it.", {
+      "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"',
+    });
   const read = await readRequestBody(request, MAX_MCP_BODY_BYTES);
   if (read.tooLarge) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
   const checked = checkMcpBody(read.text);
@@ -97,10 +103,8 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
     sessionIdGenerator: undefined,
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
   });
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, { parsedBody: checked.body });
   // The runs go on while the answer streams: the session and its connection close when the stream
-  // ends (the SDK ends it after the last answer) or the client drops it.
+  // ends (the SDK ends it after the last answer), the client drops it, or the SDK fails on the request.
   let closed: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     closed = resolve;
@@ -114,6 +118,14 @@ export async function handleMcp(request: Request, context: McpRouteContext): Pro
     void transport.close();
     closed();
   };
+  let response: Response;
+  try {
+    await server.connect(transport);
+    response = await transport.handleRequest(request, { parsedBody: checked.body });
+  } catch (error) {
+    close();
+    throw error;
+  }
   context.waitUntil(done);
   if (!response.body) {
     close();
