@@ -432,7 +432,7 @@ describe("secrets in fetch headers", () => {
     expect(network.seen.map((seen) => [seen.url, seen.headers["x-key"]])).toEqual([
       ["http://127.0.0.1:8080/local", TOKEN],
     ]);
-    const trace = await call({ ...get("https://api.example.com/a"), method: "TRACE" });
+    const trace = await call({ capability: "fetch", url: "https://api.example.com/a", method: "TRACE", headers: [] });
     expect(trace).toEqual({ ok: false, error: expect.stringContaining("Invalid request") });
   });
 
