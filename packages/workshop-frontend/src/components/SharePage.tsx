@@ -6,6 +6,7 @@ import { usePublicLink } from "../hooks/use-public-api.ts";
 import { useSharedRun } from "../hooks/use-shared-run.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { declaredInputSchema } from "../runs/input-schema.ts";
+import { forkSecretsNotice } from "../sharing/fork-secrets.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
@@ -30,6 +31,7 @@ export function SharePage({ shareId }: { shareId: string }) {
   const { forking, fork } = useForkShare(shareId, run.fail);
   useDocumentTitle(snapshot?.name);
   const inputSchema = useMemo(() => declaredInputSchema(snapshot?.files ?? []), [snapshot]);
+  const secretsNotice = useMemo(() => forkSecretsNotice(snapshot?.files ?? []), [snapshot]);
 
   // "Open in Workshop" from an embed arrives with ?fork=1. Forking writes to the visitor's workspace,
   // so it waits for their click: any site can link here, and a link must not change anything.
@@ -65,6 +67,11 @@ export function SharePage({ shareId }: { shareId: string }) {
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
+      {secretsNotice && (
+        <p className="bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="note">
+          {secretsNotice}
+        </p>
+      )}
       {offerFork && (
         <div className="flex items-center gap-3 bg-sky-50 px-3 py-1.5 text-sm dark:bg-sky-950" role="status">
           <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
