@@ -1,6 +1,7 @@
 import type { RunSummary } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { durationWords, NewRuns, runLine, triggerText, utcSecond } from "./run-log.ts";
+import { durationWords, NewRuns, runLine, triggerText } from "./run-log.ts";
+import { utcSecond } from "./text-table.ts";
 import { ALL_ATTACKS, steeringCharacters } from "./testing/terminal-attacks.ts";
 
 const AT = Date.UTC(2026, 4, 20, 12, 0, 3);

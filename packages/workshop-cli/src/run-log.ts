@@ -7,11 +7,7 @@
 
 import { outcomeWords, type RunSummary, type RunVia, triggerWords } from "@gadgets/workshop-shared";
 import { escapeControls } from "./terminal-text.ts";
-
-/** A time to the second, in UTC so every machine prints the same: `2026-05-20 12:00:03 UTC`. */
-export function utcSecond(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 19).replace("T", " ")} UTC`;
-}
+import { utcSecond } from "./text-table.ts";
 
 /** A duration as a reader takes it in: milliseconds under a second, else seconds with one decimal. */
 export function durationWords(ms: number): string {

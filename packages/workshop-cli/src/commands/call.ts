@@ -3,7 +3,6 @@
  * its console like `gadgets run`; exits with the code of the outcome's kind.
  */
 
-import type { RunEvent, RunOutcome } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
 import {
   type Command,
@@ -14,10 +13,10 @@ import {
   TIMEOUT_OPTION,
 } from "../command.ts";
 import { openSession } from "../connection.ts";
-import { EXIT, type ExitCode, exitCodeFor } from "../exit-codes.ts";
+import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readPayload } from "../payload-input.ts";
-import { cancelOnInterrupt } from "../run-canceller.ts";
 import { RunPrinter } from "../run-printer.ts";
+import { streamRun } from "../streamed-run.ts";
 import { runOptions } from "../run-options.ts";
 
 async function run(context: CommandContext): Promise<ExitCode> {
@@ -41,25 +40,9 @@ async function run(context: CommandContext): Promise<ExitCode> {
       );
     }
     const printer = new RunPrinter({ streams, json: flags.json === true, paint });
-    const canceller = cancelOnInterrupt(context.interrupted, open.session);
-    let started = false;
-    const onEvent = (event: RunEvent) => {
-      if (!started) {
-        started = true;
-        canceller.started(event.runId);
-      }
-      printer.onEvent(event);
-    };
-    let outcome: RunOutcome;
-    try {
-      outcome = await agent.runWithEvents(payload, onEvent, options);
-    } catch (error) {
-      throw open.failure(error, EXIT.invalid);
-    } finally {
-      canceller.release();
-    }
-    printer.finish(outcome);
-    return exitCodeFor(outcome);
+    return await streamRun(context.interrupted, open, printer, (onEvent) =>
+      agent.runWithEvents(payload, onEvent, options),
+    );
   } finally {
     agent[Symbol.dispose]();
     open[Symbol.dispose]();

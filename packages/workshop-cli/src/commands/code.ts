@@ -5,13 +5,13 @@
  */
 
 import { readFileSync, statSync } from "node:fs";
-import { MAX_FILE_BYTES, type RunEvent, type RunOutcome } from "@gadgets/workshop-shared";
+import { MAX_FILE_BYTES } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, flagString, JSON_OPTION, TIMEOUT_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
-import { EXIT, type ExitCode, exitCodeFor } from "../exit-codes.ts";
-import { cancelOnInterrupt } from "../run-canceller.ts";
+import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { RunPrinter } from "../run-printer.ts";
+import { streamRun } from "../streamed-run.ts";
 import { runOptions } from "../run-options.ts";
 import { escapeControlsButColours } from "../terminal-text.ts";
 
@@ -57,25 +57,9 @@ async function run(context: CommandContext): Promise<ExitCode> {
   const open = await openSession(context.target());
   try {
     const printer = new RunPrinter({ streams, json: flags.json === true, paint });
-    const canceller = cancelOnInterrupt(context.interrupted, open.session);
-    let started = false;
-    const onEvent = (event: RunEvent) => {
-      if (!started) {
-        started = true;
-        canceller.started(event.runId);
-      }
-      printer.onEvent(event);
-    };
-    let outcome: RunOutcome;
-    try {
-      outcome = await open.session.runCode(code, onEvent, options);
-    } catch (error) {
-      throw open.failure(error, EXIT.invalid);
-    } finally {
-      canceller.release();
-    }
-    printer.finish(outcome);
-    return exitCodeFor(outcome);
+    return await streamRun(context.interrupted, open, printer, (onEvent) =>
+      open.session.runCode(code, onEvent, options),
+    );
   } finally {
     open[Symbol.dispose]();
   }

@@ -10,6 +10,7 @@ import { type Command, type CommandContext, flagString, flagStrings, JSON_OPTION
 import { type OpenSession, openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { escapeControls } from "../terminal-text.ts";
+import { tableText, utcMinute } from "../text-table.ts";
 
 const USAGE = "keys create <name> [--scope call|full] [--agent REF]... | keys list | keys revoke <keyId>";
 
@@ -21,9 +22,9 @@ function scopeFrom(flag: string | undefined): ApiKeyScope {
   );
 }
 
-/** A time as people read it in a table, to the minute (UTC, so every machine prints the same). */
+/** A time in the table, to the minute; a key never used says so. */
 function minute(at: number | null): string {
-  return at === null ? "never" : `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return at === null ? "never" : utcMinute(at);
 }
 
 async function create(context: CommandContext, open: OpenSession): Promise<ExitCode> {
@@ -81,15 +82,7 @@ async function list(context: CommandContext, open: OpenSession): Promise<ExitCod
       minute(key.lastUsedAt),
     ].map(escapeControls),
   );
-  const table = [["KEY ID", "NAME", "SCOPE", "AGENTS", "CREATED", "LAST USED"], ...rows];
-  const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0))) ?? [];
-  for (const row of table)
-    streams.stdout.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join("  ")
-        .trimEnd()}\n`,
-    );
+  streams.stdout.write(tableText(["KEY ID", "NAME", "SCOPE", "AGENTS", "CREATED", "LAST USED"], rows));
   return EXIT.ok;
 }
 

@@ -10,12 +10,13 @@ import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { type OpenSession, openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { escapeControls } from "../terminal-text.ts";
+import { tableText, utcSecond } from "../text-table.ts";
 
 const USAGE = "schedules [list] [<agent>] | schedules pause <agent> | schedules resume <agent>";
 
-/** A time as people read it in a table, to the second (UTC, so every machine prints the same). */
+/** A time in the table, to the second; none yet is a dash. */
 function second(at: number | null): string {
-  return at === null ? "-" : `${new Date(at).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  return at === null ? "-" : utcSecond(at);
 }
 
 function print(context: CommandContext, schedules: ScheduleInfo[]): void {
@@ -34,15 +35,7 @@ function print(context: CommandContext, schedules: ScheduleInfo[]): void {
       String(info.skipped),
     ].map(escapeControls),
   );
-  const table = [["AGENT", "SCHEDULE", "NEXT", "LAST", "OUTCOME", "SKIPPED"], ...rows];
-  const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0))) ?? [];
-  for (const row of table)
-    streams.stdout.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join("  ")
-        .trimEnd()}\n`,
-    );
+  streams.stdout.write(tableText(["AGENT", "SCHEDULE", "NEXT", "LAST", "OUTCOME", "SKIPPED"], rows));
 }
 
 async function list(context: CommandContext, open: OpenSession, agent: string | undefined): Promise<ExitCode> {

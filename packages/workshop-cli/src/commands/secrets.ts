@@ -11,13 +11,9 @@ import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { type OpenSession, openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { escapeControls } from "../terminal-text.ts";
+import { tableText, utcMinute } from "../text-table.ts";
 
 const USAGE = "secrets set <NAME> (value on stdin) | secrets list | secrets rm <NAME>";
-
-/** A time as people read it in a table, to the minute (UTC, so every machine prints the same). */
-function minute(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 /** Reads a line from a terminal without echoing it. */
 function readHidden(prompt: (text: string) => void): Promise<string> {
@@ -92,17 +88,11 @@ async function list(context: CommandContext, open: OpenSession): Promise<ExitCod
     return EXIT.ok;
   }
   const rows = secrets.map((secret) =>
-    [secret.name, String(secret.bytes), minute(secret.updatedAt), secret.usedBy.join(", ") || "-"].map(escapeControls),
+    [secret.name, String(secret.bytes), utcMinute(secret.updatedAt), secret.usedBy.join(", ") || "-"].map(
+      escapeControls,
+    ),
   );
-  const table = [["NAME", "BYTES", "SET", "USED BY"], ...rows];
-  const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0))) ?? [];
-  for (const row of table)
-    streams.stdout.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join("  ")
-        .trimEnd()}\n`,
-    );
+  streams.stdout.write(tableText(["NAME", "BYTES", "SET", "USED BY"], rows));
   return EXIT.ok;
 }
 
