@@ -1,71 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { CreatedKey } from "@gadgets/workshop-shared";
 import { clientSnippets, KEY_PLACEHOLDER, mcpUrl } from "../connect/client-snippets.ts";
-import { type KeyRow, keyRows } from "../connect/key-rows.ts";
+import { keyRows } from "../connect/key-rows.ts";
 import { errorMessage } from "../error-message.ts";
 import { useApiKeys } from "../hooks/use-api-keys.ts";
 import { CopyButton } from "./CopyButton.tsx";
+import { ConfirmableItem } from "./ConfirmableItem.tsx";
 import { Dialog } from "./Dialog.tsx";
 
 const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700";
-const button =
-  "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
-
-/** One key's line, with Revoke asked again in place (never window.confirm). */
-function KeyLine({ row, onRevoke }: { row: KeyRow; onRevoke(keyId: string): Promise<void> }) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const keep = useRef<HTMLButtonElement>(null);
-  const revokeButton = useRef<HTMLButtonElement>(null);
-  const wasAsking = useRef(false);
-  useEffect(() => {
-    // Focus follows the question: to "Keep it" when asked, back to Revoke when kept.
-    if (asking) keep.current?.focus();
-    else if (wasAsking.current) revokeButton.current?.focus();
-    wasAsking.current = asking;
-  }, [asking]);
-  return (
-    <li
-      className="rounded border border-zinc-200 p-1 dark:border-zinc-800"
-      data-testid="api-key"
-      data-key-id={row.keyId}
-    >
-      <div className="flex items-start gap-2">
-        <div className="min-w-0 flex-1">
-          <p className="font-semibold">{row.name}</p>
-          <p className="text-zinc-500">
-            {row.scope} · {row.agents} · made {row.created} · {row.lastUsed}
-          </p>
-        </div>
-        {!asking && (
-          <button ref={revokeButton} type="button" className={button} onClick={() => setAsking(true)}>
-            Revoke<span className="sr-only"> {row.name}</span>
-          </button>
-        )}
-      </div>
-      {asking && (
-        <fieldset className="mt-1 flex flex-wrap items-center gap-2">
-          <legend className="sr-only">Revoke {row.name}?</legend>
-          <span>Revoke “{row.name}”? Every client using it stops working at once.</span>
-          <button
-            type="button"
-            className="rounded bg-red-600 px-2 text-xs text-white hover:bg-red-700 disabled:opacity-50"
-            disabled={busy}
-            onClick={() => {
-              setBusy(true);
-              void onRevoke(row.keyId).finally(() => setBusy(false));
-            }}
-          >
-            Revoke key
-          </button>
-          <button ref={keep} type="button" className={button} onClick={() => setAsking(false)}>
-            Keep it
-          </button>
-        </fieldset>
-      )}
-    </li>
-  );
-}
 
 /**
  * Connect an MCP client: the Workshop's MCP URL, a `call` key made for the client (its secret shown
@@ -226,7 +169,20 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
           ) : (
             <ul className="flex flex-col gap-1">
               {rows.map((row) => (
-                <KeyLine key={row.keyId} row={row} onRevoke={revokeKey} />
+                <ConfirmableItem
+                  key={row.keyId}
+                  action="Revoke"
+                  subject={row.name}
+                  question={`Revoke “${row.name}”? Every client using it stops working at once.`}
+                  confirm="Revoke key"
+                  onConfirm={() => revokeKey(row.keyId)}
+                  data={{ "data-testid": "api-key", "data-key-id": row.keyId }}
+                >
+                  <p className="font-semibold">{row.name}</p>
+                  <p className="text-zinc-500">
+                    {row.scope} · {row.agents} · made {row.created} · {row.lastUsed}
+                  </p>
+                </ConfirmableItem>
               ))}
             </ul>
           )}

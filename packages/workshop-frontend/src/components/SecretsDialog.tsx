@@ -1,63 +1,11 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { errorMessage } from "../error-message.ts";
 import { useSecrets } from "../hooks/use-secrets.ts";
-import { type SecretRow, secretInputProblem, secretRows } from "../secrets/secret-rows.ts";
+import { secretInputProblem, secretRows } from "../secrets/secret-rows.ts";
+import { ConfirmableItem } from "./ConfirmableItem.tsx";
 import { Dialog } from "./Dialog.tsx";
 
 const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700";
-const button =
-  "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
-
-/** One secret's line, with Delete asked again in place (never window.confirm). */
-function SecretLine({ row, onDelete }: { row: SecretRow; onDelete(name: string): Promise<void> }) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const keep = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const wasAsking = useRef(false);
-  useEffect(() => {
-    if (asking) keep.current?.focus();
-    else if (wasAsking.current) deleteButton.current?.focus();
-    wasAsking.current = asking;
-  }, [asking]);
-  return (
-    <li className="rounded border border-zinc-200 p-1 dark:border-zinc-800" data-testid="secret" data-name={row.name}>
-      <div className="flex items-start gap-2">
-        <div className="min-w-0 flex-1">
-          <p className="font-mono font-semibold">{row.name}</p>
-          <p className="text-zinc-500">
-            {row.size} · {row.set} · {row.usedBy}
-          </p>
-        </div>
-        {!asking && (
-          <button ref={deleteButton} type="button" className={button} onClick={() => setAsking(true)}>
-            Delete<span className="sr-only"> {row.name}</span>
-          </button>
-        )}
-      </div>
-      {asking && (
-        <fieldset className="mt-1 flex flex-wrap items-center gap-2">
-          <legend className="sr-only">Delete {row.name}?</legend>
-          <span>Delete {row.name}? Agents granted it run without it from now on.</span>
-          <button
-            type="button"
-            className="rounded bg-red-600 px-2 text-xs text-white hover:bg-red-700 disabled:opacity-50"
-            disabled={busy}
-            onClick={() => {
-              setBusy(true);
-              void onDelete(row.name).finally(() => setBusy(false));
-            }}
-          >
-            Delete secret
-          </button>
-          <button ref={keep} type="button" className={button} onClick={() => setAsking(false)}>
-            Keep it
-          </button>
-        </fieldset>
-      )}
-    </li>
-  );
-}
 
 /**
  * The workspace's secrets: set or replace one (the value typed in a password field, sent once and then
@@ -177,7 +125,20 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
           {secrets.isSuccess && rows.length === 0 && <p className="text-xs text-zinc-500">None yet.</p>}
           <ul className="flex flex-col gap-1 text-xs">
             {rows.map((row) => (
-              <SecretLine key={row.name} row={row} onDelete={deleteSecret} />
+              <ConfirmableItem
+                key={row.name}
+                action="Delete"
+                subject={row.name}
+                question={`Delete ${row.name}? Agents granted it run without it from now on.`}
+                confirm="Delete secret"
+                onConfirm={() => deleteSecret(row.name)}
+                data={{ "data-testid": "secret", "data-name": row.name }}
+              >
+                <p className="font-mono font-semibold">{row.name}</p>
+                <p className="text-zinc-500">
+                  {row.size} · {row.set} · {row.usedBy}
+                </p>
+              </ConfirmableItem>
             ))}
           </ul>
         </section>
