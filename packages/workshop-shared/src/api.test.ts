@@ -38,6 +38,7 @@ describe("types inferred from the wire schemas", () => {
       inputSchema?: JsonSchema | undefined;
       outputSchema?: JsonSchema | undefined;
       triggers?: GadgetTriggers | undefined;
+      dependencies?: { [name: string]: string } | undefined;
     }>();
   });
 

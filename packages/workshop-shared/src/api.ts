@@ -17,6 +17,12 @@ import type {
   SettingsChangesSchema,
 } from "./schemas/calls.ts";
 import type { GadgetFileSchema, GadgetGrantsSchema, GadgetManifestSchema } from "./schemas/gadget.ts";
+import type {
+  GadgetLockSchema,
+  LockedPackageSchema,
+  RegistryInputSchema,
+  ResolveDependenciesInputSchema,
+} from "./schemas/packages.ts";
 import type { RunListFilterSchema, RunViaSchema } from "./schemas/run-list.ts";
 import type { TestCaseSchema, TestExpectationsSchema } from "./schemas/test-file.ts";
 import type { EndpointResponseSchema } from "./schemas/endpoint-response.ts";
@@ -569,6 +575,24 @@ export interface Session {
   /** Pauses or resumes all schedules of an agent (by id or name). */
   pauseSchedules(agentRef: string, paused: boolean): Promise<ScheduleInfo[]>;
 
+  /**
+   * Resolves `dependencies` against the workspace's registry and answers the text of the lock to keep as
+   * `gadget.lock.json`: every package of the tree fetched, checked against its integrity and stored
+   * first, so whatever runs from the lock never needs the registry again. Packages of `lock` that still
+   * satisfy their ranges are kept unless named in `update`.
+   */
+  resolveDependencies(input: ResolveDependenciesInput): Promise<ResolveOutcome>;
+  /** The newest version of a package matching `range` (absent: its `latest` tag), as a quick fix offers it. */
+  lookupPackage(name: string, range?: string | null): Promise<PackageLookup>;
+  /** The declaration files of a locked tree (each package's own types, or its `@types/…`), for an editor. */
+  packageTypes(lock: string): Promise<PackageTypeFiles>;
+  /** One file of a locked package, read-only (`path` like "node_modules/zod/index.js"). */
+  packageFile(lock: string, path: string): Promise<PackageFileText>;
+  /** The registry this workspace resolves packages against (never its token). */
+  getRegistry(): Promise<RegistryInfo>;
+  /** Sets the workspace's registry and its token (stored sealed, never shown again); null: the Workshop's default. */
+  setRegistry(input: RegistryInput | null): Promise<RegistryInfo>;
+
   /** Makes an API key (only with the workspace token); the key itself is in this answer only. */
   createKey(input: CreateKeyInput): Promise<CreatedKey>;
   /** The workspace's keys, never their secrets (only with the workspace token). */
@@ -707,4 +731,59 @@ export interface ConnectionStats {
   runs: number;
   /** Open share and record targets (`openShare`, `openRecord` results not yet disposed). */
   links: number;
+}
+
+/** `gadget.lock.json` parsed. */
+export type GadgetLock = v.InferOutput<typeof GadgetLockSchema>;
+/** One package of a lock. */
+export type LockedPackage = v.InferOutput<typeof LockedPackageSchema>;
+export type ResolveDependenciesInput = v.InferOutput<typeof ResolveDependenciesInputSchema>;
+export type RegistryInput = v.InferOutput<typeof RegistryInputSchema>;
+
+/** Why a resolution (or a build reading a lock) failed; `package` names the one at fault when there is one. */
+export type PackageErrorKind =
+  | "invalid"
+  | "unknown-package"
+  | "no-matching-version"
+  | "registry-unreachable"
+  | "registry-timeout"
+  | "registry-garbage"
+  | "integrity"
+  | "too-large"
+  | "unsafe-tarball"
+  | "bad-package"
+  | "cycle"
+  | "stale-lock";
+
+export type ResolveOutcome =
+  | {
+      status: "ok";
+      /** The text to write as `gadget.lock.json`. */
+      lock: string;
+      /** Every package of the tree, direct ones first. */
+      packages: { path: string; name: string; version: string }[];
+    }
+  | { status: "error"; kind: PackageErrorKind; package?: string; message: string };
+
+export interface PackageLookup {
+  name: string;
+  version: string;
+  description?: string;
+}
+
+/** Declarations for an editor: paths like "node_modules/zod/index.d.ts" (package.json files included). */
+export interface PackageTypeFiles {
+  files: { path: string; content: string }[];
+}
+
+export interface PackageFileText {
+  path: string;
+  content: string;
+}
+
+export interface RegistryInfo {
+  url: string;
+  /** True when this is the Workshop's default registry (no workspace setting). */
+  isDefault: boolean;
+  hasToken: boolean;
 }

@@ -408,3 +408,39 @@ export const MAX_ENDPOINT_HEADER_VALUE_CHARS = 8 * 1024;
  * workspace that first published it, so a workspace cannot squat on many.
  */
 export const MAX_ENDPOINT_NAMES_PER_WORKSPACE = 32;
+
+// ----- npm packages (`dependencies` in gadget.json, locked in gadget.lock.json).
+
+/** Packages `dependencies` may name directly: a gadget is small; a real one uses a handful. */
+export const MAX_DIRECT_DEPENDENCIES = 32;
+/**
+ * Packages in one locked tree, transitive ones included. Most libraries a Worker uses bring 0–30; 200
+ * leaves room for an SDK with a wide tree while keeping one resolution's registry calls bounded.
+ */
+export const MAX_LOCKED_PACKAGES = 200;
+/** How deep a dependency chain may go (gadget → a → b → …): deeper trees are a sign of a loop or a mistake. */
+export const MAX_DEPENDENCY_DEPTH = 16;
+/**
+ * Bytes of one package once unpacked. The largest libraries a gadget would use (typescript aside) stay
+ * below 8 MiB unpacked; 16 MiB keeps a tarball bomb from filling the store.
+ */
+export const MAX_PACKAGE_UNPACKED_BYTES = 16 * 1024 * 1024;
+/** Bytes of a whole locked tree unpacked: within what one Dynamic Worker may load (64 MiB), with room. */
+export const MAX_TREE_UNPACKED_BYTES = 48 * 1024 * 1024;
+/** Files in one package (zod ships ~700, date-fns ~2,000 per format; 4,000 leaves room). */
+export const MAX_PACKAGE_FILES = 4000;
+/** Compressed bytes of one tarball, checked while it downloads. */
+export const MAX_TARBALL_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of one registry answer (a packument). Abbreviated packuments of popular packages are 0.1–3 MiB;
+ * a full one can be tens of MiB, so the abbreviated form is asked for and anything larger is refused.
+ */
+export const MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** One registry request (packument or tarball) before it counts as unreachable. */
+export const REGISTRY_REQUEST_TIMEOUT_MS = 10_000;
+/** A whole resolution of a tree, every request included: a save never waits longer than this. */
+export const RESOLVE_TIMEOUT_MS = 30_000;
+/** Resolutions one workspace may run at once: a huge tree of one workspace never queues another's. */
+export const MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE = 2;
+/** Declaration bytes `packageTypes` sends the editor for one tree. */
+export const MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;

@@ -12,5 +12,8 @@ export const MANIFEST_PATH = "gadget.json";
 /** The test file's name inside a gadget. */
 export const TESTS_PATH = "gadget.tests.json";
 
+/** The lock of a gadget's npm dependencies: the exact tree it runs, written by the Workshop. */
+export const LOCK_PATH = "gadget.lock.json";
+
 /** How a run that did not end `ok` ended. */
 export type RunErrorKind = "user" | "timeout" | "cpu" | "memory" | "invalid" | "cancelled" | "busy";

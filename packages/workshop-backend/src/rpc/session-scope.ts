@@ -44,6 +44,12 @@ export const SESSION_SCOPES = {
   listEndpoints: { needs: "full", what: "endpoints" },
   listSchedules: { needs: "full", what: "schedules" },
   pauseSchedules: { needs: "full", what: "schedules" },
+  resolveDependencies: { needs: "full", what: "packages" },
+  lookupPackage: { needs: "full", what: "packages" },
+  packageTypes: { needs: "full", what: "packages" },
+  packageFile: { needs: "full", what: "packages" },
+  getRegistry: { needs: "full", what: "the registry setting" },
+  setRegistry: { needs: "full", what: "the registry setting" },
 
   createKey: { needs: "owner" },
   listKeys: { needs: "owner" },

@@ -34,6 +34,13 @@ import type {
   ScheduleInfo,
   SecretInfo,
   EndpointInfo,
+  PackageFileText,
+  PackageLookup,
+  PackageTypeFiles,
+  RegistryInfo,
+  RegistryInput,
+  ResolveDependenciesInput,
+  ResolveOutcome,
 } from "@gadgets/workshop-shared/api";
 import { codedError } from "@gadgets/workshop-shared/errors";
 import { MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
@@ -58,6 +65,7 @@ import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { AgentTarget } from "./agent-target.ts";
 import * as apiKeys from "./api-keys.ts";
 import * as endpoints from "./endpoints.ts";
+import * as packages from "./packages.ts";
 import * as secrets from "./secrets.ts";
 import * as schedules from "./schedules.ts";
 import { type Access, allowsAgent, confirmAccess } from "./credentials.ts";
@@ -442,6 +450,41 @@ ${codeModeExample(agents)}
   async pauseSchedules(agentRef: string, paused: boolean): Promise<ScheduleInfo[]> {
     await this.#allow("pauseSchedules");
     return schedules.pauseSchedules(this.store, agentRef, paused);
+  }
+
+  // npm packages.
+  get #packages(): packages.PackagesContext {
+    return { env: this.connection.env, workspaceId: this.workspaceId, store: this.store };
+  }
+
+  async resolveDependencies(input: ResolveDependenciesInput): Promise<ResolveOutcome> {
+    await this.#allow("resolveDependencies");
+    return packages.resolveDependencies(this.#packages, input);
+  }
+
+  async lookupPackage(name: string, range?: string | null): Promise<PackageLookup> {
+    await this.#allow("lookupPackage");
+    return packages.lookupPackage(this.#packages, name, range);
+  }
+
+  async packageTypes(lock: string): Promise<PackageTypeFiles> {
+    await this.#allow("packageTypes");
+    return packages.packageTypes(this.#packages, lock);
+  }
+
+  async packageFile(lock: string, path: string): Promise<PackageFileText> {
+    await this.#allow("packageFile");
+    return packages.packageFile(this.#packages, lock, path);
+  }
+
+  async getRegistry(): Promise<RegistryInfo> {
+    await this.#allow("getRegistry");
+    return packages.getRegistry(this.#packages);
+  }
+
+  async setRegistry(input: RegistryInput | null): Promise<RegistryInfo> {
+    await this.#allow("setRegistry");
+    return packages.setRegistry(this.#packages, input);
   }
 
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {

@@ -16,6 +16,7 @@ import { checkSchemaDocument, type SchemaField } from "../json-schema.ts";
 import { byteLength, jsonValue } from "./json.ts";
 import { boundedList, shape, strictShape } from "./objects.ts";
 import { FetchHeaderGrantsSchema, SecretGrantsSchema, secretGrantsProblem } from "./secret-grants.ts";
+import { DependenciesSchema } from "./packages.ts";
 import { GadgetTriggersSchema } from "./triggers.ts";
 
 /** Source files the isolate can load as modules. */
@@ -208,6 +209,8 @@ export const GadgetManifestSchema = shape(
     outputSchema: v.optional(schemaDocument("outputSchema")),
     /** What makes the published agent run on its own: an HTTP endpoint, schedules. */
     triggers: v.optional(GadgetTriggersSchema),
+    /** npm packages the code imports, name → semver range; the exact tree is in `gadget.lock.json`. */
+    dependencies: v.optional(DependenciesSchema),
   },
   { notObject: 'the file must hold an object like { "name": "echo", "entry": "index.ts" }.' },
 );

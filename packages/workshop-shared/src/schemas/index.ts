@@ -12,6 +12,7 @@ export * from "./endpoint-response.ts";
 export * from "./gadget.ts";
 export * from "./json.ts";
 export * from "./listeners.ts";
+export * from "./packages.ts";
 export * from "./run-list.ts";
 export * from "./schedule-calls.ts";
 export * from "./secret-grants.ts";

@@ -1,0 +1,149 @@
+/**
+ * npm packages on the wire: `dependencies` in `gadget.json` (names and semver ranges, as package.json
+ * means them) and the lock, `gadget.lock.json`, the exact tree a gadget runs (written by the Workshop's
+ * resolver, read by every build). The lock's `packages` are keyed by install path, as npm's lockfile v3
+ * keys them (`node_modules/a`, `node_modules/a/node_modules/b`), so two versions of one name can live in
+ * one tree.
+ */
+
+import validRange from "semver/ranges/valid.js";
+import validVersion from "semver/functions/valid.js";
+import * as v from "valibot";
+import { MAX_DIRECT_DEPENDENCIES, MAX_LOCKED_PACKAGES } from "../limits.ts";
+import { shape } from "./objects.ts";
+
+// npm's own rules for new package names: lower case, URL-safe, at most 214 characters, scoped or not.
+const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+const MAX_PACKAGE_NAME_LENGTH = 214;
+const MAX_RANGE_LENGTH = 256;
+
+/** Whether `name` is a package name npm would accept today. */
+export function isPackageName(name: string): boolean {
+  return name.length <= MAX_PACKAGE_NAME_LENGTH && PACKAGE_NAME.test(name);
+}
+
+const nameMessage = (issue: v.BaseIssue<unknown>) =>
+  `${typeof issue.input === "string" ? JSON.stringify(issue.input.slice(0, 80)) : "A package name"} is not a valid npm package name: use lower case letters, digits, "-", "." and "_", like "zod" or "@scope/name".`;
+
+export const PackageNameSchema = v.pipe(v.string(nameMessage), v.check(isPackageName, nameMessage));
+
+/** A semver range as package.json takes it (`^4.1.0`, `4`, `~1.2`, `>=2 <3`, `*`, `latest` is not one). */
+export const VersionRangeSchema = v.pipe(
+  v.string("A version range must be a string like \"^4.1.0\"."),
+  v.maxLength(MAX_RANGE_LENGTH, `A version range is at most ${MAX_RANGE_LENGTH} characters.`),
+  v.check(
+    (range) => validRange(range) !== null,
+    (issue) => `${JSON.stringify(String(issue.input).slice(0, 80))} is not a semver range: write one like "^4.1.0" or "4".`,
+  ),
+);
+
+/** `dependencies` in gadget.json: package name → range. */
+export const DependenciesSchema = v.pipe(
+  v.record(v.string(), v.unknown(), '"dependencies" must be an object like { "zod": "^4.1.0" }.'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const entries = Object.entries(dataset.value);
+    if (entries.length > MAX_DIRECT_DEPENDENCIES) {
+      addIssue({
+        message: `"dependencies" names ${entries.length} packages; the limit is ${MAX_DIRECT_DEPENDENCIES}.`,
+      });
+      return NEVER;
+    }
+    const out: Record<string, string> = {};
+    for (const [name, range] of entries) {
+      if (!isPackageName(name)) {
+        addIssue({ message: `"dependencies": ${nameMessage({ input: name } as v.BaseIssue<unknown>)}` });
+        return NEVER;
+      }
+      const checked = v.safeParse(VersionRangeSchema, range);
+      if (!checked.success) {
+        addIssue({ message: `"dependencies.${name}": ${checked.issues[0].message}` });
+        return NEVER;
+      }
+      out[name] = checked.output;
+    }
+    return out;
+  }),
+);
+
+const INTEGRITY = /^sha512-[A-Za-z0-9+/]{86}==$/;
+
+/** One package of a locked tree. */
+export const LockedPackageSchema = shape(
+  {
+    name: PackageNameSchema,
+    version: v.pipe(
+      v.string("A locked version must be a string."),
+      v.check((version) => validVersion(version) !== null, "A locked version must be an exact semver version."),
+    ),
+    /** Where the tarball was fetched from (kept for provenance; bytes come from the Workshop's store). */
+    resolved: v.pipe(v.string("\"resolved\" must be the tarball's URL."), v.url("\"resolved\" must be the tarball's URL.")),
+    /** The tarball's sha512 as the registry published it (`dist.integrity`): checked before any byte is used. */
+    integrity: v.pipe(
+      v.string("\"integrity\" must be a sha512 integrity string."),
+      v.regex(INTEGRITY, "\"integrity\" must be a sha512 integrity string like \"sha512-…==\"."),
+    ),
+    /** The package's own `dependencies`, as its package.json declares them. */
+    dependencies: v.optional(v.record(v.string(), v.string())),
+    /** Fetched from the workspace's own registry: its bytes are stored for this workspace only. */
+    private: v.optional(v.literal(true)),
+  },
+  { notObject: "Each locked package must be an object { name, version, resolved, integrity }." },
+);
+
+const INSTALL_PATH = /^node_modules\/(?:@[^/]+\/)?[^/]+(?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*$/;
+
+/** `gadget.lock.json`, as the Workshop writes it. */
+export const GadgetLockSchema = shape(
+  {
+    lockfileVersion: v.literal(1, '"lockfileVersion" must be 1.'),
+    /** The manifest's `dependencies` this tree was resolved for: when they differ, the lock is stale. */
+    dependencies: v.record(v.string(), v.string()),
+    packages: v.pipe(
+      v.record(
+        v.pipe(v.string(), v.regex(INSTALL_PATH, "Lock keys are install paths like \"node_modules/zod\".")),
+        LockedPackageSchema,
+      ),
+      v.check(
+        (packages) => Object.keys(packages).length <= MAX_LOCKED_PACKAGES,
+        `A lock holds at most ${MAX_LOCKED_PACKAGES} packages.`,
+      ),
+    ),
+  },
+  { notObject: 'gadget.lock.json must hold an object like { "lockfileVersion": 1, "dependencies": {}, "packages": {} }.' },
+);
+
+/** Whether a lock was resolved for exactly these dependencies (same names, same ranges). */
+export function lockMatches(
+  dependencies: Readonly<Record<string, string>> | undefined,
+  lock: { dependencies: Readonly<Record<string, string>> } | undefined,
+): boolean {
+  const wanted = Object.entries(dependencies ?? {});
+  if (!lock) return wanted.length === 0;
+  const locked = lock.dependencies;
+  return wanted.length === Object.keys(locked).length && wanted.every(([name, range]) => locked[name] === range);
+}
+
+/** `Session.resolveDependencies` input: the manifest's dependencies, the current lock's text, what to update. */
+export const ResolveDependenciesInputSchema = shape(
+  {
+    dependencies: DependenciesSchema,
+    /** The current `gadget.lock.json` text: packages it holds that still satisfy their ranges are kept. */
+    lock: v.nullish(v.pipe(v.string("\"lock\" must be the text of gadget.lock.json."), v.maxLength(4 * 1024 * 1024))),
+    /** Names to move to the newest version their range allows (all direct ones for `true`). */
+    update: v.nullish(v.union([v.literal(true), v.array(PackageNameSchema)], '"update" must be true or a list of package names.')),
+  },
+  { notObject: "resolveDependencies takes { dependencies, lock?, update? }." },
+);
+
+/** `Session.setRegistry` input: the registry's base URL and, for a private one, its token. */
+export const RegistryInputSchema = shape(
+  {
+    url: v.pipe(
+      v.string("The registry must be a URL like \"https://registry.example.com/\"."),
+      v.url("The registry must be a URL like \"https://registry.example.com/\"."),
+      v.maxLength(2048),
+    ),
+    token: v.nullish(v.pipe(v.string("A registry token must be a string."), v.minLength(1), v.maxLength(4096))),
+  },
+  { notObject: "setRegistry takes { url, token? } or null." },
+);
