@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import type { TestProject } from "vitest/node";
+import { publishFixtures } from "./registry/fixtures.ts";
+import { type RegistryAddress, startRegistry, type TestRegistry } from "./registry/registry-server.ts";
 import { storageCensus } from "./storage-census.ts";
 
 declare module "vitest" {
@@ -12,13 +14,19 @@ declare module "vitest" {
     workshopUrl: string;
     /** The gadget origin of that Workshop (agents' HTTP endpoints). */
     endpointsUrl: string;
+    /** The suite's npm registry (Verdaccio on loopback) with every fixture package published. */
+    registry: RegistryAddress;
   }
 }
 
 let server: WorkshopServer | undefined;
+let registry: TestRegistry | undefined;
 let dataDir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  registry = await startRegistry();
+  await publishFixtures(registry);
+  project.provide("registry", { url: registry.url, publishToken: registry.publishToken });
   dataDir = mkdtempSync(join(tmpdir(), "workshop-e2e-"));
   server = await startWorkshopServer({ dataDir });
   project.provide("workshopUrl", server.url);
@@ -27,6 +35,7 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await server?.stop();
+  await registry?.stop();
   if (!dataDir) return;
   try {
     // After the whole suite, its hundreds of misses included: one storage file per object created.

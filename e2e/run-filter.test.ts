@@ -42,7 +42,7 @@ const ids = (runs: RunSummary[]) => runs.map((run) => run.runId).sort();
 let a: Workspace;
 let b: Workspace;
 /** Runs made in a, by how they were made. */
-const made = { weatherRpc: [] as string[], weatherMcp: "", echoRpc: "", twinRpc: "", draft: "" };
+const made = { weatherRpc: [] as string[], weatherMcp: "", echoRpc: "", twinRpc: "", draft: "", draftId: "" };
 
 beforeAll(async () => {
   a = await workspaceWith(["weather", "echo"]);
@@ -56,6 +56,7 @@ beforeAll(async () => {
   made.echoRpc = (await a.client.getAgent(a.agents.get("echo") ?? "").runWithEvents({ input: "e" })).runId;
   made.twinRpc = (await a.client.getAgent(twinId).runWithEvents({ input: "t" })).runId;
   made.draft = (await a.session.runDraft(twin.id, { input: "d" })).runId;
+  made.draftId = twin.id;
   await b.client.getAgent("weather").run({ input: "in b" });
 
   // The same agent called by an MCP client, with a key.
@@ -110,6 +111,16 @@ describe("listRuns with a filter", () => {
     expect(await a.session.listRuns(50, { via: "schedule" })).toEqual([]);
   });
 
+  it("lists one draft's own runs (not those of the agent published from it), in its workspace only", async () => {
+    const ofDraft = await a.session.listRuns(50, { draft: made.draftId });
+    expect(ids(ofDraft)).toEqual([made.draft]);
+    expect(ofDraft[0]?.source).toMatchObject({ kind: "draft", draftId: made.draftId });
+    expect(await a.session.listRuns(50, { draft: made.draftId, via: "mcp" })).toEqual([]);
+    expect(await b.session.listRuns(50, { draft: made.draftId })).toEqual([]);
+    const empty = await refusal(a.session.listRuns(50, { draft: "" }));
+    expect(empty.message).toMatch(/^The filter's "draft" must be a draft's id/);
+  });
+
   it("reads a filter left out, null or with null fields as none", async () => {
     const all = await a.session.listRuns(50);
     expect(all).toHaveLength(6);
@@ -134,7 +145,7 @@ describe("listRuns with a filter", () => {
     const typo = await refusal(a.session.listRuns(50, { agnet: "weather" } as never));
     expect(typo).toEqual({
       code: "INVALID_ARGUMENT",
-      message: 'Unknown field "agnet" of the listRuns filter; its fields are: agent, via.',
+      message: 'Unknown field "agnet" of the listRuns filter; its fields are: agent, draft, via.',
     });
     const versioned = await refusal(a.session.listRuns(50, { agent: "weather@1" }));
     expect(versioned.message).toMatch(/^The filter's "agent" must be a published agent's id or name/);

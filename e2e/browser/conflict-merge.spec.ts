@@ -9,7 +9,7 @@ test("a conflict opens theirs beside mine in a diff, and the merge is saved on t
   await second.goto("/");
   await expect(second.locator(".monaco-editor").first()).toBeVisible();
   await replaceEditorText(page, `// tab one\nexport default { async run() { return 1; } };\n`);
-  await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+  await expect(page.getByTestId("save-state")).toContainText("saved #2");
   await replaceEditorText(second, `// tab two\nexport default { async run() { return 2; } };\n`);
   await expect(second.getByTestId("conflict")).toBeVisible();
 
@@ -30,7 +30,7 @@ test("a conflict opens theirs beside mine in a diff, and the merge is saved on t
   await second.keyboard.type("\n// and tab one");
   await dialog.getByRole("button", { name: "Save the merge" }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(second.getByTestId("save-state")).toContainText("saved (v3)");
+  await expect(second.getByTestId("save-state")).toContainText("saved #3");
   await expect(second.locator(".monaco-editor .view-lines").first()).toContainText("// and tab one");
 
   await page.reload();

@@ -110,7 +110,7 @@ test.describe("the editor people expect", () => {
     await expect(editorLines(page)).toContainText('import { rate } from "./score"');
     await expect(editorLines(page)).toContainText("rate(word)");
     // Both files' edits reach the draft, not just the one on screen.
-    await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+    await expect(page.getByTestId("save-state")).toContainText("saved #2");
     await page.keyboard.press("ControlOrMeta+Enter");
     // The renamed function still runs: three words scored.
     await expect(page.getByTestId("run-result")).toContainText("(3)");

@@ -115,7 +115,7 @@ test.describe("the IDE", () => {
     await second.goto("/");
     await expect(second.locator(".monaco-editor").first()).toBeVisible();
     await replaceEditorText(page, `// tab one\nexport default { async run() { return 1; } };\n`);
-    await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+    await expect(page.getByTestId("save-state")).toContainText("saved #2");
     await replaceEditorText(second, `// tab two\nexport default { async run() { return 2; } };\n`);
     await expect(second.getByTestId("conflict")).toBeVisible();
     await expect(second.getByTestId("conflict")).toContainText("changed elsewhere");

@@ -10,12 +10,12 @@ test("the Problems view groups failures, jumps to the line, links the run, and s
     page,
     `function check(input: string) {\n  throw new TypeError("no widget named " + input);\n}\nexport default {\n  async run(payload: { input: string }) {\n    return check(payload.input);\n  },\n};\n`,
   );
-  await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+  await expect(page.getByTestId("save-state")).toContainText("saved #2");
   await page.keyboard.press("ControlOrMeta+Enter");
   await expect(page.getByTestId("console-end")).toHaveCount(1);
   await page.keyboard.press("ControlOrMeta+Enter");
   await expect(page.getByTestId("console-end")).toHaveCount(2);
-  await expect(page.getByTestId("run-status")).toContainText("✗ user");
+  await expect(page.getByTestId("run-status")).toContainText("✗ threw");
 
   // It announces itself on the tab.
   const tab = page.getByTestId("problems-tab");

@@ -25,7 +25,7 @@ test("a lost connection is shown, a run in flight reports it was interrupted, an
       page,
       `export default {\n  async run() {\n    console.log("started");\n    await new Promise((resolve) => setTimeout(resolve, 1800));\n    return "never seen";\n  },\n};\n`,
     );
-    await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+    await expect(page.getByTestId("save-state")).toContainText("saved #2");
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("console-line").filter({ hasText: "started" })).toBeVisible();
 

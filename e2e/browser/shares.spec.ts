@@ -74,7 +74,7 @@ test.describe("share links and run records", () => {
     // A link alone changes nothing: the visitor confirms the fork.
     await visit.getByRole("button", { name: "Fork and open" }).click();
     await expect(visit).toHaveURL(/\/$/);
-    await expect(visit.getByTestId("save-state")).toContainText("saved (v1)");
+    await expect(visit.getByTestId("save-state")).toContainText("saved #1");
     await expect(visit.locator(".monaco-editor .view-lines").first()).toContainText("Echo:");
     await visitor.close();
   });
@@ -106,7 +106,7 @@ test.describe("share links and run records", () => {
       page,
       JSON.stringify({ name: '"><script>alert(1)</script>', entry: "index.ts", description: "a <b>bold</b> claim" }),
     );
-    await expect(page.getByTestId("save-state")).toContainText("saved (v2)");
+    await expect(page.getByTestId("save-state")).toContainText("saved #2");
     await page.getByRole("button", { name: "Share", exact: true }).click();
     const link =
       /Link: (http\S+?\/[sr]\/[A-Za-z0-9_-]{22})/.exec((await page.getByTestId("notice").textContent()) ?? "")?.[1] ??

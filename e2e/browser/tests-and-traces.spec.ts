@@ -59,18 +59,24 @@ test.describe("tests and traces in the IDE", () => {
     await page.keyboard.press("ControlOrMeta+Enter");
     await expect(page.getByTestId("run-result")).toContainText("hello:42");
 
-    // The waterfall: the run's steps, the catalog call and the helper's own run under it.
+    // The waterfall (the output panel's Trace tab): the run's steps, the catalog call and the helper's own run under it.
+    await page.getByRole("tab", { name: /^Trace/ }).click();
     const spans = page.getByTestId("trace-span");
     await expect(spans.first()).toContainText("run");
     await expect(page.locator('[data-testid="trace-span"][data-kind="catalog"]')).toBeVisible();
     await expect(spans).toHaveCount(9);
+    await expect(page.getByTestId("trace-count")).toHaveText("9");
+    await page.getByRole("tab", { name: /^Console/ }).click();
     const helperLine = page.getByTestId("console-line").filter({ hasText: "helper says hi" });
     await expect(helperLine.getByTestId("console-from")).toHaveText("helper");
     const mainLine = page.getByTestId("console-line").filter({ hasText: "main line" });
     await expect(mainLine).toBeVisible();
 
-    // Picking the helper's run narrows the console to the helper's lines.
+    // Picking the helper's run shows its attributes and narrows the console to the helper's lines.
+    await page.getByRole("tab", { name: /^Trace/ }).click();
     await page.locator('[data-testid="trace-span"][data-kind="run"]').nth(1).click();
+    await expect(page.getByTestId("span-details")).toContainText("run helper");
+    await page.getByRole("tab", { name: /^Console/ }).click();
     await expect(page.getByTestId("console-scoped")).toBeVisible();
     await expect(helperLine).toBeVisible();
     await expect(mainLine).toHaveCount(0);
@@ -78,6 +84,7 @@ test.describe("tests and traces in the IDE", () => {
     await expect(mainLine).toBeVisible();
 
     // Download as OTLP/JSON.
+    await page.getByRole("tab", { name: /^Trace/ }).click();
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Download OTLP" }).click(),
@@ -96,6 +103,7 @@ test.describe("tests and traces in the IDE", () => {
     await page.getByRole("button", { name: "Save as test case" }).click();
     await expect(page.getByTestId("notice")).toContainText("Added a test case to gadget.tests.json");
     await expect(page.getByRole("tab", { name: "gadget.tests.json" })).toBeVisible();
+    await page.getByRole("tab", { name: /^Tests/ }).click();
     const rows = page.getByTestId("test-row");
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText("case");
@@ -108,10 +116,13 @@ test.describe("tests and traces in the IDE", () => {
       page,
       `{ "tests": [ { "name": "case", "input": { "input": "hello" }, "expect": { "equals": "hello:43" } } ] }\n`,
     );
+    await page.getByRole("tab", { name: /^Console/ }).click();
     await page.keyboard.press("ControlOrMeta+Shift+Enter");
+    // The shortcut brings the Tests tab forward.
+    await expect(page.getByRole("tab", { name: /^Tests/ })).toHaveAttribute("aria-selected", "true");
     await expect(rows.first()).toHaveAttribute("data-status", "failed");
     await expect(page.getByTestId("tests-summary")).toHaveText("0/1 passed");
-    await rows.first().getByRole("button", { name: "case" }).click();
+    // A failing case shows its diff without a click.
     const diff = page.getByTestId("test-diff");
     await expect(diff).toContainText("equals");
     await expect(diff).toContainText('"hello:43"');
@@ -123,14 +134,12 @@ test.describe("tests and traces in the IDE", () => {
     });
 
     // Publish refuses, asks, and publishes anyway when confirmed; the catalog says so.
-    let asked = "";
-    page.once("dialog", (dialog) => {
-      asked = dialog.message();
-      void dialog.accept();
-    });
-    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    const asked = page.getByTestId("publish-tests-failed");
+    await expect(asked).toContainText('1 of 1 test cases failed ("case")');
+    await asked.getByRole("button", { name: "Publish anyway — recorded" }).click();
     await expect(page.getByTestId("notice")).toContainText("(tests overridden)");
-    expect(asked).toContain('1 of 1 test cases failed ("case")');
+    await page.getByTestId("publish-panel").getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Catalog", exact: true }).click();
     await expect(
       page.getByTestId("catalog-agent").filter({ hasText: "v1" }).getByTestId("agent-tests").filter({ hasText: "0/1" }),

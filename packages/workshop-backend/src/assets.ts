@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   wasm: "application/wasm",
   map: "application/json; charset=utf-8",
   txt: "text/plain; charset=utf-8",
+  // The client libraries' tarballs, for `npm i <workshop>/packages/…tgz` (apps/workshop/pack-libraries.ts).
+  tgz: "application/gzip",
 };
 
 /**
@@ -97,7 +99,7 @@ async function precompressed(assets: Fetcher, request: Request, url: URL): Promi
 
 /**
  * Whether a path could name one of the app's files: they all have a name with an extension
- * (`index.html`, `assets/app-1a2b.js`), and the build makes no folder but `assets/`. A folder is never
+ * (`index.html`, `assets/app-1a2b.js`), and the build makes no folders but `assets/` and `packages/`. A folder is never
  * asked of the binding: locally workerd's disk service would answer it with a listing of its files.
  */
 function namesAFile(pathname: string): boolean {

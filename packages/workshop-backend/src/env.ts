@@ -1,3 +1,4 @@
+import type { PackageStore } from "./packages/package-store.ts";
 import type { Directory } from "./storage/directory.ts";
 import type { ShareStore } from "./storage/share-store.ts";
 import type { WorkspaceStore } from "./storage/workspace-store.ts";
@@ -9,6 +10,17 @@ export interface Env {
   SHARES: DurableObjectNamespace<ShareStore>;
   /** The ids that exist (one object): unknown ids are refused before any store is touched. */
   DIRECTORY: DurableObjectNamespace<Directory>;
+  /** Verified npm packages by integrity (packages/stored-packages.ts says which object holds which). */
+  PACKAGES: DurableObjectNamespace<PackageStore>;
+  /** The registry workspaces resolve packages against unless they set their own (default https://registry.npmjs.org/). */
+  NPM_REGISTRY?: string;
+  /** Locally: where registry requests leave (public addresses; loopback too with --allow-local-fetch). */
+  REGISTRY_FETCH?: Fetcher;
+  /**
+   * "1", set by the local host started with --allow-local-fetch or with --registry on this machine: a
+   * registry on this machine (plain http) may be used.
+   */
+  ALLOW_LOCAL_REGISTRY?: string;
   /** "1" for data written before the directory existed: a directory miss then asks the store itself. */
   LEGACY_LOOKUPS?: string;
   /**

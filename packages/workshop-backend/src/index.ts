@@ -25,6 +25,7 @@ import { sameSecret } from "./same-secret.ts";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 import { applyScheduleMinimum } from "./schedules/schedule-env.ts";
 
+export { PackageStore } from "./packages/package-store.ts";
 export { Directory } from "./storage/directory.ts";
 export { ShareStore } from "./storage/share-store.ts";
 export { WorkspaceStore } from "./storage/workspace-store.ts";

@@ -43,6 +43,7 @@ import {
 import { schemaMismatch, validateJson } from "@gadgets/workshop-shared/json-schema";
 import { grantedSecretNames } from "@gadgets/workshop-shared/schemas";
 import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
+import type { PackageSource } from "./packages/package-source.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
 import { type ExecuteResult, type Executor, hasGrants, type RawError } from "./executors/executor.ts";
@@ -86,6 +87,11 @@ export interface RunRequest {
   services?: CapabilityServices;
   /** Catalog nesting: 0 for a run a person or backend started. */
   depth?: number;
+  /**
+   * Where the build reads the packages of the gadget's `gadget.lock.json`. Absent, a gadget with
+   * dependencies does not build (it says packages cannot be loaded for the run).
+   */
+  packages?: PackageSource;
   /**
    * Where the secrets the manifest grants are read: workspace runs only. Absent (shares, embeds, public
    * record re-runs, anonymous runs), the run gets none: `env.secrets` is empty, header grants refuse.
@@ -371,7 +377,7 @@ export class Overseer {
     const files = checkFiles(request.files);
     const manifest = files.ok ? checkManifest(files.value) : files;
     if (!manifest.ok) return { ok: false, message: manifest.error };
-    const built = await buildGadget(files.ok ? files.value : [], manifest.value, request.workspaceId);
+    const built = await buildGadget(files.ok ? files.value : [], manifest.value, request.workspaceId, request.packages);
     if (!built.ok)
       return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
     const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build, cached: built.cached };

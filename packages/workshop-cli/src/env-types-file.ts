@@ -1,31 +1,40 @@
 /**
  * `gadget-env.d.ts`: the types of `env` for a gadget's grants, so the user's own editor completes what
- * the manifest grants (and flags what it does not), as the IDE's editor does. `gadgets init` writes it;
- * `run` and `dev` rewrite it when the grants in gadget.json change.
+ * the manifest grants (and flags what it does not), as the IDE's editor does — with the catalog granted,
+ * `env.catalog.get("name")` typed from the workspace's published agents. `gadgets init` writes it; `run`
+ * and `dev` rewrite it when the grants in gadget.json or the published agents change.
  */
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gadgetEnvTypes } from "@gadgets/workshop-frontend/gadget-types";
-import type { GadgetGrants } from "@gadgets/workshop-shared";
+import type { AgentSummary, GadgetGrants } from "@gadgets/workshop-shared";
+import type { OpenSession } from "./connection.ts";
+import { EXIT } from "./exit-codes.ts";
 
 export const ENV_TYPES_FILE = "gadget-env.d.ts";
 
-export function envTypesText(grants: GadgetGrants): string {
+export function envTypesText(grants: GadgetGrants, agents: readonly AgentSummary[] = []): string {
   return `// The gadget contract's types for this gadget's grants (gadget.json). \`gadgets run\` and \`gadgets dev\`
-// rewrite this file when the grants change; it is for your editor and is not uploaded.
-${gadgetEnvTypes(grants)}`;
+// rewrite this file when the grants or the published agents change; it is for your editor and is not uploaded.
+${gadgetEnvTypes(grants, agents)}`;
 }
 
-export function writeEnvTypes(root: string, grants: GadgetGrants): void {
-  writeFileSync(join(root, ENV_TYPES_FILE), envTypesText(grants));
+/** The published agents `env.catalog` is typed from: asked for only when the catalog is granted. */
+export async function typedAgents(open: OpenSession, grants: GadgetGrants): Promise<AgentSummary[]> {
+  if (!grants.catalog) return [];
+  try {
+    return await open.session.listAgents();
+  } catch (error) {
+    throw open.failure(error, EXIT.internal);
+  }
 }
 
-/** Rewrites the types file when it exists and no longer matches the grants; true when it did. */
-export function refreshEnvTypes(root: string, grants: GadgetGrants): boolean {
+/** Rewrites the types file when it exists and no longer matches the grants and agents; true when it did. */
+export function refreshEnvTypes(root: string, grants: GadgetGrants, agents: readonly AgentSummary[] = []): boolean {
   const path = join(root, ENV_TYPES_FILE);
   if (!existsSync(path)) return false;
-  const wanted = envTypesText(grants);
+  const wanted = envTypesText(grants, agents);
   if (readFileSync(path, "utf8") === wanted) return false;
   writeFileSync(path, wanted);
   return true;

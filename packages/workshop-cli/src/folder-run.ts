@@ -14,6 +14,8 @@ export interface FolderRunRequest {
   onEvent: (event: RunEvent) => void;
   /** Told the run's id as soon as its first event arrives (to cancel it). */
   onStarted?: (runId: string) => void;
+  /** Told once the folder is in its draft (and locked), before the run starts. */
+  onSynced?: (draft: SyncedDraft) => void;
 }
 
 export interface FolderRunResult {
@@ -29,6 +31,7 @@ export async function runFolder(request: FolderRunRequest): Promise<FolderRunRes
   } catch (error) {
     throw open.failure(error, EXIT.invalid);
   }
+  request.onSynced?.(draft);
   let started = false;
   const listener = (event: RunEvent) => {
     if (!started) {

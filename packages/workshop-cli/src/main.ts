@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { protectDashedIds } from "./dashed-ids.ts";
 import { CliError } from "./cli-error.ts";
 import type { Command, CommandContext } from "./command.ts";
+import { add } from "./commands/add.ts";
 import { agents } from "./commands/agents.ts";
 import { call } from "./commands/call.ts";
 import { code } from "./commands/code.ts";
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   login,
   whoami,
   init,
+  add,
   run: runCommand,
   test,
   dev,

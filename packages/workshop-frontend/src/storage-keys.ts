@@ -16,4 +16,6 @@ export const STORAGE_KEYS = {
   presets: (draftId: string) => `workshop.presets.${draftId}`,
   /** Edits not yet saved to the server. */
   unsaved: (draftId: string) => `workshop.unsaved.${draftId}`,
+  /** How the person sized the IDE's panes: the columns, and the run strip against the output panel. */
+  paneLayout: (group: "columns" | "run-column") => `workshop.layout.${group}`,
 } as const;

@@ -6,7 +6,8 @@
  * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
  * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy),
  * --secrets-key FILE (the key workspace secrets are sealed with; default: <data>.secrets-key beside the data folder),
- * --min-schedule-interval-ms N (tests only: the shortest `every` schedule interval, default 60000).
+ * --min-schedule-interval-ms N (tests only: the shortest `every` schedule interval, default 60000),
+ * --registry URL (the npm registry packages resolve against unless a workspace sets its own; default the public one).
  */
 
 import { resolve } from "node:path";
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     "allow-host": { type: "string", multiple: true, default: [] },
     "secrets-key": { type: "string" },
     "min-schedule-interval-ms": { type: "string" },
+    registry: { type: "string" },
   },
 });
 
@@ -72,6 +74,11 @@ if (
   process.exit(2);
 }
 
+if (values.registry !== undefined && !URL.canParse(values.registry)) {
+  console.error(`--registry must be a URL like https://registry.npmjs.org/, not ${JSON.stringify(values.registry)}.`);
+  process.exit(2);
+}
+
 const server = await startWorkshopServer({
   port,
   endpointsPort,
@@ -82,6 +89,7 @@ const server = await startWorkshopServer({
   secretsKeyFile: resolve(values["secrets-key"] ?? defaultSecretsKeyFile(values.data)),
   ...(runners === undefined ? {} : { pool: { size: runners } }),
   ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),
+  ...(values.registry === undefined ? {} : { registry: values.registry }),
 });
 console.log(`\nGadget Workshop is running at ${server.url}`);
 console.log(`Agents' HTTP endpoints answer at ${server.endpointsUrl}/h/…`);

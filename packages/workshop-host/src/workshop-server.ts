@@ -20,15 +20,14 @@ import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
 import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
 import { freePort } from "./free-port.ts";
 import { bundleWorker } from "./worker-bundle.ts";
+import { readWorkerConfig, type WorkerConfig } from "./worker-config.ts";
+import { ASSETS_SERVICE, workerdWorkerParts } from "./workerd-bindings.ts";
 import { startWorkerd, type WorkerdProcess } from "./workerd-process.ts";
-import { COMPATIBILITY_DATE, WORKER_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Durable Object ids derive from this key: changing it orphans stored workspaces. */
-const WORKSPACES_UNIQUE_KEY = "gadget-workshop-WorkspaceStore";
-const SHARES_UNIQUE_KEY = "gadget-workshop-ShareStore";
-const DIRECTORY_UNIQUE_KEY = "gadget-workshop-Directory";
+/** The Worker's bindings, compatibility and assets, as deployed (worker-config.ts). */
+export const WRANGLER_TOML = join(REPO_ROOT, "wrangler.toml");
 /** Written into the data folder once every stored id is known to the directory (see legacyLookups). */
 const DIRECTORY_MARKER = ".directory-complete";
 
@@ -48,6 +47,11 @@ export interface WorkshopServerOptions {
   echo?: boolean;
   /** Let granted gadget fetches reach this machine's own addresses (for local services and tests). */
   allowLocalFetch?: boolean;
+  /**
+   * The npm registry workspaces resolve packages against unless they set their own (default the public
+   * one). One on this machine (plain http is fine there) lets workspaces use registries on this machine.
+   */
+  registry?: string;
   /**
    * Host names (besides localhost and loopback addresses) this Workshop answers to, say when a proxy
    * serves it under a name. Requests for any other Host are refused, so DNS rebinding reaches nothing.
@@ -110,7 +114,7 @@ function legacyLookups(dataDir: string): boolean {
 function mainConfig(
   port: number,
   dataDir: string,
-  assetsDir: string,
+  worker: WorkerConfig,
   vars: Record<string, string>,
   allowLocalFetch: boolean,
   diskStatusPort: number,
@@ -119,28 +123,36 @@ function mainConfig(
   const gadgetNetwork = list(allowLocalFetch ? [text("public"), text("local")] : [text("public")]);
   // This machine's own interface addresses may count as "public" (a LAN or cloud address): denied too.
   const gadgetDeny = list(allowLocalFetch ? [] : ownInterfaceCidrs().map(text));
+  const localRegistry = vars.ALLOW_LOCAL_REGISTRY === "1";
+  const registryNetwork = list(localRegistry ? [text("public"), text("local")] : [text("public")]);
+  const registryDeny = list(localRegistry ? [] : ownInterfaceCidrs().map(text));
+  // wrangler.toml's bindings, and beside them what only this machine has.
+  const deployed = workerdWorkerParts(worker, vars);
   const bindings = [
     `(name = "GADGET_FETCH", service = "gadget-internet")`,
+    `(name = "REGISTRY_FETCH", service = "registry-internet")`,
     `(name = "DISK_STATUS", service = "disk-status")`,
-    `(name = "LOADER", workerLoader = (id = "gadgets"))`,
-    `(name = "WORKSPACES", durableObjectNamespace = "WorkspaceStore")`,
-    `(name = "SHARES", durableObjectNamespace = "ShareStore")`,
-    `(name = "DIRECTORY", durableObjectNamespace = "Directory")`,
-    `(name = "ASSETS", service = "assets")`,
-    ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
+    ...deployed.bindings,
   ];
+  const assets = worker.assets
+    ? [
+        `(name = ${text(ASSETS_SERVICE)}, disk = (path = ${text(resolve(dirname(WRANGLER_TOML), worker.assets.directory))})),`,
+      ]
+    : [];
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .mainWorker),
     (name = "workspaces", disk = (path = ${text(dataDir)}, writable = true)),
-    (name = "assets", disk = (path = ${text(assetsDir)})),
+    ${assets.join("\n    ")}
     # The Worker's own outbound network: loopback only (the runner pool).
     (name = "loopback", network = (allow = ["local"])),
     # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this
     # machine reaches nothing here (unless the host was started to allow it).
     (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny})),
+    # Where npm registry requests go: the same, and this machine too when the registry is run on it.
+    (name = "registry-internet", network = (allow = ${registryNetwork}, deny = ${registryDeny})),
     (name = "disk-status", external = (address = ${text(`127.0.0.1:${diskStatusPort}`)}, http = ())),
   ],
   # Two origins, one Worker: the IDE's and the gadget origin of HTTP endpoints. Each socket sets
@@ -155,18 +167,20 @@ const config :Workerd.Config = (
 
 const mainWorker :Workerd.Worker = (
   modules = [(name = "index.js", esModule = embed "index.js")],
-  compatibilityDate = ${text(COMPATIBILITY_DATE)},
-  compatibilityFlags = ${list(WORKER_COMPATIBILITY_FLAGS.map(text))},
+  compatibilityDate = ${deployed.compatibilityDate},
+  compatibilityFlags = ${deployed.compatibilityFlags},
   bindings = ${list(bindings)},
-  durableObjectNamespaces = [
-    (className = "WorkspaceStore", uniqueKey = ${text(WORKSPACES_UNIQUE_KEY)}, enableSql = true),
-    (className = "ShareStore", uniqueKey = ${text(SHARES_UNIQUE_KEY)}, enableSql = true),
-    (className = "Directory", uniqueKey = ${text(DIRECTORY_UNIQUE_KEY)}, enableSql = true),
-  ],
+  durableObjectNamespaces = ${deployed.durableObjectNamespaces},
   durableObjectStorage = (localDisk = "workspaces"),
   globalOutbound = "loopback",
 );
 `;
+}
+
+function isLoopbackUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const host = new URL(text).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 async function waitForHealth(url: string, process: WorkerdProcess): Promise<void> {
@@ -187,7 +201,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
   const port = options.port ?? 0;
   const dataDir = resolve(options.dataDir, "workspaces");
   mkdirSync(dataDir, { recursive: true });
-  const assetsDir = join(REPO_ROOT, "apps/workshop/dist");
+  const worker = readWorkerConfig(WRANGLER_TOML);
   const output = new OutputTail(1000);
   const onOutput = (line: string) => {
     output.push(line);
@@ -204,6 +218,9 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     // A text binding in the generated config, which lives in an owner-only temp folder, never the data folder.
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
     ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
+    ...(options.registry ? { NPM_REGISTRY: options.registry } : {}),
+    // A registry on this machine: allowed with local fetches, or when the Workshop was pointed at one.
+    ...(options.allowLocalFetch || (options.registry && isLoopbackUrl(options.registry)) ? { ALLOW_LOCAL_REGISTRY: "1" } : {}),
     ...(options.minScheduleIntervalMs === undefined
       ? {}
       : { MIN_SCHEDULE_INTERVAL_MS: String(options.minScheduleIntervalMs) }),
@@ -241,7 +258,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
         config: mainConfig(
           port,
           dataDir,
-          assetsDir,
+          worker,
           vars,
           options.allowLocalFetch ?? false,
           diskStatus.port,

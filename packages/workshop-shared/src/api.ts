@@ -50,6 +50,7 @@ export type GadgetTriggers = v.InferOutput<typeof GadgetTriggersSchema>;
 export type GadgetManifest = v.InferOutput<typeof GadgetManifestSchema>;
 
 export { MANIFEST_PATH } from "./wire-basics.ts";
+export { LOCK_PATH } from "./wire-basics.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Drafts
@@ -536,7 +537,7 @@ export interface Session {
   /** `agentId` runs the latest version, `agentId@3` a fixed one. Usable pipelined. */
   getAgent(agentRef: string): Agent;
 
-  /** The latest runs, newest first; `filter` narrows them to one agent and/or how they started (the invocation log). */
+  /** The latest runs, newest first; `filter` narrows them to one agent or one draft, and/or how they started (the invocation log). */
   listRuns(limit?: number | null, filter?: RunListFilter | null): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunRecord>;
 
@@ -603,7 +604,8 @@ export interface Session {
 
 /**
  * Narrows `listRuns`: runs of one agent (its id, or its name: every published agent of that name; an
- * unknown one is refused with AGENT_NOT_FOUND), started one way.
+ * unknown one is refused with AGENT_NOT_FOUND), or of one draft (its id: runs of its code, test cases
+ * included; an unknown id lists none), started one way.
  */
 export type RunListFilter = NonNullable<v.InferOutput<typeof RunListFilterSchema>>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GadgetFile, JsonValue, RunOutcome, TestCase } from "./api.ts";
-import { appendTestCase, caseFromRun, checkTests, judgeCase } from "./gadget-tests.ts";
+import { appendTestCase, caseFromRun, checkTests, judgeCase, wordDiff } from "./gadget-tests.ts";
 import {
   MAX_MATCH_STEPS,
   MAX_MATCH_SUBJECT_CHARS,
@@ -8,6 +8,7 @@ import {
   MAX_TEST_FAILURES_PER_CASE,
   MAX_TEST_NAME_LENGTH,
   MAX_TEST_PATTERN_LENGTH,
+  MAX_WORD_DIFF_TOKENS,
 } from "./limits.ts";
 
 const withTests = (content: unknown): GadgetFile[] => [
@@ -245,5 +246,38 @@ describe("appendTestCase", () => {
     expect(appendTestCase([...files, { path: "gadget.tests.json", content: "{" }], caseFromRun("x", 1, ok(1))).ok).toBe(
       false,
     );
+  });
+});
+
+describe("wordDiff", () => {
+  const changedWords = (segments: { text: string; changed: boolean }[]) =>
+    segments.filter((segment) => segment.changed).map((segment) => segment.text);
+
+  it("marks only the words that differ, and keeps each side's whole text", () => {
+    const diff = wordDiff('"Echo: hi there"', '"Echo: hello there"');
+    expect(changedWords(diff.expected)).toEqual(["hi"]);
+    expect(changedWords(diff.actual)).toEqual(["hello"]);
+    expect(diff.expected.map((segment) => segment.text).join("")).toBe('"Echo: hi there"');
+    expect(diff.actual.map((segment) => segment.text).join("")).toBe('"Echo: hello there"');
+  });
+
+  it("finds words added on one side only, and marks nothing for equal texts", () => {
+    const diff = wordDiff('{"a":1}', '{"a":1,"b":2}');
+    expect(changedWords(diff.expected)).toEqual([]);
+    expect(changedWords(diff.actual)).toEqual([',"b":2']);
+    expect(wordDiff("same words", "same words")).toEqual({
+      expected: [{ text: "same words", changed: false }],
+      actual: [{ text: "same words", changed: false }],
+    });
+    expect(wordDiff("", "x")).toEqual({ expected: [], actual: [{ text: "x", changed: true }] });
+  });
+
+  it(`compares word by word up to ${MAX_WORD_DIFF_TOKENS} tokens a side, and marks a longer value changed whole`, () => {
+    // Each mark is a token of its own.
+    const tokens = (count: number, last: string) => `${".".repeat(count - 1)}${last}`;
+    const atLimit = wordDiff(tokens(MAX_WORD_DIFF_TOKENS, "x"), tokens(MAX_WORD_DIFF_TOKENS, "y"));
+    expect(changedWords(atLimit.expected)).toEqual(["x"]);
+    const past = wordDiff(tokens(MAX_WORD_DIFF_TOKENS + 1, "x"), tokens(MAX_WORD_DIFF_TOKENS, "y"));
+    expect(past.expected).toEqual([{ text: tokens(MAX_WORD_DIFF_TOKENS + 1, "x"), changed: true }]);
   });
 });

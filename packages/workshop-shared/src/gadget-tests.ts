@@ -12,7 +12,13 @@ import {
   type TestFailure,
   TESTS_PATH,
 } from "./api.ts";
-import { MAX_MATCH_STEPS, MAX_MATCH_SUBJECT_CHARS, MAX_TEST_CASES, MAX_TEST_FAILURES_PER_CASE } from "./limits.ts";
+import {
+  MAX_MATCH_STEPS,
+  MAX_MATCH_SUBJECT_CHARS,
+  MAX_TEST_CASES,
+  MAX_TEST_FAILURES_PER_CASE,
+  MAX_WORD_DIFF_TOKENS,
+} from "./limits.ts";
 import { compileLinearRegex } from "./linear-regex.ts";
 import { type Checked, check, issueSentence, parseWithIssue } from "./schemas/check.ts";
 import { TestCaseSchema, TestFileSchema } from "./schemas/test-file.ts";
@@ -228,6 +234,64 @@ function truncate(value: JsonValue): JsonValue {
 function short(value: JsonValue): string {
   const text = JSON.stringify(value) ?? "undefined";
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** A stretch of a value's text in a word diff, `changed` when the other side does not have it. */
+export interface DiffSegment {
+  text: string;
+  changed: boolean;
+}
+
+/** Words, runs of spaces, and each other mark (`{`, `"`, `:`) as one token. */
+const tokensOf = (text: string): string[] => text.match(/\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+
+function segments(tokens: readonly string[], kept: readonly boolean[]): DiffSegment[] {
+  const out: DiffSegment[] = [];
+  tokens.forEach((text, i) => {
+    const changed = !kept[i];
+    const last = out.at(-1);
+    if (last && last.changed === changed) last.text += text;
+    else out.push({ text, changed });
+  });
+  return out;
+}
+
+/**
+ * The expected and actual texts of a difference, each cut into stretches the other side has and the
+ * words it does not (the longest common subsequence of their tokens), for a diff that highlights what
+ * changed. Hand-written rather than a diff library: the shared package stays free of dependencies for a
+ * quadratic table over at most MAX_WORD_DIFF_TOKENS tokens a side.
+ *
+ * @example wordDiff('"Echo: hi"', '"Echo: hello"') // expected: [{ '"Echo: ', false }, { 'hi', true }, { '"', false }]
+ */
+export function wordDiff(expected: string, actual: string): { expected: DiffSegment[]; actual: DiffSegment[] } {
+  const a = tokensOf(expected);
+  const b = tokensOf(actual);
+  if (a.length > MAX_WORD_DIFF_TOKENS || b.length > MAX_WORD_DIFF_TOKENS)
+    return {
+      expected: expected === "" ? [] : [{ text: expected, changed: true }],
+      actual: actual === "" ? [] : [{ text: actual, changed: true }],
+    };
+  // lengths[i][j]: the longest common subsequence of a[i..] and b[j..].
+  const lengths = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--) {
+    const row = lengths[i] as Uint16Array;
+    const below = lengths[i + 1] as Uint16Array;
+    for (let j = b.length - 1; j >= 0; j--)
+      row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+  }
+  const keptA = new Array<boolean>(a.length).fill(false);
+  const keptB = new Array<boolean>(b.length).fill(false);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      keptA[i++] = true;
+      keptB[j++] = true;
+    } else if ((lengths[i + 1]?.[j] ?? 0) >= (lengths[i]?.[j + 1] ?? 0)) i++;
+    else j++;
+  }
+  return { expected: segments(a, keptA), actual: segments(b, keptB) };
 }
 
 /** A finished run as a new case (the person edits it afterwards): its input and what it produced. */

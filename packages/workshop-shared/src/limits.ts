@@ -234,6 +234,20 @@ export const MAX_MATCH_STEPS = 500_000;
 /** Differences listed per failing case; past it the case says there are more. */
 export const MAX_TEST_FAILURES_PER_CASE = 20;
 /**
+ * Words (and the spaces and marks between them) of each side a test diff compares word by word. The
+ * comparison takes their product in steps: 400 × 400 is 160,000, instant in a browser; a diff's values
+ * are cut at 500 characters, so this is rarely reached. Past it the whole value is marked changed.
+ */
+export const MAX_WORD_DIFF_TOKENS = 400;
+
+/**
+ * Toasts the IDE shows at once. Information replaces information, so this caps the errors that wait to
+ * be read: three stay readable in a corner without covering the work; a fourth pushes out the oldest.
+ */
+export const MAX_TOASTS = 3;
+/** How long an information toast stays: long enough to read two lines and reach its copy button. */
+export const TOAST_INFO_MS = 8_000;
+/**
  * Cases of one test run in flight at once. A session has MAX_CONCURRENT_RUNS_PER_SESSION run slots;
  * this leaves the others for catalog calls the cases make and for the person's own runs.
  */
@@ -334,6 +348,13 @@ export const MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
  * request, so it stays a few thousand tokens; agents past it are named, untyped.
  */
 export const MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
+/**
+ * The typed agents in a gadget's `env.catalog` declaration (the IDE's editor types, the CLI's
+ * `gadget-env.d.ts`): the editor's TypeScript worker checks it again with every change to it, so it
+ * stays well under the size of the lib files it already reads; 64 large schemas (4 KiB of type text
+ * each) or hundreds of usual ones fit, and agents past it are named, typed loosely.
+ */
+export const MAX_CATALOG_TYPES_CHARS = 256 * 1024;
 /** An MCP request body: a 1 MiB payload (`MAX_PAYLOAD_BYTES`) as JSON-RPC, escaped, with room to spare. */
 export const MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 /**
@@ -444,3 +465,10 @@ export const RESOLVE_TIMEOUT_MS = 30_000;
 export const MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE = 2;
 /** Declaration bytes `packageTypes` sends the editor for one tree. */
 export const MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
+/** Redirects one registry request may follow: a registry that hands tarballs to a file host takes one. */
+export const MAX_REGISTRY_REDIRECTS = 3;
+/**
+ * Tarballs one resolution fetches at once: enough to overlap round trips to the registry, few enough
+ * that a wide tree never holds many 8 MiB downloads in the Worker's memory together.
+ */
+export const MAX_CONCURRENT_TARBALL_FETCHES = 6;

@@ -9,22 +9,35 @@
  */
 
 /** The part of the `ws` package's socket this module uses. */
-interface NodeWebSocket {
+export interface NodeWebSocket {
   send(message: string): void;
   addEventListener(type: "open" | "message" | "close", listener: (event: { data?: unknown }) => void): void;
   readonly _socket?: { ref(): void; unref(): void } | null;
 }
 
-type NodeWebSocketClass = new (url: string, options?: { perMessageDeflate?: boolean }) => NodeWebSocket;
+export type NodeWebSocketClass = new (url: string, options?: { perMessageDeflate?: boolean }) => NodeWebSocket;
 
 interface NodeProcess {
   versions?: { node?: string };
   getBuiltinModule?: (name: string) => unknown;
 }
 
+/** Set by the installed package's Node entry (`node.ts`), whose bundle carries `ws` inside it. */
+let providedWebSocketClass: NodeWebSocketClass | undefined;
+
+/**
+ * Hands this module the `ws` class to use instead of loading `ws` itself: a bundle has no `ws` in any
+ * node_modules for `require` to find, so it imports it statically and passes it here.
+ */
+export function provideNodeWebSocketClass(webSocketClass: NodeWebSocketClass): void {
+  providedWebSocketClass = webSocketClass;
+}
+
 function loadWebSocketClass(): NodeWebSocketClass | undefined {
   const nodeProcess = (globalThis as { process?: NodeProcess }).process;
-  if (!nodeProcess?.versions?.node || typeof nodeProcess.getBuiltinModule !== "function") return undefined;
+  if (!nodeProcess?.versions?.node) return undefined;
+  if (providedWebSocketClass) return providedWebSocketClass;
+  if (typeof nodeProcess.getBuiltinModule !== "function") return undefined;
   const moduleApi = nodeProcess.getBuiltinModule("node:module") as
     | { createRequire(from: string): (id: string) => unknown }
     | undefined;

@@ -1,8 +1,10 @@
 /**
  * Turns a gadget's files into modules an isolate can load: TypeScript is transpiled with sucrase
  * (fast, small, keeps line numbers), relative imports are resolved to the gadget's own modules, and a
- * source map is kept per module so stacks point at the gadget's file:line. Builds are cached by
- * workspace and a content hash of the files, which is also the isolate cache key's code part.
+ * source map is kept per module so stacks point at the gadget's file:line. Bare imports of the
+ * manifest's `dependencies` load from the tree `gadget.lock.json` locks (package-graph.ts). Builds are
+ * cached by workspace and a content hash of the files — the lock is one of them, so it is covered —
+ * which is also the isolate cache key's code part.
  */
 
 import { type EncodedSourceMap, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
@@ -11,14 +13,27 @@ import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
 import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
+import { dirname, relativeSpecifier } from "./module-paths.ts";
 import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
 import { HARNESS_DIGEST, harnessModules } from "../isolate/harness-modules.ts";
 import { LRUCache } from "lru-cache";
+import type { PackageSource } from "../packages/package-source.ts";
+import { type PackageModuleSource, PackageGraph, type PackageProblem } from "./package-graph.ts";
+import { readLock } from "./package-lock.ts";
+import { splitBareSpecifier } from "./package-entry.ts";
+import { builtinModule } from "./node-builtins.ts";
+import { LOCK_PATH, MANIFEST_PATH } from "@gadgets/workshop-shared/api";
+import { type LazySourceMap, throughPackageMap, unshift } from "./package-source-map.ts";
+
+/** Where a module's frames point: a gadget file (through its transpile map) or a package's file. */
+export type ModuleSource =
+  | { path: string; map: TraceMap | undefined; package?: undefined }
+  | { path: string; map?: undefined; package: PackageModuleSource & { installPath: string } };
 
 export interface GadgetBuild {
   gadget: BuiltGadget;
-  /** Module name in the isolate → the gadget file it came from. */
-  sources: Map<string, { path: string; map: TraceMap | undefined }>;
+  /** Module name in the isolate → the file it came from. */
+  sources: Map<string, ModuleSource>;
 }
 
 /** `cached`: this workspace built the same files before, and the build was taken from the cache. */
@@ -60,11 +75,6 @@ function buildError(name: string, message: string, file: string, line: number, c
   };
 }
 
-function dirname(path: string): string {
-  const at = path.lastIndexOf("/");
-  return at === -1 ? "" : path.slice(0, at);
-}
-
 function joinPath(base: string, relative: string): string | undefined {
   const parts = base ? base.split("/") : [];
   for (const segment of relative.split("/")) {
@@ -77,16 +87,6 @@ function joinPath(base: string, relative: string): string | undefined {
   return parts.join("/");
 }
 
-function relativeSpecifier(fromModule: string, toModule: string): string {
-  const from = dirname(fromModule).split("/").filter(Boolean);
-  const to = toModule.split("/");
-  let common = 0;
-  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
-  const up = from.length - common;
-  const rest = to.slice(common).join("/");
-  return up === 0 ? `./${rest}` : `${"../".repeat(up)}${rest}`;
-}
-
 /** Resolves `./util`, `./util.ts`, `./util.js` or `./lib` (index) to a gadget module path. */
 function resolveImport(fromPath: string, specifier: string, modulePaths: ReadonlySet<string>): string | undefined {
   const joined = joinPath(dirname(fromPath), specifier);
@@ -96,20 +96,18 @@ function resolveImport(fromPath: string, specifier: string, modulePaths: Readonl
   return candidates.find((candidate) => modulePaths.has(candidate));
 }
 
-/**
- * Import specifiers: `import … from "x"` / `export … from "x"` / `import "x"` at the start of a
- * statement line (a clause may span lines), and `import("x")` with a literal. Anchoring to statement
- * starts keeps text like `log("from 'Bob'")` from being taken for an import. A clause never runs into
- * the next import or export line, so each part of the text is scanned once: gadget code is parsed on
- * the Worker's thread, and a backtracking scan over it would be quadratic. This check is for clear
- * build errors, not the sandbox: at run time an isolate can load nothing but its own modules and the
- * runtime's harmless built-ins.
- */
-/** Builds (or fetches from cache) the modules for a validated gadget. */
+function packageError(problem: PackageProblem, file: string, line = 1, column = 1): RunErrorInfo {
+  return buildError("PackageError", problem.message, file, line, column);
+}
+
+const PACKAGE_FILE_PREFIX = "node_modules/";
+
+/** Builds (or fetches from cache) the modules for a validated gadget; `packages` serves its locked packages. */
 export async function buildGadget(
   files: readonly GadgetFile[],
   manifest: GadgetManifest,
   workspaceId: string,
+  packages?: PackageSource,
 ): Promise<BuildResult> {
   const hash = await contentHash(files);
   const key = `${workspaceId}:${hash}`;
@@ -138,8 +136,20 @@ export async function buildGadget(
     taken.set(name, file.path);
   }
 
+  const lockRead = readLock(files, manifest);
+  if (!lockRead.ok)
+    return { ok: false, error: packageError({ kind: lockRead.kind, message: lockRead.message }, LOCK_PATH) };
+  const dependencies = manifest.dependencies ?? {};
+  // Made on the first import of a package: a gadget without dependencies never touches one.
+  let graph: PackageGraph | undefined;
+  const packageGraph = () => {
+    if (!lockRead.lock || !packages) return undefined;
+    graph ??= new PackageGraph(lockRead.lock, packages, new Set(taken.keys()));
+    return graph;
+  };
+
   const modules: Record<string, string> = {};
-  const sources = new Map<string, { path: string; map: TraceMap | undefined }>();
+  const sources = new Map<string, ModuleSource>();
   for (const file of codeFiles) {
     const moduleName = moduleNameFor(file.path);
     let code = file.content;
@@ -172,18 +182,46 @@ export async function buildGadget(
       };
     }
     let badImport: RunErrorInfo | undefined;
+    /** Each import's specifier as the module will say it. */
     const targets = new Map<ModuleImport, string>();
     for (const entry of scan.imports) {
       const at = () => positionOf(code, entry.start);
       if (!entry.specifier.startsWith("./") && !entry.specifier.startsWith("../")) {
-        badImport = buildError(
-          "BuildError",
-          `Cannot import "${entry.specifier}" in ${file.path}: a gadget can import only its own files ("./util"). Capabilities come in through run(payload, env).`,
-          file.path,
-          at().line,
-          at().column,
-        );
-        break;
+        const bare = splitBareSpecifier(entry.specifier);
+        const declared = bare !== undefined && Object.hasOwn(dependencies, bare.name);
+        if (!declared) {
+          badImport = buildError(
+            "BuildError",
+            undeclaredImport(entry.specifier, bare?.name, file.path),
+            file.path,
+            at().line,
+            at().column,
+          );
+          break;
+        }
+        const from = packageGraph();
+        if (!from) {
+          badImport = buildError(
+            "PackageError",
+            `Cannot import "${entry.specifier}" in ${file.path}: packages cannot be loaded for this run.`,
+            file.path,
+            at().line,
+            at().column,
+          );
+          break;
+        }
+        const loaded = await from.gadgetImport(entry.specifier);
+        if (!loaded.ok) {
+          badImport = packageError(
+            { ...loaded.problem, message: `Cannot import "${entry.specifier}" in ${file.path}: ${loaded.problem.message}` },
+            file.path,
+            at().line,
+            at().column,
+          );
+          break;
+        }
+        targets.set(entry, loaded.module.startsWith("node:") ? loaded.module : relativeSpecifier(moduleName, loaded.module));
+        continue;
       }
       const target = resolveImport(file.path, entry.specifier, modulePaths);
       if (target === undefined) {
@@ -196,20 +234,44 @@ export async function buildGadget(
         );
         break;
       }
-      targets.set(entry, target);
+      targets.set(entry, relativeSpecifier(moduleName, moduleNameFor(target)));
     }
     if (badImport) return { ok: false, error: badImport };
-    code = rewriteImports(code, scan.imports, (entry) =>
-      relativeSpecifier(moduleName, moduleNameFor(targets.get(entry) as string)),
-    );
+    code = rewriteImports(code, scan.imports, (entry) => targets.get(entry) as string);
     modules[moduleName] = code;
     sources.set(moduleName, { path: file.path, map });
+  }
+
+  if (graph) {
+    const done = await graph.complete();
+    if (!done.ok) return { ok: false, error: packageError(done.problem, LOCK_PATH) };
+    Object.assign(modules, graph.modules);
+    for (const [name, source] of graph.sources) {
+      const installPath = installPathOf(source.path);
+      sources.set(name, { path: source.path, package: { ...source, installPath } });
+    }
   }
 
   Object.assign(modules, harnessModules(moduleNameFor(manifest.entry)));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
   buildCache.set(key, build);
   return { ok: true, build, cached: false };
+}
+
+/** The words for a bare import the manifest does not declare: how to declare it, or why a gadget cannot. */
+function undeclaredImport(specifier: string, name: string | undefined, file: string): string {
+  const builtin = builtinModule(specifier);
+  if (name === undefined || builtin.kind !== "not-builtin" || specifier.includes(":"))
+    return `Cannot import "${specifier}" in ${file}: a gadget can import only its own files ("./util") and the npm packages its ${MANIFEST_PATH} names in "dependencies". Capabilities come in through run(payload, env).`;
+  return `Cannot import "${specifier}" in ${file}: "${name}" is not in the "dependencies" of ${MANIFEST_PATH}. Add it there (the IDE's quick fix or \`gadgets add ${name}\` picks the newest version), then save to lock it.`;
+}
+
+/** `node_modules/a/node_modules/@s/b` of a package file `node_modules/a/node_modules/@s/b/lib/x.js`. */
+function installPathOf(path: string): string {
+  const at = path.lastIndexOf(PACKAGE_FILE_PREFIX);
+  const rest = path.slice(at + PACKAGE_FILE_PREFIX.length).split("/");
+  const nameParts = rest[0]?.startsWith("@") ? 2 : 1;
+  return path.slice(0, at + PACKAGE_FILE_PREFIX.length) + rest.slice(0, nameParts).join("/");
 }
 
 /** Maps a generated position back to the gadget source; identity where no map exists. */
@@ -221,8 +283,20 @@ export function mapPosition(
 ): { path: string; line: number; column: number } | undefined {
   const source = build.sources.get(moduleName);
   if (!source) return undefined;
+  if (source.package) return mapPackagePosition(source.path, source.package, line, column);
   if (!source.map) return { path: source.path, line, column };
   const original = originalPositionFor(source.map, { line, column: Math.max(0, column - 1) });
   if (original.line === null) return { path: source.path, line, column };
   return { path: source.path, line: original.line, column: original.column + 1 };
+}
+
+function mapPackagePosition(
+  path: string,
+  source: { installPath: string; shifts: PackageModuleSource["shifts"]; packageMap?: LazySourceMap },
+  line: number,
+  generatedColumn: number,
+): { path: string; line: number; column: number } {
+  const column = unshift(source.shifts, line, generatedColumn);
+  const map = source.packageMap?.();
+  return (map && throughPackageMap(map, source.installPath, line, column)) ?? { path, line, column };
 }

@@ -6,6 +6,7 @@
 import type { RunErrorInfo, StackFrame } from "@gadgets/workshop-shared/api";
 import type { RawError } from "../executors/executor.ts";
 import { type GadgetBuild, mapPosition } from "./gadget-build.ts";
+import { packageStartupMessage, startupFailure } from "./startup-error.ts";
 
 const MAX_FRAMES = 50;
 /** Longer lines are no frame V8 writes for a gadget's code: they are skipped unread. */
@@ -42,6 +43,8 @@ export function parseFrameLine(
 
 /** The gadget module a stack location refers to, whatever prefix the runtime puts in front of it. */
 function moduleOf(build: GadgetBuild, location: string): string | undefined {
+  // An isolate names a module as the build did; a tree of packages holds thousands, so look it up first.
+  if (build.sources.has(location)) return location;
   // The longest matching name wins: `lib/index.js` must not be taken for `index.js`.
   let best: string | undefined;
   for (const name of build.sources.keys()) {
@@ -79,7 +82,25 @@ export function formatStack(name: string, message: string, frames: readonly Stac
   return [head, ...lines].join("\n");
 }
 
+/** The package whose file `frame` is in, by its name (`zod`, `@scope/pkg`). */
+function packageOf(build: GadgetBuild, file: string): string | undefined {
+  const at = file.lastIndexOf("node_modules/");
+  if (at === -1) return undefined;
+  const known = [...build.sources.values()].some((source) => source.package && file.startsWith(`${source.package.installPath}/`));
+  if (!known) return undefined;
+  const parts = file.slice(at + "node_modules/".length).split("/");
+  return parts.slice(0, parts[0]?.startsWith("@") ? 2 : 1).join("/");
+}
+
 export function mapError(raw: RawError, build: GadgetBuild | undefined): RunErrorInfo {
+  const startup = startupFailure(raw);
+  if (startup) {
+    const frames = parseFrames(startup.stack, build);
+    const first = frames.find((frame) => frame.file !== "<runtime>");
+    const packageName = build && first ? packageOf(build, first.file) : undefined;
+    const message = packageName ? packageStartupMessage(packageName, startup.message) : startup.message;
+    return { name: startup.name, message, stack: formatStack(startup.name, message, frames), frames };
+  }
   const frames = parseFrames(raw.stack, build);
   return { name: raw.name, message: raw.message, stack: formatStack(raw.name, raw.message, frames), frames };
 }

@@ -3,30 +3,16 @@
  * agent's schemas: what the MCP `run_code` tool's description carries and `codeModeTypes()` answers.
  */
 
-import type { AgentSummary, JsonSchema } from "@gadgets/workshop-shared/api";
+import { agentCallTypes, agentDoc, fitInBudget, leftNames, propertyKey } from "@gadgets/workshop-shared/agent-types";
+import type { AgentSummary } from "@gadgets/workshop-shared/api";
 import { MAX_CODE_MODE_TYPES_CHARS } from "@gadgets/workshop-shared/limits";
-import { schemaToTypeScript } from "@gadgets/workshop-shared/schema-types";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A name as a property key: bare when it is an identifier, quoted otherwise. */
-function propertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
-}
-
-/** Text for inside a `/** … *\/` comment: one line, no comment end. */
-function commentText(text: string): string {
-  return text.replace(/\s+/g, " ").replace(/\*\//g, "* /").trim();
-}
-
-function typeOf(schema: JsonSchema | undefined): string {
-  return schema ? schemaToTypeScript(schema) : "unknown";
-}
-
 function member(agent: AgentSummary): string {
-  const doc = commentText(agent.description || `The agent ${agent.name}.`);
-  const input = agent.inputSchema ? `input: ${typeOf(agent.inputSchema)}` : "input?: unknown";
-  return `  /** ${doc} */\n  ${propertyKey(agent.name)}(${input}): Promise<${typeOf(agent.outputSchema)}>;`;
+  const { input, result } = agentCallTypes(agent);
+  const parameter = input === undefined ? "input?: unknown" : `input: ${input}`;
+  return `  /** ${agentDoc(agent)} */\n  ${propertyKey(agent.name)}(${parameter}): Promise<${result ?? "unknown"}>;`;
 }
 
 const HEADER = `/**
@@ -37,22 +23,12 @@ declare const agents: {`;
 
 /** The declaration, every agent in name order; past the size cap, the rest are named in a comment. */
 export function codeModeDeclaration(agents: readonly AgentSummary[]): string {
-  const sorted = [...agents].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const members: string[] = [];
-  let size = HEADER.length;
-  const left: string[] = [];
-  for (const agent of sorted) {
-    const text = member(agent);
-    if (left.length === 0 && size + text.length + 1 <= MAX_CODE_MODE_TYPES_CHARS) {
-      members.push(text);
-      size += text.length + 1;
-    } else left.push(agent.name);
-  }
+  const { fitted, left } = fitInBudget(agents, member, MAX_CODE_MODE_TYPES_CHARS - HEADER.length);
   if (left.length > 0)
-    members.push(
-      `  // ${left.length} more agents, declared without types: ${commentText(left.join(", ")).slice(0, 2000)}\n  [name: string]: (input?: unknown) => Promise<unknown>;`,
+    fitted.push(
+      `  // ${left.length} more agents, declared without types: ${leftNames(left)}\n  [name: string]: (input?: unknown) => Promise<unknown>;`,
     );
-  return `${HEADER}\n${members.join("\n")}\n};\n`;
+  return `${HEADER}\n${fitted.join("\n")}\n};\n`;
 }
 
 /** How to write code for `run_code`, with the first agent as the example. */

@@ -10,7 +10,12 @@ import type { LockedPackage, PackageErrorKind } from "@gadgets/workshop-shared/a
 export type PackageFiles = ReadonlyMap<string, string>;
 
 export type PackageFilesResult =
-  | { ok: true; files: PackageFiles }
+  | {
+      ok: true;
+      files: PackageFiles;
+      /** Files kept by name only (not UTF-8 text, or `.node` native addons), so the loader can name them. */
+      binaries?: readonly string[];
+    }
   | { ok: false; kind: PackageErrorKind; message: string };
 
 export interface PackageSource {

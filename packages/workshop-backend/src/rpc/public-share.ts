@@ -22,6 +22,7 @@ import {
   ANONYMOUS_RUNS_PER_MINUTE_GLOBAL,
 } from "@gadgets/workshop-shared/limits";
 import { parseArgument, RunEventListenerSchema, RunIdSchema } from "@gadgets/workshop-shared/schemas";
+import { storedOnlyPackageSource } from "../packages/stored-only-source.ts";
 import { randomId } from "../storage/ids.ts";
 import { clientAnonymousRuns } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
@@ -91,6 +92,7 @@ async function runAnonymously(
       receivedAt,
       ...(codeKey === undefined ? {} : { codeKey }),
       report: false,
+      packages: storedOnlyPackageSource(connection.env),
     });
     return outcome;
   } finally {

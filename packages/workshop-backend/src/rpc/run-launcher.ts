@@ -33,6 +33,7 @@ import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
 import type { RunRequest } from "../overseer.ts";
+import { packageSourceFor } from "../packages/workspace-packages.ts";
 import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
@@ -340,6 +341,8 @@ async function runAndRecord(
       // Every run on this path is the workspace's own (its drafts, agents, tests, triggers): it may read
       // what its manifest grants. Shares, embeds and public re-runs go another way (public-share.ts), with none.
       secrets: runSecrets(connection.env, workspaceId, context.store),
+      // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
+      packages: packageSourceFor(connection.env, workspaceId, context.store),
       ...(request.inheritedSecrets ? { inheritedSecrets: request.inheritedSecrets } : {}),
     });
     if (request.confirmed && !(await request.confirmed)) return { outcome: SUPERSEDED, stored: Promise.resolve() };

@@ -20,7 +20,7 @@ const NO_KEY =
 /** The imported key, per key text (one in practice): importing once per Worker isolate. */
 const keys = new Map<string, Promise<CryptoKey>>();
 
-async function secretsKey(env: Env): Promise<CryptoKey> {
+export async function secretsKey(env: Env): Promise<CryptoKey> {
   const text = env.SECRETS_KEY;
   if (!text) throw new Error(NO_KEY);
   let key = keys.get(text);

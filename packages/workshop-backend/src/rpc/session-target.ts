@@ -296,9 +296,13 @@ export class SessionTarget extends RpcTarget implements Session {
   async listRuns(limit?: number | null, filter?: RunListFilter | null): Promise<RunSummary[]> {
     await this.#allow("listRuns");
     const rows = parseArgument(ListLimitSchema, limit);
-    const { agent, via } = parseArgument(RunListFilterSchema, filter) ?? {};
+    const { agent, draft, via } = parseArgument(RunListFilterSchema, filter) ?? {};
     await this.#records.flush();
-    const listed = await this.store.listRuns(rows, { ...(agent ? { agent } : {}), ...(via ? { via } : {}) });
+    const listed = await this.store.listRuns(rows, {
+      ...(agent ? { agent } : {}),
+      ...(draft ? { draftId: draft } : {}),
+      ...(via ? { via } : {}),
+    });
     if (!listed.found)
       throw codedError(
         "AGENT_NOT_FOUND",

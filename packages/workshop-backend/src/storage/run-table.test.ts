@@ -157,6 +157,20 @@ describe("RunTable's filter (the invocation log)", () => {
     });
   });
 
+  it("narrows to one draft's runs (its own code's, never an agent's published from it), with the other filters", () => {
+    const ofDraft = (n: number, draftId: string): RunRecord => ({
+      ...startedBy(n, undefined),
+      source: { kind: "draft", draftId, version: n },
+    });
+    runs.record([ofDraft(7, "d2"), ofDraft(8, "d3"), { ...ofDraft(9, "d2"), via: "mcp" }]);
+    expect(ids(runs.list(10, { draftId: "d2" }))).toEqual(["run9", "run7"]);
+    expect(ids(runs.list(1, { draftId: "d2" }))).toEqual(["run9"]);
+    expect(ids(runs.list(10, { draftId: "d2", via: "rpc" }))).toEqual(["run7"]);
+    expect(ids(runs.list(10, { draftId: "d1" }))).toEqual(["run4"]);
+    expect(runs.list(10, { draftId: "nope" })).toEqual([]);
+    expect(runs.list(10, { draftId: "d2", agentIds: ["a1"] })).toEqual([]);
+  });
+
   it("finds an agent's runs and a way's by their indexes, not by reading every summary", () => {
     const plan = (query: string, ...bindings: SqlStorageValue[]) =>
       storage.sql

@@ -14,9 +14,10 @@ import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
 import { insertRunRows, runRows } from "./run-rows.ts";
 import type { UsageTable } from "./usage-table.ts";
 
-/** What `list` narrows to: runs of these agents (none: no run), started this way. */
+/** What `list` narrows to: runs of these agents (none: no run), of this draft, started this way. */
 export interface RunFilter {
   agentIds?: readonly string[];
+  draftId?: string;
   via?: RunVia;
 }
 
@@ -76,6 +77,12 @@ export class RunTable {
       // One binding for any number of ids: a name may be shared by many agents.
       where.push("agent_id IN (SELECT value FROM json_each(?))");
       bindings.push(JSON.stringify(filter.agentIds));
+    }
+    if (filter.draftId) {
+      // Read from the summary, not an indexed column: the IDE asks it of one draft at a time, and the
+      // table holds at most MAX_RUN_RECORDS_PER_WORKSPACE (+ a prune step) rows to look through.
+      where.push("json_extract(summary, '$.source.kind') = 'draft' AND json_extract(summary, '$.source.draftId') = ?");
+      bindings.push(filter.draftId);
     }
     if (filter.via) {
       where.push("via = ?");

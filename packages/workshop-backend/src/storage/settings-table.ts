@@ -4,6 +4,13 @@
 
 import type { WorkspaceSettings } from "@gadgets/workshop-shared/api";
 import { DEFAULT_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
+import type { SealedSecret } from "../secret-crypto.ts";
+
+/** A workspace's own npm registry as stored: its URL and its token, sealed (never in clear). */
+export interface StoredRegistry {
+  url: string;
+  token?: SealedSecret;
+}
 
 /** What a workspace runs with until its settings are changed. */
 export const DEFAULT_SETTINGS: WorkspaceSettings = { runTimeoutMs: DEFAULT_RUN_TIMEOUT_MS, fetchHosts: null };
@@ -43,6 +50,22 @@ export class SettingsTable {
     if (changes.runTimeoutMs !== undefined) this.#set("run_timeout_ms", String(changes.runTimeoutMs));
     if (changes.fetchHosts !== undefined) this.#set("fetch_hosts", JSON.stringify(changes.fetchHosts));
     return this.get();
+  }
+
+  /** The workspace's own npm registry (its token sealed by the Worker), or undefined for the Workshop's default. */
+  registry(): StoredRegistry | undefined {
+    const url = this.#value("registry_url");
+    if (!url) return undefined;
+    const token = this.#value("registry_token");
+    return { url, ...(token ? { token: JSON.parse(token) as SealedSecret } : {}) };
+  }
+
+  /** Sets (or, with undefined, clears) the workspace's registry; the token arrives sealed. */
+  setRegistry(registry: StoredRegistry | undefined): void {
+    this.sql.exec("DELETE FROM meta WHERE key IN ('registry_url', 'registry_token')");
+    if (!registry) return;
+    this.#set("registry_url", registry.url);
+    if (registry.token) this.#set("registry_token", JSON.stringify(registry.token));
   }
 
   #value(key: string): string | undefined {

@@ -40,7 +40,7 @@ import { migrate } from "./migrations.ts";
 import { RunTable } from "./run-table.ts";
 import { manifestSchedules, ScheduleTable } from "./schedule-table.ts";
 import { type SecretRow, SecretTable, type SecretWrite } from "./secret-table.ts";
-import { DEFAULT_SETTINGS, SettingsTable } from "./settings-table.ts";
+import { DEFAULT_SETTINGS, SettingsTable, type StoredRegistry } from "./settings-table.ts";
 import { TestStatusTable } from "./test-status-table.ts";
 import { UsageTable } from "./usage-table.ts";
 import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
@@ -158,6 +158,16 @@ export class WorkspaceStore extends DurableObject<unknown> {
   /** `changes` were validated by the caller. */
   updateSettings(changes: Partial<WorkspaceSettings>): WorkspaceSettings {
     return this.#settings.update(changes);
+  }
+
+  /** The workspace's own npm registry (token sealed), or undefined for the Workshop's default. */
+  registry(): StoredRegistry | undefined {
+    return this.#settings.registry();
+  }
+
+  /** Checked and sealed by the caller (packages/registry-setting.ts); undefined: back to the default. */
+  setRegistry(registry: StoredRegistry | undefined): void {
+    this.#settings.setRegistry(registry);
   }
 
   // ----- quota
@@ -282,15 +292,19 @@ export class WorkspaceStore extends DurableObject<unknown> {
 
   /**
    * The latest runs, of the agent `filter.agent` names (its id, or every agent of that name) and started
-   * `filter.via`; `{ unknownAgent }` when no published agent has that id or name. One call, so a log that
-   * polls asks the object once a turn. `filter` was validated by the caller.
+   * `filter.via`, of the draft `filter.draftId`; `{ unknownAgent }` when no published agent has that id or
+   * name. One call, so a log that polls asks the object once a turn. `filter` was validated by the caller.
    */
-  listRuns(limit: number, filter: { agent?: string; via?: RunVia } = {}): ListedRuns {
+  listRuns(limit: number, filter: { agent?: string; draftId?: string; via?: RunVia } = {}): ListedRuns {
     const agentIds = filter.agent === undefined ? undefined : this.#agents.idsFor(filter.agent);
     if (agentIds?.length === 0) return { found: false, unknownAgent: filter.agent ?? "" };
     return {
       found: true,
-      runs: this.#runs.list(limit, { ...(agentIds ? { agentIds } : {}), ...(filter.via ? { via: filter.via } : {}) }),
+      runs: this.#runs.list(limit, {
+        ...(agentIds ? { agentIds } : {}),
+        ...(filter.draftId ? { draftId: filter.draftId } : {}),
+        ...(filter.via ? { via: filter.via } : {}),
+      }),
     };
   }
 

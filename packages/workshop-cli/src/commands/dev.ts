@@ -4,9 +4,10 @@
  * Ctrl+C cancels the current run, closes the session and exits 0.
  */
 
-import { existsSync, type FSWatcher, watch } from "node:fs";
+import { existsSync, type FSWatcher, readFileSync, watch } from "node:fs";
 import { resolve, sep } from "node:path";
 import { CLI_WATCH_SETTLE_MS, type JsonValue } from "@gadgets/workshop-shared";
+import { LOCK_PATH } from "@gadgets/workshop-shared/api";
 import { CliError } from "../cli-error.ts";
 import {
   type Command,
@@ -17,7 +18,8 @@ import {
   TIMEOUT_OPTION,
 } from "../command.ts";
 import { openSession, unreachable } from "../connection.ts";
-import { refreshEnvTypes } from "../env-types-file.ts";
+import { reportLock } from "../draft-sync.ts";
+import { refreshEnvTypes, typedAgents } from "../env-types-file.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { runFolder } from "../folder-run.ts";
 import { type GadgetFolder, isEditorOnly, readGadgetFolder } from "../gadget-folder.ts";
@@ -31,12 +33,22 @@ import { escapeControls } from "../terminal-text.ts";
  * Whether a change to `file` (relative to the gadget's folder) can change what runs. A name that is gone
  * and was not uploaded is an editor's or tool's temporary file.
  */
-function matters(root: string, file: string, uploaded: GadgetFolder): boolean {
+function matters(root: string, file: string, uploaded: GadgetFolder, lockWritten: string | undefined): boolean {
   const parts = file.split(sep);
+  // The lock this command wrote itself is already what ran.
+  if (file === LOCK_PATH && lockWritten !== undefined && readText(resolve(root, file)) === lockWritten) return false;
   if (!existsSync(resolve(root, file)) && !uploaded.files.some((known) => known.path === parts.join("/"))) return false;
   if (parts.some((part) => part.startsWith(".") || part === "node_modules")) return false;
   if (isEditorOnly(parts.at(-1) ?? "")) return false;
   return !IgnoreRules.at(root).ignores(resolve(root, file), false);
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 async function run(context: CommandContext): Promise<ExitCode> {
@@ -55,6 +67,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
   const fail = (text: string) => streams.stderr.write(`${paint.paint("red", escapeControls(text))}\n`);
 
   let runId: string | undefined;
+  let lockWritten: string | undefined;
   let rerunWanted = false;
   let stopped = false;
   let loop: Promise<void> | undefined;
@@ -79,15 +92,20 @@ async function run(context: CommandContext): Promise<ExitCode> {
         return;
       }
     }
-    refreshEnvTypes(folder.root, folder.manifest.grants ?? {});
     const printer = new RunPrinter({ streams, json: flags.json === true, paint, local: folder });
     try {
+      const grants = folder.manifest.grants ?? {};
+      refreshEnvTypes(folder.root, grants, await typedAgents(open, grants));
       const { outcome } = await runFolder({
         open,
         folder,
         payload,
         options,
         onEvent: printer.onEvent,
+        onSynced: (draft) => {
+          reportLock(draft, streams.stderr);
+          if (draft.lockWritten) lockWritten = draft.lock;
+        },
         onStarted: (id) => {
           runId = id;
           // A change (or Ctrl+C) that came while the files were uploading makes this run stale already.
@@ -122,7 +140,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
   let watcher: FSWatcher;
   try {
     watcher = watch(root, { recursive: true }, (_event, file) => {
-      if (stopped || (file !== null && !matters(root, file, folder))) return;
+      if (stopped || (file !== null && !matters(root, file, folder, lockWritten))) return;
       if (file) changed.add(file);
       clearTimeout(settle);
       settle = setTimeout(() => {

@@ -102,7 +102,8 @@ async function run(context: CommandContext): Promise<ExitCode> {
   }
   streams.stderr.write(
     `Created gadget "${name}" (${template.title}) in ${shown}: ${writes.map((file) => file.path).join(", ")}.\n` +
-      `Run it: gadgets run ${shown}    Watch it: gadgets dev ${shown}\n`,
+      `Run it: gadgets run ${shown}    Watch it: gadgets dev ${shown}\n` +
+      `Use an npm package: gadgets add zod --dir ${shown} (adds it to dependencies in gadget.json and locks it in gadget.lock.json)\n`,
   );
   return EXIT.ok;
 }

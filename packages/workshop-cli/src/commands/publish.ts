@@ -6,7 +6,7 @@
 
 import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
-import { syncDraft } from "../draft-sync.ts";
+import { reportLock, syncDraft } from "../draft-sync.ts";
 import { errorCode } from "@gadgets/workshop-shared";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
@@ -20,6 +20,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
     let published: { agentId: string; name: string; version: number };
     try {
       const draft = await syncDraft(open.session, folder);
+      reportLock(draft, streams.stderr);
       published = await open.session.publishDraft(draft.draftId, { overrideTests: flags["override-tests"] === true });
     } catch (error) {
       if (errorCode(error) === "TESTS_FAILED")

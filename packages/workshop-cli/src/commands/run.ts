@@ -12,7 +12,8 @@ import {
   TIMEOUT_OPTION,
 } from "../command.ts";
 import { openSession } from "../connection.ts";
-import { refreshEnvTypes } from "../env-types-file.ts";
+import { reportLock } from "../draft-sync.ts";
+import { refreshEnvTypes, typedAgents } from "../env-types-file.ts";
 import { EXIT, type ExitCode, exitCodeFor } from "../exit-codes.ts";
 import { runFolder } from "../folder-run.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
@@ -31,10 +32,11 @@ async function run(context: CommandContext): Promise<ExitCode> {
     folder.manifest.exampleInput ?? null,
   );
   const options = runOptions(flagString(flags, "timeout"));
-  refreshEnvTypes(folder.root, folder.manifest.grants ?? {});
   const target = context.target();
   const open = await openSession(target);
   try {
+    const grants = folder.manifest.grants ?? {};
+    refreshEnvTypes(folder.root, grants, await typedAgents(open, grants));
     const printer = new RunPrinter({ streams, json: flags.json === true, paint, local: folder });
     const canceller = cancelOnInterrupt(context.interrupted, open.session);
     const { outcome } = await runFolder({
@@ -44,6 +46,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
       options,
       onEvent: printer.onEvent,
       onStarted: canceller.started,
+      onSynced: (draft) => reportLock(draft, streams.stderr),
     }).finally(canceller.release);
     printer.finish(outcome);
     if (flags.share) {

@@ -6,7 +6,7 @@
 
 import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
-import { syncDraft } from "../draft-sync.ts";
+import { reportLock, syncDraft } from "../draft-sync.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
 import { escapeControls } from "../terminal-text.ts";
@@ -20,6 +20,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
     const draft = await syncDraft(open.session, folder).catch((error: unknown) => {
       throw open.failure(error, EXIT.invalid);
     });
+    reportLock(draft, streams.stderr);
     const summary = await open.session
       .runTests(draft.draftId, (result) => {
         if (flags.json) streams.stdout.write(`${escapeControls(JSON.stringify({ type: "case", ...result }))}\n`);

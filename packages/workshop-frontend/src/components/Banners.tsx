@@ -1,4 +1,4 @@
-/** The strips under the IDE's toolbar: the first visit's welcome, a save conflict, a notice. */
+/** The strips under the IDE's toolbar: the first visit's welcome, a save conflict (notices are toasts: `Toasts.tsx`). */
 
 import type { DraftEditor, SaveState } from "../drafts/draft-editor.ts";
 import { Icon } from "./Icon.tsx";
@@ -58,21 +58,6 @@ export function ConflictBanner({
         onClick={() => void editor.resolveConflict("theirs")}
       >
         Take theirs
-      </button>
-    </div>
-  );
-}
-
-export function NoticeBanner({ notice, onDismiss }: { notice: string; onDismiss(): void }) {
-  return (
-    <div
-      className="flex items-center gap-2 bg-sky-50 px-3 py-1 text-sm dark:bg-sky-950"
-      role="status"
-      data-testid="notice"
-    >
-      <span className="flex-1 break-all">{notice}</span>
-      <button type="button" onClick={onDismiss} aria-label="Dismiss">
-        ×
       </button>
     </div>
   );

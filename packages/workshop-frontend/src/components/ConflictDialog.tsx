@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo, useRef, useState } from "react";
 import type { GadgetFile } from "@gadgets/workshop-shared";
 import { mergedFiles, mergePairs } from "../drafts/merge.ts";
 import { Dialog } from "./Dialog.tsx";
+import { savedRevisionText } from "../drafts/version-words.ts";
 
 const DiffView = lazy(() => import("../editor/diff-view.tsx"));
 
@@ -31,8 +32,8 @@ export function ConflictDialog({
     <Dialog title="Resolve the conflict" onClose={onClose} testId="conflict-dialog" size="wide">
       <div className="flex h-full flex-col gap-2 text-sm">
         <p className="text-zinc-600 dark:text-zinc-300">
-          Left: version {theirVersion}, saved elsewhere. Right: your text — edit it into the merge you want (the arrows
-          in the middle copy a change across), then save it on top of version {theirVersion}.
+          Left: {savedRevisionText(theirVersion)}, saved elsewhere. Right: your text — edit it into the merge you want
+          (the arrows in the middle copy a change across), then save it on top of {savedRevisionText(theirVersion)}.
         </p>
         <div className="flex gap-1" role="tablist" aria-label="Files that differ">
           {differing.map((p) => (

@@ -1,6 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import type { StackFrame } from "@gadgets/workshop-shared";
+import { outcomeTitle, outcomeWordsOf } from "@gadgets/workshop-shared";
 import { consoleTable } from "@gadgets/workshop-shared/console-table";
 import type { ConsoleEntry, ConsoleStore, LevelFilter } from "../console/console-store.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
@@ -164,7 +165,17 @@ function Entry({
       const outcome = entry.outcome;
       return (
         <div className="px-1 text-zinc-500" data-testid="console-end">
-          {outcome.status === "ok" ? "✓ finished" : `✗ ${outcome.kind}: ${outcome.message}`} in{" "}
+          {outcome.status === "ok" ? (
+            "✓ finished"
+          ) : (
+            <>
+              <span title={outcomeTitle(outcome)} data-testid="outcome-words">
+                ✗ {outcomeWordsOf(outcome)}
+              </span>
+              : {outcome.message}
+            </>
+          )}{" "}
+          in{" "}
           {outcome.timings.totalMs} ms
         </div>
       );

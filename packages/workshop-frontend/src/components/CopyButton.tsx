@@ -16,7 +16,7 @@ export function CopyButton({ text, label = "Copy", what }: { text: string; label
   return (
     <button
       type="button"
-      className="shrink-0 rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+      className="min-h-6 min-w-6 shrink-0 rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
       onClick={copy}
     >
       {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed: select and copy it" : label}

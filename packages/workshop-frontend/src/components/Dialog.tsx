@@ -1,7 +1,13 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 
 /** Widths as whole class names, so the stylesheet build sees them. */
-const SIZES = { narrow: "w-[36rem]", medium: "w-[56rem]", wide: "h-[80vh] w-[72rem]" } as const;
+const SIZES = {
+  narrow: "w-[36rem]",
+  medium: "w-[56rem]",
+  wide: "h-[80vh] w-[72rem]",
+  // A drawer from the left edge (the IDE's sidebar on a phone).
+  drawer: "mr-auto h-[90vh] w-80",
+} as const;
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';

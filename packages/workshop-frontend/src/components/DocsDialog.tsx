@@ -32,8 +32,19 @@ function AgentSchemas({ agent }: { agent: AgentSummary }) {
   );
 }
 
-/** Help (the gadget contract and its capabilities) or the catalog of published agents with their docs and schemas. */
-export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClose(): void }) {
+/**
+ * Help (the gadget contract and its capabilities) or the catalog of published agents with their docs and
+ * schemas; `agent` names the entry to scroll to and mark (the publish panel's link).
+ */
+export function DocsDialog({
+  view,
+  onClose,
+  agent: shownAgent,
+}: {
+  view: "help" | "catalog";
+  onClose(): void;
+  agent?: string;
+}) {
   const { connection } = useWorkshop();
   const state = useConnectionState();
   const agents = useQuery({
@@ -55,8 +66,10 @@ export function DocsDialog({ view, onClose }: { view: "help" | "catalog"; onClos
           {agents.data?.map((agent) => (
             <li
               key={agent.agentId}
-              className="rounded border border-zinc-200 p-2 dark:border-zinc-800"
+              className={`rounded border p-2 ${agent.name === shownAgent ? "border-sky-500" : "border-zinc-200 dark:border-zinc-800"}`}
               data-testid="catalog-agent"
+              aria-current={agent.name === shownAgent || undefined}
+              ref={agent.name === shownAgent ? (entry) => entry?.scrollIntoView({ block: "nearest" }) : undefined}
             >
               <p className="font-semibold">
                 {agent.name}{" "}

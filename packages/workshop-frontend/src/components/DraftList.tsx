@@ -3,6 +3,7 @@ import { useDraftMutations, useDrafts } from "../hooks/use-drafts.ts";
 import { useWorkshop } from "../hooks/workshop-context.tsx";
 import { filesFromTemplate, TEMPLATES } from "../drafts/templates.ts";
 import { StorageUsage } from "./StorageUsage.tsx";
+import { savedRevisionText } from "../drafts/version-words.ts";
 
 /** The workspace's drafts; new ones start from a template. */
 export function DraftList({
@@ -69,7 +70,7 @@ export function DraftList({
               onClick={() => onOpen(draft.id)}
               aria-current={draft.id === activeId ? "true" : undefined}
             >
-              {draft.name} <span className="text-xs text-zinc-500">v{draft.version}</span>
+              {draft.name} <span className="text-xs text-zinc-500">{savedRevisionText(draft.version)}</span>
             </button>
             <span className="hidden gap-1 pr-1 group-focus-within:flex group-hover:flex">
               <button

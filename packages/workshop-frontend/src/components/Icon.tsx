@@ -24,6 +24,9 @@ const PATHS = {
   format: "M2.5 3.5h11M2.5 6.5h7M2.5 9.5h11M2.5 12.5h7",
   plug: "M6 2.5v3M10 2.5v3M4.5 5.5h7v2a3.5 3.5 0 0 1-7 0zM8 11v2.5",
   history: "M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5v2.5H5M8 5v3l2 1.5",
+  trace: "M2.5 4h6M4.5 8h8M3.5 12h4",
+  tests: "M3 8.5l3 3 7-7",
+  menu: "M2.5 4h11M2.5 8h11M2.5 12h11",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -5,9 +5,11 @@ import { diffRuns } from "../console/run-diff.ts";
 import { useDocumentTitle } from "../hooks/use-document-title.ts";
 import { usePublicLink } from "../hooks/use-public-api.ts";
 import { useRecordReplay } from "../hooks/use-record-replay.ts";
+import { useForkRecord } from "../hooks/use-fork-record.ts";
 import { useRunAgain } from "../hooks/use-run-again.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { outcomeText, timingsText } from "../runs/run-text.ts";
+import { replayNotice, unreplayableCapabilities } from "../sharing/replay-capabilities.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
@@ -42,7 +44,9 @@ export function RecordPage({ recordId }: { recordId: string }) {
   );
   const { replaying, replay } = useRecordReplay(recorded, record);
   const { store: rerunStore, rerun, runAgain } = useRunAgain(shared, record);
+  const { fork, forkRecord, openInWorkshop } = useForkRecord(record?.files);
   useDocumentTitle(record && `Run of ${record.name}`);
+  const notReplayable = useMemo(() => (record ? replayNotice(unreplayableCapabilities(record)) : undefined), [record]);
 
   if (missing) return <NotFound message={missing} />;
   if (!record || !shared) return <p className="p-6 text-sm text-zinc-500">Opening the run record…</p>;
@@ -57,8 +61,12 @@ export function RecordPage({ recordId }: { recordId: string }) {
           Gadget Workshop
         </a>
         <h1 className="text-sm">Run of {record.name}</h1>
-        <span className="text-xs text-zinc-500">
-          recorded {new Date(record.startedAt).toLocaleString()} · read-only
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">
+          ran{" "}
+          <time dateTime={new Date(record.startedAt).toISOString()} data-testid="record-time">
+            {new Date(record.startedAt).toLocaleString()}
+          </time>{" "}
+          · read-only
         </span>
         <div className="ml-auto flex items-center gap-2">
           <button
@@ -71,11 +79,32 @@ export function RecordPage({ recordId }: { recordId: string }) {
             <Icon name="replay" className="h-3.5 w-3.5" />
             {replaying ? "Replaying…" : "Replay"}
           </button>
+          {fork.status === "forked" ? (
+            <button
+              type="button"
+              className="min-h-6 rounded border border-zinc-300 px-2 text-sm hover:bg-zinc-200 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              onClick={() => openInWorkshop(fork.draftId)}
+              title={`Open ${fork.name}, your copy, in the IDE`}
+            >
+              Open in Workshop
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="min-h-6 rounded border border-zinc-300 px-2 text-sm hover:bg-zinc-200 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              onClick={() => void forkRecord()}
+              disabled={fork.status === "forking"}
+              title="Copy this code into your own workspace as a new draft"
+            >
+              {fork.status === "forking" ? "Forking…" : "Fork"}
+            </button>
+          )}
           <button
             type="button"
-            className="flex items-center gap-1 rounded bg-emerald-600 px-3 py-0.5 text-sm text-white hover:bg-emerald-700"
+            className="flex min-h-6 items-center gap-1 rounded bg-emerald-700 px-3 py-0.5 text-sm text-white hover:bg-emerald-800"
             onClick={() => void runAgain()}
             title="Run the same code and payload now, and compare"
+            aria-describedby={notReplayable ? "replay-notice" : undefined}
           >
             <Icon name="play" className="h-3.5 w-3.5" />
             Run again
@@ -96,6 +125,21 @@ export function RecordPage({ recordId }: { recordId: string }) {
           <p className="text-xs">
             <span className="font-semibold">Payload:</span> <code>{JSON.stringify(record.payload)}</code>
           </p>
+          {notReplayable && (
+            <p id="replay-notice" className="text-xs text-amber-800 dark:text-amber-300" data-testid="replay-notice">
+              {notReplayable}
+            </p>
+          )}
+          {fork.status === "forked" && (
+            <p className="text-xs" role="status" data-testid="fork-done">
+              Forked into your workspace as {fork.name}.
+            </p>
+          )}
+          {fork.status === "failed" && (
+            <p className="text-xs text-red-600" role="alert">
+              {fork.message}
+            </p>
+          )}
           <OutcomeLine outcome={record.outcome} label="recorded" />
           {rerun?.outcome && <OutcomeLine outcome={rerun.outcome} label="again" />}
           {rerun?.error && (
@@ -110,11 +154,14 @@ export function RecordPage({ recordId }: { recordId: string }) {
               data-testid="recorded-console"
             >
               {record.trace && (
-                <TraceWaterfall
-                  trace={record.trace}
-                  run={{ runId: record.outcome.runId, name: record.name }}
-                  store={recorded}
-                />
+                // The spans take what they need, up to about half the pane; past that they scroll.
+                <div className="flex max-h-[45%] min-h-0 shrink-0 flex-col">
+                  <TraceWaterfall
+                    trace={record.trace}
+                    run={{ runId: record.outcome.runId, name: record.name }}
+                    store={recorded}
+                  />
+                </div>
               )}
               <div className="min-h-0 flex-1">
                 <ConsolePanel dark={dark} onOpenFrame={() => {}} store={recorded} title="Recorded" />

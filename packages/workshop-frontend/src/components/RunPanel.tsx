@@ -1,9 +1,9 @@
-import { type KeyboardEvent, useMemo, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useMemo, useState } from "react";
 import { encodeResult } from "../console/encode-result.ts";
 import { usePayloadPresets } from "../hooks/use-payload-presets.ts";
 import { checkPayloadText, type DeclaredSchema, schemaProblemText } from "../runs/input-schema.ts";
 import type { RunState } from "../runs/run-state.ts";
-import { runStatusText, timingsText } from "../runs/run-text.ts";
+import { runStatusText, runStatusTitle, timingsText } from "../runs/run-text.ts";
 import { defaultPayload, formFields, formPayload, placeMessages } from "../runs/schema-form.ts";
 import { Icon } from "./Icon.tsx";
 import { SchemaForm } from "./SchemaForm.tsx";
@@ -34,6 +34,10 @@ export function RunPanel(props: {
   presets?: boolean;
   /** The manifest's `inputSchema`, as the editor holds it. */
   inputSchema?: DeclaredSchema;
+  /** Said above the result when it is a stored run's, not one made now. */
+  recordedNote?: string;
+  /** Shown under a failed run's message: what to do about it (a capability the gadget lacks). */
+  failureHint?(message: string): ReactNode;
 }) {
   const { draftId, payloadText, onPayloadText, state } = props;
   const { presets, save } = usePayloadPresets(draftId);
@@ -61,8 +65,10 @@ export function RunPanel(props: {
   };
 
   return (
-    <section className="flex h-full flex-col gap-2 overflow-auto p-2 text-sm" aria-label="Run">
-      <div className="flex items-center gap-2">
+    // One column of fixed rows around two that share what is left: the payload (at least three lines)
+    // and the result (scrolling on its own), so the panel itself never scrolls around a scroller.
+    <section className="flex h-full min-h-0 flex-col gap-2 p-2 text-sm" aria-label="Run">
+      <div className="flex shrink-0 items-center gap-2">
         <label htmlFor="payload" className="font-semibold">
           Payload
         </label>
@@ -95,7 +101,7 @@ export function RunPanel(props: {
         )}
       </div>
       {fields && (
-        <div className="flex gap-1 text-xs" role="tablist" aria-label="Edit the payload as">
+        <div className="flex shrink-0 gap-1 text-xs" role="tablist" aria-label="Edit the payload as">
           {(["form", "json"] as const).map((which) => (
             <button
               key={which}
@@ -125,7 +131,7 @@ export function RunPanel(props: {
           role="tabpanel"
           aria-labelledby="payload-tab-form"
           hidden={shown !== "form"}
-          className="max-h-72 overflow-auto"
+          className="min-h-18 flex-1 overflow-auto"
         >
           {formRoot?.ok ? (
             <SchemaForm
@@ -153,10 +159,11 @@ export function RunPanel(props: {
         id="payload-json-panel"
         {...(fields ? { role: "tabpanel", "aria-labelledby": "payload-tab-json" } : {})}
         hidden={shown !== "json"}
+        className="flex min-h-18 flex-1 flex-col"
       >
         <textarea
           id="payload"
-          className="h-24 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
+          className="min-h-18 w-full flex-1 resize-none rounded border border-zinc-300 bg-transparent p-1 font-mono text-xs dark:border-zinc-700"
           value={payloadText}
           spellCheck={false}
           aria-invalid={checked.status !== "ok" || undefined}
@@ -164,7 +171,11 @@ export function RunPanel(props: {
           onChange={(e) => onPayloadText(e.target.value)}
         />
         {problems.length > 0 && (
-          <ul id="payload-schema-problems" className="text-xs text-red-600" data-testid="schema-problems">
+          <ul
+            id="payload-schema-problems"
+            className="max-h-16 shrink-0 overflow-auto text-xs text-red-600"
+            data-testid="schema-problems"
+          >
             {problems.map((problem) => (
               <li key={problem}>{problem}</li>
             ))}
@@ -176,7 +187,7 @@ export function RunPanel(props: {
           {checked.error}
         </p>
       )}
-      <div className="flex items-center gap-2">
+      <div className="flex shrink-0 flex-wrap items-center gap-2">
         {running ? (
           <button
             type="button"
@@ -211,12 +222,22 @@ export function RunPanel(props: {
             end invalid
           </span>
         )}
-        <span className="text-xs text-zinc-500" data-testid="run-status" aria-live="polite">
+        <span
+          className="text-xs text-zinc-500"
+          data-testid="run-status"
+          aria-live="polite"
+          title={runStatusTitle(state)}
+        >
           {runStatusText(state)}
         </span>
       </div>
       {state.status === "done" && (
-        <div className="space-y-1" data-testid="run-result">
+        <div className="max-h-[45%] shrink-0 space-y-1 overflow-auto" data-testid="run-result">
+          {props.recordedNote && (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="run-recorded">
+              {props.recordedNote}
+            </p>
+          )}
           <p className="text-xs text-zinc-500">
             {props.onShareRun && (
               <button
@@ -243,7 +264,10 @@ export function RunPanel(props: {
               <ValueView value={encodeResult(state.outcome.result)} dark={props.dark} />
             </div>
           ) : (
-            <p className="whitespace-pre-wrap text-xs text-red-600">{state.outcome.message}</p>
+            <>
+              <p className="whitespace-pre-wrap text-xs text-red-600">{state.outcome.message}</p>
+              {props.failureHint?.(state.outcome.message)}
+            </>
           )}
         </div>
       )}

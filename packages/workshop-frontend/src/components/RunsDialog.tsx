@@ -1,8 +1,8 @@
 import { useMemo, useRef, useState } from "react";
 import type { RunRecord } from "@gadgets/workshop-shared";
+import { ConsoleStore } from "../console/console-store.ts";
 import { errorMessage } from "../error-message.ts";
 import { useRunHistory } from "../hooks/use-run-history.ts";
-import { useWorkshop } from "../hooks/workshop-context.tsx";
 import {
   agentChoices,
   emptyText,
@@ -18,8 +18,12 @@ import {
   viaText,
 } from "../runs/run-history.ts";
 import { timingsText } from "../runs/run-text.ts";
+import { ConsolePanel } from "./ConsolePanel.tsx";
 import { Dialog } from "./Dialog.tsx";
+import { type RunColumn, RunRowsTable } from "./RunRowsTable.tsx";
 import { TraceWaterfall } from "./TraceWaterfall.tsx";
+
+const DIALOG_COLUMNS: readonly RunColumn[] = ["gadget", "source", "via", "outcome", "when", "duration"];
 
 const button =
   "rounded border border-zinc-300 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
@@ -32,8 +36,17 @@ const block =
  * One record beside the list: what ran and how it ended, its payload, result, trace and files
  * (read-only). A called agent's run in the trace opens as the chosen run.
  */
-function RunDetailsPane({ record, onOpenRun }: { record: RunRecord; onOpenRun(runId: string): void }) {
-  const { console: consoleStore } = useWorkshop();
+function RunDetailsPane({
+  record,
+  consoleStore,
+  dark,
+  onOpenRun,
+}: {
+  record: RunRecord;
+  consoleStore: ConsoleStore;
+  dark: boolean;
+  onOpenRun(runId: string): void;
+}) {
   const details = runDetails(record);
   const failed = record.outcome.status === "error";
   return (
@@ -59,10 +72,11 @@ function RunDetailsPane({ record, onOpenRun }: { record: RunRecord; onOpenRun(ru
         <dt className="text-zinc-500">Time</dt>
         <dd>{timingsText(record.outcome.timings)}</dd>
       </dl>
-      <p className="text-zinc-600 dark:text-zinc-300" role="status">
-        Its console lines are in the console, marked “recorded”.
-        {details.droppedEvents > 0 && ` ${details.droppedEvents} more events were counted, not kept.`}
-      </p>
+      {details.droppedEvents > 0 && (
+        <p className="text-zinc-600 dark:text-zinc-300" role="status">
+          {details.droppedEvents} more events were counted, not kept.
+        </p>
+      )}
       {details.code !== undefined && (
         <section aria-labelledby="run-code-heading" className="flex flex-col gap-0.5">
           <h4 id="run-code-heading" className="font-semibold">
@@ -94,6 +108,10 @@ function RunDetailsPane({ record, onOpenRun }: { record: RunRecord; onOpenRun(ru
           </pre>
         )}
       </section>
+      {/* The dialog keeps a console of its own: a run of any gadget is never shown as the open draft's. */}
+      <div className="h-48 shrink-0 rounded border border-zinc-200 dark:border-zinc-800" data-testid="run-console">
+        <ConsolePanel dark={dark} store={consoleStore} title="Its console" onOpenFrame={() => undefined} />
+      </div>
       {record.trace && (
         <TraceWaterfall
           trace={record.trace}
@@ -124,12 +142,13 @@ function RunDetailsPane({ record, onOpenRun }: { record: RunRecord; onOpenRun(ru
 /**
  * The invocation log: the workspace's recent runs — from the IDE, the API, the command line, MCP clients,
  * HTTP endpoints and schedules — with what ran, who or what started it and how it ended, live while open,
- * narrowed by agent and by trigger. Choosing one shows its record beside the list and its console lines
- * in the IDE's console; the choice stays as the list refreshes.
+ * narrowed by agent and by trigger. Choosing one shows its record beside the list, its console lines
+ * included; the choice stays as the list refreshes.
  */
-export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onShownInConsole(): void }) {
+export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }) {
   const [choice, setChoice] = useState<RunLogChoice>(NO_FILTER);
-  const { runs, agents, open } = useRunHistory(choice);
+  const [consoleStore] = useState(() => new ConsoleStore());
+  const { runs, agents, open } = useRunHistory(choice, consoleStore);
   const [selected, setSelected] = useState<string>();
   const [record, setRecord] = useState<RunRecord>();
   const [error, setError] = useState<string>();
@@ -147,7 +166,6 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
       const opened = await open(runId);
       if (latest.current !== runId) return;
       setRecord(opened);
-      onShownInConsole();
     } catch (reason) {
       if (latest.current === runId) setError(errorMessage(reason));
     }
@@ -213,76 +231,13 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
             <p className="text-xs text-zinc-500">{runs.isPending ? "Loading the runs…" : emptyText(choice)}</p>
           ) : (
             <div className="min-h-0 flex-1 overflow-auto">
-              <table className="w-full border-collapse text-left text-xs" data-testid="run-history">
-                <caption className="sr-only">Recent runs; choose one to see its record and its console lines</caption>
-                <thead className="sticky top-0 z-10 bg-white text-zinc-500 dark:bg-zinc-900">
-                  <tr>
-                    <th scope="col" className="px-1 py-0.5 font-normal">
-                      Gadget
-                    </th>
-                    <th scope="col" className="px-1 py-0.5 font-normal">
-                      What ran
-                    </th>
-                    <th scope="col" className="px-1 py-0.5 font-normal">
-                      Started by
-                    </th>
-                    <th scope="col" className="px-1 py-0.5 font-normal">
-                      Outcome
-                    </th>
-                    <th scope="col" className="px-1 py-0.5 font-normal">
-                      When
-                    </th>
-                    <th scope="col" className="px-1 py-0.5 text-right font-normal">
-                      Duration
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <tr
-                      key={row.runId}
-                      className={`relative border-t border-zinc-200 hover:bg-zinc-100 dark:border-zinc-800 dark:hover:bg-zinc-800 ${selected === row.runId ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}
-                      data-testid="run-row"
-                      data-run-id={row.runId}
-                    >
-                      <td className="px-1 py-0.5">
-                        {/* The button's box covers the row, so a click anywhere on it chooses the run. */}
-                        <button
-                          type="button"
-                          className="font-semibold text-sky-700 underline-offset-2 after:absolute after:inset-0 hover:underline focus-visible:outline-2 dark:text-sky-300"
-                          aria-current={selected === row.runId ? "true" : undefined}
-                          onClick={() => void choose(row.runId)}
-                        >
-                          {row.name}
-                          <span className="sr-only">: show this run</span>
-                        </button>
-                      </td>
-                      <td className="px-1 py-0.5">{row.source}</td>
-                      <td className="px-1 py-0.5">
-                        {row.via}
-                        {row.trigger && (
-                          <span
-                            className={`block font-mono ${row.httpFailed ? "text-red-700 dark:text-red-400" : "text-zinc-500"}`}
-                            data-testid="run-row-trigger"
-                          >
-                            {row.trigger}
-                          </span>
-                        )}
-                      </td>
-                      <td
-                        className={`px-1 py-0.5 ${row.failed ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}
-                        title={row.outcomeKind}
-                      >
-                        {row.outcome}
-                      </td>
-                      <td className="px-1 py-0.5 whitespace-nowrap" title={row.at}>
-                        {row.when}
-                      </td>
-                      <td className="px-1 py-0.5 text-right whitespace-nowrap">{row.duration}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <RunRowsTable
+                rows={rows}
+                columns={DIALOG_COLUMNS}
+                selected={selected}
+                onChoose={(runId) => void choose(runId)}
+                caption="Recent runs; choose one to see its record and its console lines"
+              />
             </div>
           )}
         </section>
@@ -292,12 +247,17 @@ export function RunsDialog({ onClose, onShownInConsole }: { onClose(): void; onS
               {error}
             </p>
           ) : record ? (
-            <RunDetailsPane record={record} onOpenRun={(runId) => void choose(runId)} />
+            <RunDetailsPane
+              record={record}
+              consoleStore={consoleStore}
+              dark={dark}
+              onOpenRun={(runId) => void choose(runId)}
+            />
           ) : (
             <p className="text-xs text-zinc-500">
               {selected
                 ? "Opening the run…"
-                : "Choose a run to see its payload, result and files here, and its console lines in the console."}
+                : "Choose a run to see its payload, result, console, trace and files here."}
             </p>
           )}
         </section>

@@ -1,5 +1,6 @@
 import type { SaveState } from "../drafts/draft-editor.ts";
 import { useConnectionState } from "../hooks/workshop-context.tsx";
+import { savedRevisionText } from "../drafts/version-words.ts";
 
 export function ConnectionBadge() {
   const state = useConnectionState();
@@ -34,8 +35,7 @@ export function SaveBadge({ state }: { state: SaveState | undefined }) {
       data-testid="save-state"
       role="status"
     >
-      {text}
-      {state.status === "saved" && ` (v${state.version})`}
+      {state.status === "saved" ? savedRevisionText(state.version) : text}
     </span>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { checkTests, type GadgetFile, TESTS_PATH } from "@gadgets/workshop-shared";
 import type { DraftEditor } from "../drafts/draft-editor.ts";
-import { useTests } from "../hooks/use-tests.ts";
-import { type RowStatus, showValue, type TestRow, testRows } from "../tests/test-rows.ts";
+import type { TestsView } from "../runs/draft-output.ts";
+import { type RowStatus, type TestRow, testRows } from "../tests/test-rows.ts";
+import { TestDiff } from "./TestDiff.tsx";
 
 const STATUS_TEXT: Record<RowStatus, string> = { passed: "✓ pass", failed: "✗ fail", running: "…", "not run": "–" };
 const STATUS_STYLE: Record<RowStatus, string> = {
@@ -12,65 +13,28 @@ const STATUS_STYLE: Record<RowStatus, string> = {
   "not run": "text-zinc-500",
 };
 
-function Diff({ row }: { row: TestRow }) {
-  const result = row.result;
-  if (!result) return null;
-  return (
-    <div className="space-y-1 px-2 pb-2" data-testid="test-diff">
-      <table className="w-full text-left">
-        <thead className="text-zinc-500">
-          <tr>
-            <th className="font-normal">check</th>
-            <th className="font-normal">where</th>
-            <th className="font-normal">expected</th>
-            <th className="font-normal">actual</th>
-          </tr>
-        </thead>
-        <tbody className="font-mono">
-          {result.failures.map((failure, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
-            <tr key={i} title={failure.message}>
-              <td>{failure.check}</td>
-              <td>{failure.path}</td>
-              <td className="text-emerald-700 dark:text-emerald-400">{showValue(failure.expected)}</td>
-              <td className="text-red-700 dark:text-red-400">{showValue(failure.actual, failure.missing)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {result.outcome.status === "error" && <p className="text-red-700 dark:text-red-400">{result.outcome.message}</p>}
-    </div>
-  );
-}
-
-/** The draft's test cases with their status, Run tests (Ctrl/Cmd+Shift+Enter), and the diff of a failing case. */
+/** The draft's test cases with their status, Run tests (Ctrl/Cmd+Shift+Enter), and each failing case's diff (shown until folded). */
 export function TestsPanel({
   editor,
   files,
+  tests,
+  onRun,
   onOpenFile,
 }: {
   editor: DraftEditor;
   files: readonly GadgetFile[];
+  /** The open draft's test results (its own output's). */
+  tests: TestsView;
+  /** Runs the tests (Ctrl/Cmd+Shift+Enter is the Workbench's app command, which also shows this panel). */
+  onRun(): void;
   onOpenFile(path: string): void;
 }) {
-  const { state, results, last, run } = useTests(editor);
-  const [open, setOpen] = useState<string>();
+  const { state, results, last } = tests;
+  // Failing cases show their diff; the person may fold one away.
+  const [folded, setFolded] = useState<ReadonlySet<string>>(new Set());
   const cases = useMemo(() => checkTests(files), [files]);
   const running = state.status === "running";
   const rows = testRows(cases.ok ? cases.value : [], results, last, running, editor.version);
-
-  // Caught before the editor sees it, so Monaco's own Shift+Enter handling never runs it twice.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key === "Enter") {
-        event.preventDefault();
-        event.stopPropagation();
-        void run();
-      }
-    };
-    window.addEventListener("keydown", onKey, true);
-    return () => window.removeEventListener("keydown", onKey, true);
-  }, [run]);
 
   const summary = state.status === "done" ? state.summary : undefined;
   return (
@@ -94,7 +58,7 @@ export function TestsPanel({
         <button
           type="button"
           className="rounded bg-emerald-600 px-2 py-0.5 text-white disabled:opacity-50"
-          onClick={() => void run()}
+          onClick={onRun}
           disabled={running}
           title="Run tests (Ctrl+Shift+Enter)"
         >
@@ -128,8 +92,14 @@ export function TestsPanel({
                 <FragmentRow
                   key={row.name}
                   row={row}
-                  open={open === row.name}
-                  onToggle={() => setOpen(open === row.name ? undefined : row.name)}
+                  open={!folded.has(row.name)}
+                  onToggle={() =>
+                    setFolded((previous) => {
+                      const next = new Set(previous);
+                      if (!next.delete(row.name)) next.add(row.name);
+                      return next;
+                    })
+                  }
                 />
               ))}
             </tbody>
@@ -147,7 +117,12 @@ function FragmentRow({ row, open, onToggle }: { row: TestRow; open: boolean; onT
       <tr className="border-b border-zinc-100 dark:border-zinc-900" data-testid="test-row" data-status={row.status}>
         <td className="px-2 py-0.5">
           {failing ? (
-            <button type="button" className="underline decoration-dotted" onClick={onToggle} aria-expanded={open}>
+            <button
+              type="button"
+              className="min-h-6 underline decoration-dotted"
+              onClick={onToggle}
+              aria-expanded={open}
+            >
               {row.name}
             </button>
           ) : (
@@ -164,9 +139,7 @@ function FragmentRow({ row, open, onToggle }: { row: TestRow; open: boolean; onT
       </tr>
       {failing && open && (
         <tr>
-          <td colSpan={3}>
-            <Diff row={row} />
-          </td>
+          <td colSpan={3}>{row.result && <TestDiff result={row.result} />}</td>
         </tr>
       )}
     </>

@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { type RunTrace, traceToOtlp } from "@gadgets/workshop-shared";
 import type { ConsoleStore } from "../console/console-store.ts";
-import { layoutWaterfall, spanScope, traceFileName } from "../trace/waterfall.ts";
+import { layoutWaterfall, spanFacts, spanScope, traceFileName } from "../trace/waterfall.ts";
 
 const BAR_STYLE: Record<string, string> = {
   run: "bg-sky-500",
@@ -24,8 +24,9 @@ function download(trace: RunTrace, run: { runId: string; name: string }): void {
 }
 
 /**
- * A run's trace as a waterfall: a row per span on the run's time axis. Picking a span narrows the
- * console to it; a called agent's run can open its own record.
+ * A run's trace as a waterfall: a row per span on the run's time axis, filling the pane it is in.
+ * Picking a span shows its attributes below the rows and narrows the console to it; a called agent's
+ * run can open its own record.
  */
 export function TraceWaterfall({
   trace,
@@ -43,6 +44,7 @@ export function TraceWaterfall({
   const scoped = useSyncExternalStore(store.subscribe, () => store.scoped);
   const selected = scoped ? picked : undefined;
   const rows = layoutWaterfall(trace);
+  const pickedSpan = selected === undefined ? undefined : trace.spans.find((span) => span.spanId === selected);
 
   // A new trace starts unfiltered; leaving one clears its filter.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is what starts over
@@ -58,7 +60,7 @@ export function TraceWaterfall({
   };
 
   return (
-    <section className="flex flex-col text-xs" aria-label="Trace" data-testid="trace">
+    <section className="flex h-full min-h-0 flex-col text-xs" aria-label="Trace" data-testid="trace">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
         <h2 className="font-semibold">Trace</h2>
         <span className="text-zinc-500">
@@ -83,7 +85,7 @@ export function TraceWaterfall({
           Download OTLP
         </button>
       </div>
-      <ul className="max-h-44 overflow-auto py-0.5">
+      <ul className="min-h-0 flex-1 overflow-auto py-0.5">
         {rows.map((row) => (
           <li
             key={row.span.spanId}
@@ -130,6 +132,21 @@ export function TraceWaterfall({
           </li>
         ))}
       </ul>
+      {pickedSpan && (
+        <dl
+          className="grid max-h-[40%] shrink-0 grid-cols-[auto_1fr] gap-x-3 overflow-auto border-t border-zinc-200 px-2 py-1 dark:border-zinc-800"
+          aria-label={`Details of ${pickedSpan.name}`}
+          data-testid="span-details"
+        >
+          <dt className="col-span-2 font-semibold">{pickedSpan.name}</dt>
+          {spanFacts(pickedSpan).map((fact) => (
+            <div key={fact.name} className="contents" data-testid="span-fact">
+              <dt className="text-zinc-600 dark:text-zinc-400">{fact.name}</dt>
+              <dd className="min-w-0 break-words font-mono">{fact.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </section>
   );
 }

@@ -1,30 +1,32 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
-import { checkManifest, type GadgetFile, MANIFEST_PATH } from "@gadgets/workshop-shared";
+import { checkManifest, type GadgetFile, MANIFEST_PATH, TESTS_PATH } from "@gadgets/workshop-shared";
 import { filesFromTemplate } from "../drafts/templates.ts";
 import { formatAndSave } from "../editor/format-and-save.ts";
 import { gadgetEnvTypes } from "../editor/gadget-types.ts";
 import type { EditorCommands } from "../editor/monaco-view.tsx";
 import { errorMessage } from "../error-message.ts";
 import { useDraftEditor, useEditorSnapshot } from "../hooks/use-draft-editor.ts";
+import { useCatalogAgents } from "../hooks/use-catalog-agents.ts";
 import { useDraftMutations } from "../hooks/use-drafts.ts";
 import { useFileNavigation } from "../hooks/use-file-navigation.ts";
 import { useFirstVisit, useWelcomeFocus } from "../hooks/use-first-visit.ts";
-import { useFreshProblems } from "../hooks/use-fresh-problems.ts";
 import { useOpenDraft } from "../hooks/use-open-draft.ts";
 import { usePayload } from "../hooks/use-payload.ts";
-import { useRun } from "../hooks/use-run.ts";
+import { useNarrowLayout } from "../hooks/use-narrow-layout.ts";
+import { usePaneLayout } from "../hooks/use-pane-layout.ts";
+import { useDraftOutputs, useOutputView, useRun } from "../hooks/use-run.ts";
 import { useSaveAsTest } from "../hooks/use-save-as-test.ts";
 import { useShareActions } from "../hooks/use-share-actions.ts";
-import { useShortcuts } from "../hooks/use-shortcuts.ts";
+import { useWorkbenchCommands } from "../hooks/use-workbench-commands.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { declaredInputSchema } from "../runs/input-schema.ts";
 import { parsePayload } from "../runs/payload.ts";
-import { ConflictBanner, NoticeBanner, WelcomeBanner } from "./Banners.tsx";
+import { ConflictBanner, WelcomeBanner } from "./Banners.tsx";
 import { CodeEditor, preloadEditor } from "./CodeEditor.tsx";
+import { CommandPalette } from "./CommandPalette.tsx";
 import { ConflictDialog } from "./ConflictDialog.tsx";
 import { ConnectDialog } from "./ConnectDialog.tsx";
-import { ConsolePanel } from "./ConsolePanel.tsx";
 import { DocsDialog } from "./DocsDialog.tsx";
 import { DraftList } from "./DraftList.tsx";
 import { FileTabs } from "./FileTabs.tsx";
@@ -32,22 +34,23 @@ import { FileTree } from "./FileTree.tsx";
 import { GrantsPanel } from "./GrantsPanel.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { NoDraft } from "./NoDraft.tsx";
-import { type OutputTab, OutputTabs } from "./OutputTabs.tsx";
-import { ProblemsPanel } from "./ProblemsPanel.tsx";
-import { RunPanel } from "./RunPanel.tsx";
+import { NarrowTabs, type NarrowView, SidebarDrawer } from "./NarrowLayout.tsx";
+import { PublishDialog } from "./PublishDialog.tsx";
+import { RunColumn } from "./RunColumn.tsx";
 import { RunsDialog } from "./RunsDialog.tsx";
-import { RunTracePanel } from "./RunTracePanel.tsx";
 import { ShareDialog } from "./ShareDialog.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
 import { QuotaStatus, StatusBar } from "./StatusBar.tsx";
-import { TestsPanel } from "./TestsPanel.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
+import { Toasts, useNotify } from "./Toasts.tsx";
 import { ToolButton } from "./ToolButton.tsx";
 
 const resizer = "w-px bg-zinc-200 hover:bg-sky-400 data-[separator=active]:bg-sky-500 dark:bg-zinc-800";
-const resizerRow = "h-px bg-zinc-200 hover:bg-sky-400 dark:bg-zinc-800";
 
-/** The IDE: drafts and files | editor | run panel and console. */
+/**
+ * The IDE: drafts and files | editor | the open draft's run strip and output panel (`RunColumn`). Below
+ * 768 px one column (Code · Run · Output) with the drafts and files in a drawer.
+ */
 export function Workbench() {
   const [theme, toggleTheme] = useTheme();
   useEffect(preloadEditor, []);
@@ -60,14 +63,22 @@ export function Workbench() {
     setDraftId,
   );
   const { text: payloadText, setText: setPayloadText } = usePayload(draftId, draft.data);
-  const [notice, setNotice] = useState<string>();
+  const setNotice = useNotify();
   const [docs, setDocs] = useState<"help" | "catalog">();
+  /** The catalog entry the catalog scrolls to (the publish panel's link). */
+  const [catalogAgent, setCatalogAgent] = useState<string>();
   const [shortcuts, setShortcuts] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [listingRuns, setListingRuns] = useState(false);
   const [merging, setMerging] = useState(false);
   const [commands, setCommands] = useState<EditorCommands>();
-  const [outputTab, setOutputTab] = useState<OutputTab>("console");
+  const narrow = useNarrowLayout();
+  const [narrowView, setNarrowView] = useState<NarrowView>("code");
+  const [drawer, setDrawer] = useState(false);
+  const columns = usePaneLayout("columns");
+  // Opening a draft from the drawer closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new open draft is what closes it
+  useEffect(() => setDrawer(false), [draftId]);
   const firstVisit = useFirstVisit(draftId, setDraftId);
   useWelcomeFocus(firstVisit.welcome, commands);
 
@@ -79,8 +90,10 @@ export function Workbench() {
     [manifestText],
   );
   const name = manifest.ok ? manifest.value.name : (draft.data?.name ?? "gadget");
-  const { state: runState, run, cancel } = useRun(editor, name);
-  const problems = useFreshProblems(outputTab === "problems", runState);
+  // Each draft's output is its own: switching drafts shows that draft's last run, never another's.
+  const output = useDraftOutputs().of(draftId);
+  const { run: runState } = useOutputView(output);
+  const { run, cancel } = useRun(output, editor, name);
   const { create } = useDraftMutations();
   const actions = useShareActions({ editor, payloadText, notify: setNotice });
   const saveAsTest = useSaveAsTest(editor, { notify: setNotice, openFile: setActivePath });
@@ -88,17 +101,14 @@ export function Workbench() {
   const startRun = useCallback(() => {
     const payload = parsePayload(payloadText);
     if (!payload.ok) return setNotice(payload.error);
-    setNotice(undefined);
     void run(payload.value);
-  }, [payloadText, run]);
+  }, [payloadText, run, setNotice]);
 
   const saveAndFormat = useCallback(async () => {
     if (!editor) return;
     const failed = await formatAndSave(editor, activePath);
     if (failed) setNotice(failed);
-  }, [editor, activePath]);
-
-  useShortcuts({ run: startRun, save: () => void saveAndFormat(), "shortcut-sheet": () => setShortcuts(true) });
+  }, [editor, activePath, setNotice]);
 
   const resolveMerged = useCallback(
     (merged: GadgetFile[]) => {
@@ -118,7 +128,30 @@ export function Workbench() {
     }
   };
 
-  const envTypes = useMemo(() => gadgetEnvTypes(manifest.ok ? (manifest.value.grants ?? {}) : {}), [manifest]);
+  const palette = useWorkbenchCommands({
+    ...(editor
+      ? {
+          run: startRun,
+          save: () => void saveAndFormat(),
+          publish: () => void actions.publishDraft(),
+          share: actions.shareDraft,
+        }
+      : {}),
+    ...(runState.status === "running" ? { cancelRun: () => void cancel() } : {}),
+    ...(runState.status === "done" ? { shareRun: () => actions.shareRun(runState.outcome.runId) } : {}),
+    ...(commands ? { editorCommands: () => commands.runAction("editor.action.quickCommand") } : {}),
+    newDraft: (templateId) => void createFromTemplate(templateId),
+    openDraft: setDraftId,
+    toggleTheme,
+    openDocs: setDocs,
+    openShortcuts: () => setShortcuts(true),
+  });
+
+  const catalogAgents = useCatalogAgents(manifest.ok && manifest.value.grants?.catalog === true);
+  const envTypes = useMemo(
+    () => gadgetEnvTypes(manifest.ok ? (manifest.value.grants ?? {}) : {}, catalogAgents),
+    [manifest, catalogAgents],
+  );
   const dark = theme === "dark";
   // Run status events re-render the Workbench while a run starts; the parts they do not touch are kept.
   const sidebar = useMemo(
@@ -136,21 +169,64 @@ export function Workbench() {
     ),
     [draftId, setDraftId, editor, files, activePath, setActivePath],
   );
-  const consolePanel = useMemo(
-    () => (
-      <ConsolePanel
-        dark={dark}
-        onOpenFrame={openFrame}
-        hideTitle
-        emptyHint="Console output appears here while the gadget runs: press Ctrl+Enter. console.log values can be expanded; an error's stack frames open the line."
-      />
-    ),
-    [dark, openFrame],
+  const editorPane = editor ? (
+    <>
+      <FileTabs paths={files.map((file) => file.path)} active={activePath} onSelect={setActivePath} />
+      <div className="min-h-0 flex-1">
+        <CodeEditor
+          files={files}
+          activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH}
+          theme={theme}
+          envTypes={envTypes}
+          grants={manifest.ok ? (manifest.value.grants ?? {}) : undefined}
+          onChange={(path, content) => editor.update(path, content)}
+          onRun={startRun}
+          onSave={() => void saveAndFormat()}
+          onOpenFile={openAt}
+          onReady={setCommands}
+          reveal={reveal}
+        />
+      </div>
+    </>
+  ) : draftId ? (
+    <p className="m-auto text-sm text-zinc-500">Opening the draft…</p>
+  ) : (
+    <NoDraft onTemplate={(templateId) => void createFromTemplate(templateId)} />
+  );
+
+  const runColumn = (mode: "wide" | "narrow") => (
+    <RunColumn
+      output={output}
+      editor={editor}
+      files={files}
+      payloadText={payloadText}
+      onPayloadText={setPayloadText}
+      inputSchema={inputSchema}
+      onRun={startRun}
+      onCancel={() => void cancel()}
+      onShareRun={actions.shareRun}
+      onSaveAsTest={(runId) => void saveAsTest(runId)}
+      onOpenFile={setActivePath}
+      onOpenFrame={openFrame}
+      onOpenProblemFrame={openProblemFrame}
+      onOpenRunRecord={actions.openRunRecord}
+      dark={dark}
+      {...(mode === "narrow" ? { narrow: narrowView === "run" ? ("run" as const) : ("output" as const) } : {})}
+      onShowOutput={() => setNarrowView((view) => (view === "code" ? view : "output"))}
+    />
   );
 
   return (
     <div className="flex h-screen min-h-0 flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex h-10 shrink-0 items-center gap-1 border-b border-zinc-200 bg-zinc-50 px-2 dark:border-zinc-800 dark:bg-zinc-900">
+        {narrow && (
+          <ToolButton
+            icon="menu"
+            label="Drafts and files"
+            tooltip="Drafts, files, manifest and grants"
+            onClick={() => setDrawer(true)}
+          />
+        )}
         <h1 className="flex shrink-0 items-center gap-1.5 pr-2 font-semibold whitespace-nowrap">
           <span className="inline-block h-3 w-3 rotate-45 rounded-sm bg-sky-500" aria-hidden="true" />
           {/* Spelled out only where the toolbar's labels leave room for it and the draft's name. */}
@@ -161,7 +237,7 @@ export function Workbench() {
             {name}
           </span>
         )}
-        <nav className="ml-auto flex items-center gap-0.5" aria-label="Toolbar">
+        <nav className="ml-auto flex min-w-0 items-center gap-0.5 overflow-x-auto" aria-label="Toolbar">
           {editor && (
             <>
               <ToolButton
@@ -184,16 +260,15 @@ export function Workbench() {
                 onClick={() => void actions.publishDraft()}
               />
               <span className="mx-1 h-5 w-px bg-zinc-300 dark:bg-zinc-700" aria-hidden="true" />
-              <ToolButton
-                icon="palette"
-                label="Commands"
-                tooltip="Command palette: every editor command"
-                shortcut="F1"
-                onClick={() => commands?.runAction("editor.action.quickCommand")}
-                disabled={!commands}
-              />
             </>
           )}
+          <ToolButton
+            icon="palette"
+            label="Commands"
+            tooltip="Command palette: run, publish, share, switch draft… (the editor's own: F1)"
+            shortcut="Ctrl+K"
+            onClick={palette.openPalette}
+          />
           <ToolButton
             icon="keyboard"
             label="Shortcuts"
@@ -242,13 +317,37 @@ export function Workbench() {
           onClose={() => setMerging(false)}
         />
       )}
-      {notice && <NoticeBanner notice={notice} onDismiss={() => setNotice(undefined)} />}
-      {docs && <DocsDialog view={docs} onClose={() => setDocs(undefined)} />}
-      {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
-      {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
-      {listingRuns && (
-        <RunsDialog onClose={() => setListingRuns(false)} onShownInConsole={() => setOutputTab("console")} />
+      {docs && (
+        <DocsDialog
+          view={docs}
+          agent={catalogAgent}
+          onClose={() => {
+            setDocs(undefined);
+            setCatalogAgent(undefined);
+          }}
+        />
       )}
+      {actions.publishView && (
+        <PublishDialog
+          view={actions.publishView}
+          onClose={actions.closePublish}
+          onPublishAnyway={actions.publishAnyway}
+          onOpenTests={() => {
+            actions.closePublish();
+            setActivePath(TESTS_PATH);
+          }}
+          onOpenCatalog={(agentName) => {
+            actions.closePublish();
+            setCatalogAgent(agentName);
+            setDocs("catalog");
+          }}
+        />
+      )}
+      <Toasts />
+      {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
+      {palette.paletteOpen && <CommandPalette onClose={palette.closePalette} />}
+      {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
+      {listingRuns && <RunsDialog onClose={() => setListingRuns(false)} dark={dark} />}
       {actions.sharedId && (
         <ShareDialog
           shareId={actions.sharedId}
@@ -256,94 +355,35 @@ export function Workbench() {
           onClose={actions.closeShareDialog}
         />
       )}
-      <Group orientation="horizontal" className="min-h-0 flex-1">
-        <Panel defaultSize="18" minSize="12" className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40">
-          {sidebar}
-        </Panel>
-        <Separator className={resizer} />
-        <Panel defaultSize="47" minSize="25" className="flex flex-col">
-          {editor ? (
-            <>
-              <FileTabs paths={files.map((file) => file.path)} active={activePath} onSelect={setActivePath} />
-              <div className="min-h-0 flex-1">
-                <CodeEditor
-                  files={files}
-                  activePath={files.some((f) => f.path === activePath) ? activePath : MANIFEST_PATH}
-                  theme={theme}
-                  envTypes={envTypes}
-                  onChange={(path, content) => editor.update(path, content)}
-                  onRun={startRun}
-                  onSave={() => void saveAndFormat()}
-                  onOpenFile={openAt}
-                  onReady={setCommands}
-                  reveal={reveal}
-                />
-              </div>
-            </>
-          ) : draftId ? (
-            <p className="m-auto text-sm text-zinc-500">Opening the draft…</p>
-          ) : (
-            <NoDraft onTemplate={(templateId) => void createFromTemplate(templateId)} />
-          )}
-        </Panel>
-        <Separator className={resizer} />
-        <Panel defaultSize="35" minSize="22">
-          <Group orientation="vertical">
-            <Panel defaultSize="30" minSize="15">
-              {editor ? (
-                <RunPanel
-                  draftId={editor.draftId}
-                  payloadText={payloadText}
-                  onPayloadText={setPayloadText}
-                  state={runState}
-                  onRun={startRun}
-                  onCancel={() => void cancel()}
-                  onShareRun={actions.shareRun}
-                  onSaveAsTest={(runId) => void saveAsTest(runId)}
-                  dark={dark}
-                  inputSchema={inputSchema}
-                />
-              ) : (
-                <p className="p-3 text-xs text-zinc-500">The payload and the result of a run show here.</p>
-              )}
-            </Panel>
-            {editor && (
-              <>
-                <Separator className={resizerRow} />
-                <Panel defaultSize="12" minSize="6">
-                  <TestsPanel editor={editor} files={files} onOpenFile={setActivePath} />
-                </Panel>
-                <Separator className={resizerRow} />
-                {/* Its own panel, so a trace arriving after the run never moves the console under the pointer. */}
-                <Panel defaultSize="14" minSize="6" className="overflow-auto">
-                  <RunTracePanel runId={runState.status === "done" ? runState.outcome.runId : undefined} />
-                </Panel>
-              </>
-            )}
-            <Separator className={resizerRow} />
-            <Panel defaultSize="44" minSize="15" className="flex flex-col">
-              <OutputTabs
-                tab={outputTab}
-                onTab={setOutputTab}
-                problemCount={problems.groups?.length ?? 0}
-                freshCount={problems.fresh.size}
-              />
-              <div className="min-h-0 flex-1">
-                {outputTab === "console" ? (
-                  consolePanel
-                ) : (
-                  <ProblemsPanel
-                    groups={problems.groups}
-                    fresh={problems.fresh}
-                    onOpenFrame={openProblemFrame}
-                    onOpenRun={actions.openRunRecord}
-                  />
-                )}
-              </div>
-            </Panel>
-          </Group>
-        </Panel>
-      </Group>
+      {narrow && <NarrowTabs view={narrowView} onView={setNarrowView} />}
+      {narrow && drawer && <SidebarDrawer onClose={() => setDrawer(false)}>{sidebar}</SidebarDrawer>}
+      {narrow ? (
+        <div className="flex min-h-0 flex-1 flex-col">
+          <div className="flex min-h-0 flex-1 flex-col" hidden={narrowView !== "code"}>
+            {editorPane}
+          </div>
+          {narrowView !== "code" && <div className="min-h-0 flex-1">{runColumn("narrow")}</div>}
+        </div>
+      ) : (
+        <Group
+          orientation="horizontal"
+          className="min-h-0 flex-1"
+          defaultLayout={columns.defaultLayout}
+          onLayoutChanged={columns.onLayoutChanged}
+        >
+          <Panel id="sidebar" defaultSize="18" minSize="12" className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40">
+            {sidebar}
+          </Panel>
+          <Separator className={resizer} aria-label="Resize the sidebar and the editor" />
+          <Panel id="editor" defaultSize="47" minSize="25" className="flex flex-col">
+            {editorPane}
+          </Panel>
+          <Separator className={resizer} aria-label="Resize the editor and the run column" />
+          <Panel id="run" defaultSize="35" minSize="22">
+            {runColumn("wide")}
+          </Panel>
+        </Group>
+      )}
       <StatusBar runState={runState} saveState={editor ? saveState : undefined}>
         <QuotaStatus />
       </StatusBar>

@@ -27,6 +27,9 @@ export type SaveFunction = (draftId: string, input: SaveDraftInput) => Promise<S
 
 export type FileChange = { ok: true } | { ok: false; error: string };
 
+/** Gets the files about to be saved and answers what to save (the lock made fresh: `packages/lock-keeper.ts`). */
+export type PrepareFunction = (files: GadgetFile[]) => Promise<GadgetFile[]>;
+
 /** Edits wait this long for more typing before they are saved. */
 export const AUTOSAVE_DELAY_MS = 700;
 
@@ -43,6 +46,7 @@ export class DraftEditor extends Subscribable {
     draft: Draft,
     private readonly save: SaveFunction,
     private readonly storage?: TokenStorage & { removeItem(key: string): void },
+    private readonly prepare?: PrepareFunction,
   ) {
     super();
     this.draftId = draft.id;
@@ -142,12 +146,19 @@ export class DraftEditor extends Subscribable {
     if (this.#timer) clearTimeout(this.#timer);
   }
 
+  /** Puts files made outside the typing (a lock, a dependency added) into the draft, to be saved. */
+  replaceFiles(files: GadgetFile[]): void {
+    this.#files = files;
+    this.#edited();
+  }
+
   async #runSave(): Promise<void> {
-    const files = this.#files;
+    let files = this.#files;
     this.#editsDuringSave = false;
     this.#set({ status: "saving" });
     let outcome: SaveOutcome;
     try {
+      if (this.prepare) files = await this.#prepared(files);
       outcome = await this.save(this.draftId, { baseVersion: this.#version, files });
     } catch (error) {
       this.#set({ status: "error", message: error instanceof Error ? error.message : String(error) });
@@ -165,6 +176,19 @@ export class DraftEditor extends Subscribable {
       this.#forgetUnsaved();
       this.#set({ status: "saved", version: outcome.draft.version });
     }
+  }
+
+  /** The prepared files; what it changed is also put into the files being edited (typed since, kept). */
+  async #prepared(files: GadgetFile[]): Promise<GadgetFile[]> {
+    const prepared = this.prepare ? await this.prepare(files) : files;
+    if (prepared === files) return files;
+    const before = new Map(files.map((file) => [file.path, file.content]));
+    const changed = prepared.filter((file) => before.get(file.path) !== file.content);
+    const current = new Map(this.#files.map((file) => [file.path, file] as const));
+    for (const file of changed) current.set(file.path, file);
+    this.#files = [...current.values()];
+    this.#emit();
+    return prepared;
   }
 
   #edited(): void {

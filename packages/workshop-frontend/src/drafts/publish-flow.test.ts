@@ -1,52 +1,63 @@
 import { codedError } from "@gadgets/workshop-shared";
 import { describe, expect, it, vi } from "vitest";
-import { type PublishedVersion, publishWithTests } from "./publish-flow.ts";
+import { callSnippets, type PublishedVersion, publishedText, publishStep, refusalText } from "./publish-flow.ts";
 
 const version: PublishedVersion = { name: "echo", version: 3, agentId: "a1" };
-const refused = codedError("TESTS_FAILED", "Version 3 was not published: 1 of 2 test cases failed.");
+const refused = codedError(
+  "TESTS_FAILED",
+  'Version 3 was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).',
+);
 
-describe("publishWithTests", () => {
-  it("says which version was published, and its agent id", async () => {
-    const confirm = vi.fn(() => true);
-    expect(await publishWithTests(async () => version, confirm)).toBe("Published echo v3 — agent id a1");
-    expect(
-      await publishWithTests(async () => ({ ...version, endpointUrl: "http://127.0.0.1:8788/h/hook" }), confirm),
-    ).toBe("Published echo v3 — agent id a1; its endpoint answers at http://127.0.0.1:8788/h/hook");
-    expect(confirm).not.toHaveBeenCalled();
+describe("publishStep", () => {
+  it("says which version was published, and how to pin it", async () => {
+    const step = await publishStep(async () => version);
+    expect(step).toEqual({ status: "published", version, testsOverridden: false });
+    if (step.status !== "published") throw new Error("not published");
+    expect(publishedText(step)).toBe("Published echo v3 (echo@3) — agent id a1");
+    expect(publishedText({ ...step, version: { ...version, endpointUrl: "http://127.0.0.1:8788/h/hook" } })).toBe(
+      "Published echo v3 (echo@3) — agent id a1; its endpoint answers at http://127.0.0.1:8788/h/hook",
+    );
   });
 
-  it("publishes a version with failing tests only when the person confirms, and says so", async () => {
+  it("hands a tests refusal back for the person to decide, in the IDE's words", async () => {
     const publish = vi.fn(async (override: boolean) => {
       if (!override) throw refused;
       return version;
     });
-    const confirm = vi.fn(() => true);
-    expect(await publishWithTests(publish, confirm)).toBe("Published echo v3 — agent id a1 (tests overridden)");
-    expect(confirm).toHaveBeenCalledWith(refused.message);
+    const first = await publishStep(publish);
+    expect(first).toEqual({
+      status: "tests-failed",
+      message: 'Version 3 was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests.',
+    });
+    expect(JSON.stringify(first)).not.toContain("overrideTests");
+    const anyway = await publishStep(publish, true);
+    expect(anyway.status === "published" && publishedText(anyway)).toBe(
+      "Published echo v3 (echo@3) — agent id a1 (tests overridden)",
+    );
     expect(publish.mock.calls).toEqual([[false], [true]]);
   });
 
-  it("shows the refusal when the person declines", async () => {
-    const publish = vi.fn(async () => {
-      throw refused;
+  it("words other errors, and a failure of publishing anyway, as failures", async () => {
+    expect(await publishStep(async () => Promise.reject(new Error("The connection is closed.")))).toEqual({
+      status: "failed",
+      message: "The connection is closed.",
     });
-    expect(await publishWithTests(publish, () => false)).toBe(refused.message);
-    expect(publish).toHaveBeenCalledOnce();
+    expect(await publishStep(async () => Promise.reject(refused), true)).toMatchObject({ status: "failed" });
   });
+});
 
-  it("asks nothing for other errors", async () => {
-    const confirm = vi.fn(() => true);
-    const failed = publishWithTests(async () => {
-      throw new Error("The connection is closed.");
-    }, confirm);
-    expect(await failed).toBe("The connection is closed.");
-    expect(confirm).not.toHaveBeenCalled();
+describe("refusalText", () => {
+  it("leaves a message without the API's hint as it is", () => {
+    expect(refusalText("Storage is full.")).toBe("Storage is full.");
   });
+});
 
-  it("shows why publishing anyway failed too", async () => {
-    const publish = async (override: boolean): Promise<PublishedVersion> => {
-      throw override ? new Error("Storage is full.") : refused;
-    };
-    expect(await publishWithTests(publish, () => true)).toBe("Storage is full.");
+describe("callSnippets", () => {
+  it("calls the pinned version from Node as the README does, and from the command line", () => {
+    const { node, cli } = callSnippets(version, { input: "it's" });
+    expect(node).toContain('import { createRpcClient } from "@gadgets/workshop-shared";');
+    expect(node).toContain('await client.getAgent("echo@3").run({"input":"it\'s"});');
+    expect(cli).toBe(`gadgets call echo@3 --input '{"input":"it'\\''s"}'`);
+    expect(callSnippets(version, undefined).cli).toBe("gadgets call echo@3 --input 'null'");
   });
 });

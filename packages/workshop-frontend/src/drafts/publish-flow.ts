@@ -1,5 +1,6 @@
 import { errorCode } from "@gadgets/workshop-shared";
 import { errorMessage } from "../error-message.ts";
+import { agentVersionText, pinnedAgentText } from "./version-words.ts";
 
 export interface PublishedVersion {
   name: string;
@@ -10,26 +11,60 @@ export interface PublishedVersion {
 }
 
 /**
- * Publishes a draft and returns what to tell the person. A version whose tests fail is refused; the
- * person may publish it anyway when `confirmAnyway` agrees, and then the version records that.
+ * How a publish went: published (with its tests overridden when the person chose so), refused because
+ * the tests fail (the person may then publish anyway), or failed for another reason.
  */
-export async function publishWithTests(
+export type PublishStep =
+  | { status: "published"; version: PublishedVersion; testsOverridden: boolean }
+  | { status: "tests-failed"; message: string }
+  | { status: "failed"; message: string };
+
+/**
+ * The refusal in the words of the IDE: the API's hint (`publish with { overrideTests: true }`) is for
+ * code; a person gets the "Publish anyway" button beside it.
+ */
+export function refusalText(message: string): string {
+  return message.replace(/,? or publish with \{ ?overrideTests: true ?\}[^.]*\./, ".");
+}
+
+/** Publishes once; `overrideTests` publishes a version whose tests fail (the version records that). */
+export async function publishStep(
   publish: (overrideTests: boolean) => Promise<PublishedVersion>,
-  confirmAnyway: (refusal: string) => boolean,
-): Promise<string> {
-  const published = (version: PublishedVersion, note = "") =>
-    `Published ${version.name} v${version.version} — agent id ${version.agentId}${note}${
-      version.endpointUrl ? `; its endpoint answers at ${version.endpointUrl}` : ""
-    }`;
+  overrideTests = false,
+): Promise<PublishStep> {
   try {
-    return published(await publish(false));
+    return { status: "published", version: await publish(overrideTests), testsOverridden: overrideTests };
   } catch (error) {
     const message = errorMessage(error);
-    if (errorCode(error) !== "TESTS_FAILED" || !confirmAnyway(message)) return message;
-    try {
-      return published(await publish(true), " (tests overridden)");
-    } catch (again) {
-      return errorMessage(again);
-    }
+    return !overrideTests && errorCode(error) === "TESTS_FAILED"
+      ? { status: "tests-failed", message: refusalText(message) }
+      : { status: "failed", message };
   }
+}
+
+/** The one-line notice of a published version: `Published echo v3 (echo@3) — agent id a1`. */
+export function publishedText(step: Extract<PublishStep, { status: "published" }>): string {
+  const { version } = step;
+  return `Published ${version.name} ${agentVersionText(version.version)} (${pinnedAgentText(version.name, version.version)}) — agent id ${version.agentId}${step.testsOverridden ? " (tests overridden)" : ""}${
+    version.endpointUrl ? `; its endpoint answers at ${version.endpointUrl}` : ""
+  }`;
+}
+
+/**
+ * How to call a published version from elsewhere, as the README writes it: a Node backend with the
+ * client, and the command line. Pinned to the version, so a later publish does not change what it runs.
+ */
+export function callSnippets(version: PublishedVersion, examplePayload: unknown): { node: string; cli: string } {
+  const pinned = pinnedAgentText(version.name, version.version);
+  const payload = JSON.stringify(examplePayload ?? null);
+  return {
+    node: [
+      'import { createRpcClient } from "@gadgets/workshop-shared";',
+      "",
+      "// WORKSHOP_URL and WORKSHOP_TOKEN (an API key) come from the environment.",
+      "const client = createRpcClient();",
+      `const result = await client.getAgent(${JSON.stringify(pinned)}).run(${payload});`,
+    ].join("\n"),
+    cli: `gadgets call ${pinned} --input '${payload.replaceAll("'", "'\\''")}'`,
+  };
 }

@@ -27,4 +27,13 @@ describe("gadgetEnvTypes", () => {
     expect(gadgetEnvTypes({ kv: true })).not.toContain("secrets");
     expect(gadgetEnvTypes({ secrets: [] })).toMatch(/secrets: \{\s*\};/);
   });
+
+  it("types env.catalog.get from the published agents when the catalog is granted", () => {
+    const agents = [{ name: "quotes", description: "", inputSchema: { type: "object" } }];
+    expect(gadgetEnvTypes({ catalog: true }, agents)).toMatch(
+      /interface GadgetAgents \{\n.*\n {2}quotes: GadgetAgent</,
+    );
+    expect(gadgetEnvTypes({ catalog: true })).toMatch(/interface GadgetAgents \{\n\}/);
+    expect(gadgetEnvTypes({ kv: true }, agents)).not.toContain("quotes");
+  });
 });

@@ -1,10 +1,11 @@
 /**
  * Editor types for a gadget, generated from its grants: `run(payload, env)` sees exactly the `env` the
  * overseer will grant, so using a capability that was not granted is a type error before it is a
- * runtime error. Ambient globals (console, timers, crypto, structuredClone) come from the lib.
+ * runtime error (the catalog's agents are typed by `catalogDeclaration`). Ambient globals (console, timers, crypto, structuredClone) come from the lib.
  */
 
 import type { GadgetGrants } from "@gadgets/workshop-shared";
+import { catalogDeclaration, type TypedAgent } from "@gadgets/workshop-shared/agent-types";
 
 const KV = `/** A small key-value store of this gadget's own, kept with the workspace. */
 interface GadgetKv {
@@ -18,12 +19,11 @@ interface GadgetKv {
   list(prefix?: string): Promise<string[]>;
 }`;
 
-const CATALOG = `/** Published agents of this workspace, by name or id, optionally \`@version\`. */
-interface GadgetCatalog {
-  get(agent: string): { run(payload: unknown): Promise<unknown> };
-}`;
-
-export function gadgetEnvTypes(grants: GadgetGrants): string {
+/**
+ * The declarations for a gadget with these grants; with the catalog granted, `env.catalog.get("name")`
+ * is typed from the published `agents` (each latest version's schemas) and completes their names.
+ */
+export function gadgetEnvTypes(grants: GadgetGrants, agents: readonly TypedAgent[] = []): string {
   const members: string[] = [];
   const declarations: string[] = [];
   if (grants.kv) {
@@ -43,7 +43,7 @@ export function gadgetEnvTypes(grants: GadgetGrants): string {
     );
   }
   if (grants.catalog) {
-    declarations.push(CATALOG);
+    declarations.push(catalogDeclaration(agents));
     members.push("  /** Granted by grants.catalog. */\n  catalog: GadgetCatalog;");
   }
   if (grants.secrets) {

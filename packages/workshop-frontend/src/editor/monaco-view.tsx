@@ -7,9 +7,12 @@
 
 import * as monaco from "./monaco.ts";
 import { useEffect, useRef } from "react";
-import type { GadgetFile } from "@gadgets/workshop-shared";
+import type { GadgetFile, GadgetGrants } from "@gadgets/workshop-shared";
+import { envCompletionHint } from "./env-hint.ts";
+import { fileSchemas } from "./file-schemas.ts";
 import { GADGET_SNIPPETS } from "./gadget-snippets.ts";
 import { defineWorkshopThemes, EDITOR_THEME } from "./monaco-themes.ts";
+import { type EditorPackages, showPackages } from "./package-support.ts";
 
 /** What the page around the editor can ask of it (toolbar buttons, the shortcut sheet). */
 export interface EditorCommands {
@@ -23,6 +26,8 @@ export interface MonacoViewProps {
   activePath: string;
   theme: "light" | "dark";
   envTypes: string;
+  /** The manifest's grants: with none, `env.` offers a hint on granting instead of nothing. */
+  grants?: GadgetGrants;
   readOnly?: boolean;
   /** Shown when someone types into a read-only editor. */
   readOnlyMessage?: string;
@@ -34,6 +39,8 @@ export interface MonacoViewProps {
   onReady?(commands: EditorCommands | undefined): void;
   /** Moves the cursor to a position; a new object each time it should happen. */
   reveal?: { path: string; line: number; column: number };
+  /** npm packages: their types, undeclared imports and the quick fix that adds one. */
+  packages?: EditorPackages;
 }
 
 const GADGET_PREFIX = "/gadget/";
@@ -68,21 +75,48 @@ function configureOnce(): void {
   monaco.typescript.javascriptDefaults.setCompilerOptions({ ...options, checkJs: false });
   // All gadget files are open models: the worker sees them eagerly, so cross-file suggestions are instant.
   monaco.typescript.typescriptDefaults.setEagerModelSync(true);
+  // gadget.json and gadget.tests.json are checked as they are typed, against schemas held in memory.
+  monaco.json.jsonDefaults.setDiagnosticsOptions({
+    validate: true,
+    enableSchemaRequest: false,
+    schemaValidation: "error",
+    schemas: fileSchemas(),
+  });
   for (const language of ["typescript", "javascript"]) {
     monaco.languages.registerCompletionItemProvider(language, {
       provideCompletionItems(model, position) {
         const word = model.getWordUntilPosition(position);
         const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+        const before = model.getValueInRange(
+          new monaco.Range(position.lineNumber, 1, position.lineNumber, position.column),
+        );
+        const hint = editedGrants && envCompletionHint(before, editedGrants);
         return {
-          suggestions: GADGET_SNIPPETS.map((snippet) => ({
-            label: snippet.label,
-            kind: monaco.languages.CompletionItemKind.Snippet,
-            detail: snippet.detail,
-            documentation: { value: snippet.documentation },
-            insertText: snippet.body,
-            insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
-            range,
-          })),
+          suggestions: [
+            ...(hint
+              ? [
+                  {
+                    label: hint.label,
+                    kind: monaco.languages.CompletionItemKind.Text,
+                    documentation: { value: hint.documentation },
+                    insertText: "",
+                    // First in the list, whatever is typed after the dot.
+                    sortText: "!",
+                    filterText: before.slice(before.lastIndexOf(".") + 1),
+                    range,
+                  },
+                ]
+              : []),
+            ...GADGET_SNIPPETS.map((snippet) => ({
+              label: snippet.label,
+              kind: monaco.languages.CompletionItemKind.Snippet,
+              detail: snippet.detail,
+              documentation: { value: snippet.documentation },
+              insertText: snippet.body,
+              insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
+              range,
+            })),
+          ],
         };
       },
     });
@@ -90,6 +124,8 @@ function configureOnce(): void {
 }
 
 let envLib: monaco.IDisposable | undefined;
+/** The open gadget's grants, for the completion provider (registered once for every editor). */
+let editedGrants: GadgetGrants | undefined;
 
 export default function MonacoView(props: MonacoViewProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -174,6 +210,10 @@ export default function MonacoView(props: MonacoViewProps) {
   }, []);
 
   useEffect(() => {
+    editedGrants = props.grants;
+  }, [props.grants]);
+
+  useEffect(() => {
     envLib?.dispose();
     envLib = monaco.typescript.typescriptDefaults.addExtraLib(props.envTypes, "file:///gadget-env.d.ts");
   }, [props.envTypes]);
@@ -204,6 +244,11 @@ export default function MonacoView(props: MonacoViewProps) {
     const active = monaco.editor.getModel(uriOf(props.activePath));
     if (active && editor.current && editor.current.getModel() !== active) editor.current.setModel(active);
   }, [props.files, props.activePath]);
+
+  // After the models effect above, so a new file's markers land on its model.
+  useEffect(() => {
+    showPackages(props.packages, GADGET_PREFIX);
+  }, [props.packages, props.files]);
 
   useEffect(() => {
     const target = props.reveal;

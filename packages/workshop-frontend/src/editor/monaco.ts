@@ -13,3 +13,4 @@ import "monaco-editor/languages/features/json/register";
 
 export * from "monaco-editor/editor";
 export * as typescript from "monaco-editor/languages/features/typescript/register";
+export * as json from "monaco-editor/languages/features/json/register";

@@ -1,4 +1,5 @@
 import type { LogLevel } from "@gadgets/workshop-shared";
+import { outcomeTitle, outcomeWordsOf } from "@gadgets/workshop-shared/run-words";
 import type { EmbedState } from "./embed-controller.ts";
 
 const LEVEL_STYLE: Partial<Record<LogLevel, string>> = {
@@ -25,7 +26,13 @@ export function EmbedConsole({ lines, outcome }: Pick<EmbedState, "lines" | "out
       ))}
       {outcome && (
         <div className="px-2 text-zinc-500" data-testid="embed-outcome">
-          {outcome.status === "ok" ? `→ ${JSON.stringify(outcome.result)}` : `✗ ${outcome.kind}: ${outcome.message}`}
+          {outcome.status === "ok" ? (
+            `→ ${JSON.stringify(outcome.result)}`
+          ) : (
+            <>
+              <span title={outcomeTitle(outcome)}>✗ {outcomeWordsOf(outcome)}</span>: {outcome.message}
+            </>
+          )}
         </div>
       )}
     </section>

@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import type { Draft } from "@gadgets/workshop-shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { DraftEditor, type SaveFunction, type SaveState } from "../drafts/draft-editor.ts";
+import { LockKeeper } from "../packages/lock-keeper.ts";
 import { draftsKey } from "./use-drafts.ts";
 import { useWorkshop } from "./workshop-context.tsx";
 
@@ -18,7 +19,9 @@ export function useDraftEditor(draft: Draft | undefined): DraftEditor | undefine
       if (outcome.status === "saved") void queryClient.invalidateQueries({ queryKey: draftsKey });
       return outcome;
     };
-    const next = new DraftEditor(draft, save, window.localStorage);
+    const keeper = new LockKeeper(async (input) => (await connection.ready()).resolveDependencies(input));
+    const next = new DraftEditor(draft, save, window.localStorage, (files) => keeper.prepare(files));
+    lockKeepers.set(next, keeper);
     setEditor(next);
     return () => {
       void next.saveNow();
@@ -27,6 +30,11 @@ export function useDraftEditor(draft: Draft | undefined): DraftEditor | undefine
   }, [draft, connection, queryClient]);
   return editor && draft && editor.draftId === draft.id ? editor : undefined;
 }
+
+/** Each editor's lock keeper (made with it above): the dependencies panel and the quick fix use it. */
+const lockKeepers = new WeakMap<DraftEditor, LockKeeper>();
+export const lockKeeperOf = (editor: DraftEditor | undefined): LockKeeper | undefined =>
+  editor ? lockKeepers.get(editor) : undefined;
 
 const noEditor = () => () => {};
 const NO_FILES: DraftEditor["files"] = [];

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { AgentSummary, RunRecord, RunSummary } from "@gadgets/workshop-shared";
+import type { ConsoleStore } from "../console/console-store.ts";
 import { showRecordedRun } from "../console/run-feed.ts";
 import {
   consoleName,
@@ -15,14 +16,14 @@ export const runHistoryKey = ["run-history"] as const;
 
 /**
  * The workspace's latest runs under the view's filter, live while the view is open, the agents it can
- * filter by, and opening one run: its record, its events in the console. Runs from HTTP endpoints,
+ * filter by, and opening one run: its record, its events in `consoleStore` (the view's own console). Runs from HTTP endpoints,
  * schedules, MCP clients and other sessions start in no session of this IDE, so nothing can push them
  * here: the query asks again every RUN_LOG_POLL_MS while the view is mounted, and not while the page is
  * hidden (react-query's interval pauses in the background); closing the view unmounts it and ends the
  * polling. The last answer stays shown while a new filter's is on its way.
  */
-export function useRunHistory(choice: RunLogChoice) {
-  const { connection, console: consoleStore } = useWorkshop();
+export function useRunHistory(choice: RunLogChoice, consoleStore: ConsoleStore) {
+  const { connection } = useWorkshop();
   const state = useConnectionState();
   const connected = state.status === "connected";
   const runs = useQuery({

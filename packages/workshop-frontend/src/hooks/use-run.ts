@@ -1,75 +1,74 @@
-import { startTransition, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { JsonValue } from "@gadgets/workshop-shared";
-import { RunFeed } from "../console/run-feed.ts";
 import type { DraftEditor } from "../drafts/draft-editor.ts";
-import { errorMessage } from "../error-message.ts";
-import { type RunState, trackRun } from "../runs/run-state.ts";
+import { type DraftOutput, type DraftOutputView, DraftOutputs } from "../runs/draft-output.ts";
 import { useWorkshop } from "./workshop-context.tsx";
 
-/** Runs the open draft: saves first, streams events into the console, offers cancel. */
-export function useRun(editor: DraftEditor | undefined, name: string) {
-  const { connection, console: consoleStore } = useWorkshop();
-  const [state, setState] = useState<RunState>({ status: "idle" });
-  const current = useRef<{ feed?: RunFeed; active: boolean }>({ active: false });
+/** What a run or a test run needs first: the saved draft (the message when it could not be saved). */
+async function saveFirst(editor: DraftEditor, what: "run" | "tests"): Promise<string | undefined> {
+  const saved = await editor.saveNow();
+  if (saved.status === "conflict")
+    return what === "run"
+      ? "Resolve the save conflict first: the run uses the saved draft."
+      : "Resolve the save conflict first: tests run the saved draft.";
+  return saved.status === "error" ? saved.message : undefined;
+}
 
-  useEffect(
+/** Every draft's output for this page, read from the Workshop over its connection; a lost connection interrupts live runs. */
+export function useDraftOutputs(): DraftOutputs {
+  const { connection } = useWorkshop();
+  const [outputs] = useState(
     () =>
-      connection.onBroken((reason) => {
-        if (!current.current.active) return;
-        current.current.active = false;
-        setState({
-          status: "interrupted",
-          reason: `The connection was lost while the gadget ran (${reason}). The run's outcome is unknown; run it again once reconnected.`,
-        });
+      new DraftOutputs({
+        getRun: async (runId) => (await connection.ready()).getRun(runId),
+        lastRun: async (draftId) => {
+          const session = await connection.ready();
+          const [last] = await session.listRuns(1, { draft: draftId });
+          return last ? session.getRun(last.runId) : undefined;
+        },
+        lastTestStatus: async (draftId) => (await connection.ready()).lastTestStatus(draftId),
       }),
-    [connection],
   );
+  useEffect(() => connection.onBroken((reason) => outputs.interruptAll(reason)), [connection, outputs]);
+  return outputs;
+}
 
+/** What the page shows of one draft's output, re-read whenever it changes. */
+export function useOutputView(output: DraftOutput): DraftOutputView {
+  return useSyncExternalStore(output.subscribe, () => output.view);
+}
+
+/** Runs the open draft into its own output (saving first), and cancels its live run. */
+export function useRun(output: DraftOutput, editor: DraftEditor | undefined, name: string) {
+  const { connection } = useWorkshop();
   const run = useCallback(
     async (payload: JsonValue) => {
-      if (!editor || current.current.active) return;
-      const feed = new RunFeed(consoleStore, name);
-      const tracked = { feed, active: true };
-      current.current = tracked;
-      const startedAt = performance.now();
-      // Already saved: the request goes out first and the page re-renders after, not the other way round.
-      if (editor.state.status !== "saved") setState({ status: "running", startedAt, phase: "saving" });
-      try {
-        const saved = await editor.saveNow();
-        if (saved.status === "conflict" || saved.status === "error") {
-          setState({
-            status: "failed",
-            message:
-              saved.status === "conflict"
-                ? "Resolve the save conflict first: the run uses the saved draft."
-                : saved.message,
-          });
-          return;
-        }
-        const session = await connection.ready();
-        await trackRun((onEvent) => session.runDraft(editor.draftId, payload, onEvent), feed, {
-          startedAt,
-          onState: (next) => {
-            // A lost connection has the last word; and a phase is a label that never holds up console lines.
-            if (!tracked.active) return;
-            if (next.status === "running" && next.runId) startTransition(() => setState(next));
-            else setState(next);
-          },
-        });
-      } catch (error) {
-        if (tracked.active) setState({ status: "failed", message: errorMessage(error) });
-      } finally {
-        tracked.active = false;
-      }
+      if (!editor || editor.draftId !== output.draftId) return;
+      await output.run({
+        name,
+        saved: editor.state.status === "saved",
+        startedAt: performance.now(),
+        save: () => saveFirst(editor, "run"),
+        start: async (onEvent) => (await connection.ready()).runDraft(editor.draftId, payload, onEvent),
+      });
     },
-    [editor, connection, consoleStore, name],
+    [output, editor, connection, name],
   );
-
   const cancel = useCallback(async () => {
-    const runId = current.current.feed?.runId;
-    if (!runId) return;
-    await (await connection.ready()).cancelRun(runId);
-  }, [connection]);
+    const runId = output.liveRunId;
+    if (runId) await (await connection.ready()).cancelRun(runId);
+  }, [output, connection]);
+  return { run, cancel };
+}
 
-  return { state, run, cancel };
+/** Runs the open draft's test cases into its own output (saving first). */
+export function useRunTests(output: DraftOutput, editor: DraftEditor | undefined) {
+  const { connection } = useWorkshop();
+  return useCallback(async () => {
+    if (!editor || editor.draftId !== output.draftId) return;
+    await output.runTests({
+      save: () => saveFirst(editor, "tests"),
+      start: async (onResult) => (await connection.ready()).runTests(editor.draftId, onResult),
+    });
+  }, [output, editor, connection]);
 }

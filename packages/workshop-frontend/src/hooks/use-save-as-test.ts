@@ -3,12 +3,13 @@ import { TESTS_PATH } from "@gadgets/workshop-shared";
 import type { DraftEditor } from "../drafts/draft-editor.ts";
 import { errorMessage } from "../error-message.ts";
 import { addRunAsTestCase } from "../tests/test-from-run.ts";
+import type { Notice } from "../toasts/toast-store.ts";
 import { useWorkshop } from "./workshop-context.tsx";
 
 /** "Save as test case": a finished run becomes a case in the test file, which opens for editing. */
 export function useSaveAsTest(
   editor: DraftEditor | undefined,
-  { notify, openFile }: { notify(notice: string): void; openFile(path: string): void },
+  { notify, openFile }: { notify(notice: Notice | string): void; openFile(path: string): void },
 ) {
   const { connection } = useWorkshop();
   return useCallback(
@@ -18,7 +19,7 @@ export function useSaveAsTest(
         const added = addRunAsTestCase(editor, await (await connection.ready()).getRun(runId));
         if (!added.ok) return notify(added.error);
         openFile(TESTS_PATH);
-        notify(added.notice);
+        notify({ tone: "info", text: added.notice });
       } catch (error) {
         notify(errorMessage(error));
       }

@@ -1,32 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isTypingTarget, shortcutOf } from "./shortcuts.ts";
-
-const press = (key: string, mods: { ctrlKey?: boolean; metaKey?: boolean } = {}) => ({
-  key,
-  ctrlKey: mods.ctrlKey ?? false,
-  metaKey: mods.metaKey ?? false,
-});
-
-describe("shortcutOf", () => {
-  it("runs on Ctrl+Enter or Cmd+Enter, and saves on Ctrl+S or Cmd+S, even while typing", () => {
-    expect(shortcutOf(press("Enter", { ctrlKey: true }), true)).toBe("run");
-    expect(shortcutOf(press("Enter", { metaKey: true }), false)).toBe("run");
-    expect(shortcutOf(press("s", { ctrlKey: true }), true)).toBe("save");
-    expect(shortcutOf(press("s", { metaKey: true }), false)).toBe("save");
-  });
-
-  it("opens the shortcut sheet on ? only where ? is not a character being typed", () => {
-    expect(shortcutOf(press("?"), false)).toBe("shortcut-sheet");
-    expect(shortcutOf(press("?"), true)).toBeUndefined();
-    expect(shortcutOf(press("?", { ctrlKey: true }), false)).toBeUndefined();
-  });
-
-  it("leaves every other key alone", () => {
-    expect(shortcutOf(press("Enter"), false)).toBeUndefined();
-    expect(shortcutOf(press("s"), false)).toBeUndefined();
-    expect(shortcutOf(press("k", { ctrlKey: true }), false)).toBeUndefined();
-  });
-});
+import { isTypingTarget } from "./shortcuts.ts";
 
 /** Just enough of an element for the check (the unit tests run without a DOM). */
 class FakeElement {

@@ -161,8 +161,8 @@ describe("outcomeWords", () => {
       user: "threw",
       invalid: "invalid input or result",
       timeout: "timed out",
-      cpu: "used too much CPU",
-      memory: "ran out of memory",
+      cpu: "CPU limit",
+      memory: "out of memory",
       cancelled: "cancelled",
       busy: "server busy",
     };

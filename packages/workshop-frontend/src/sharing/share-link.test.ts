@@ -4,9 +4,11 @@ import { shareLink } from "./share-link.ts";
 describe("shareLink", () => {
   it("shows the full link and copies it", async () => {
     const copy = vi.fn(async () => {});
-    expect(await shareLink(async () => "/s/abc", { origin: "https://w.example", copy })).toBe(
-      "Link: https://w.example/s/abc",
-    );
+    expect(await shareLink(async () => "/s/abc", { origin: "https://w.example", copy })).toEqual({
+      tone: "info",
+      text: "Link:",
+      link: "https://w.example/s/abc",
+    });
     expect(copy).toHaveBeenCalledWith("https://w.example/s/abc");
   });
 
@@ -14,8 +16,9 @@ describe("shareLink", () => {
     const refused = async () => {
       throw new DOMException("Document is not focused.", "NotAllowedError");
     };
-    expect(await shareLink(async () => "/r/1", { origin: "o", copy: refused })).toBe("Link: o/r/1");
-    expect(await shareLink(async () => "/r/1", { origin: "o" })).toBe("Link: o/r/1");
+    const shown = { tone: "info", text: "Link:", link: "o/r/1" };
+    expect(await shareLink(async () => "/r/1", { origin: "o", copy: refused })).toEqual(shown);
+    expect(await shareLink(async () => "/r/1", { origin: "o" })).toEqual(shown);
   });
 
   it("says why when the link could not be made", async () => {
@@ -26,7 +29,7 @@ describe("shareLink", () => {
       },
       { origin: "o", copy },
     );
-    expect(await failed).toBe("The payload is not valid JSON: Unexpected token");
+    expect(await failed).toEqual({ tone: "error", text: "The payload is not valid JSON: Unexpected token" });
     expect(copy).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunTrace } from "@gadgets/workshop-shared";
 import type { ConsoleEntry } from "../console/console-store.ts";
-import { layoutWaterfall, spanScope, traceFileName } from "./waterfall.ts";
+import { layoutWaterfall, spanFacts, spanScope, traceFileName } from "./waterfall.ts";
 
 const span = (
   spanId: string,
@@ -94,4 +94,23 @@ describe("spanScope", () => {
 
 it("names the download after the gadget and run", () => {
   expect(traceFileName("my gadget!", "abcdefghijkl")).toBe("my-gadget--abcdefgh.otlp.json");
+});
+
+describe("spanFacts", () => {
+  it("lists a span's kind, timing and status, then its attributes by name, every value as text", () => {
+    const fetched = {
+      ...span("f", "e", "fetch", 12, 30),
+      ok: false,
+      attributes: { status: 503, host: "api.example.com", "build.cached": true },
+    };
+    expect(spanFacts(fetched)).toEqual([
+      { name: "kind", value: "fetch" },
+      { name: "start", value: "+12 ms" },
+      { name: "duration", value: "30 ms" },
+      { name: "status", value: "failed" },
+      { name: "build.cached", value: "true" },
+      { name: "host", value: "api.example.com" },
+      { name: "status", value: "503" },
+    ]);
+  });
 });

@@ -86,3 +86,25 @@ export function spanScope(trace: RunTrace, spanId: string): (entry: ConsoleEntry
 export function traceFileName(name: string, runId: string): string {
   return `${name.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "gadget"}-${runId.slice(0, 8)}.otlp.json`;
 }
+
+/** One fact of a span as its details list it: a name and its value as text. */
+export interface SpanFact {
+  name: string;
+  value: string;
+}
+
+/**
+ * What a picked span shows: its kind, when it started and how long it took, whether it succeeded, then
+ * each of its attributes by name (values as text: the page renders them as text, never as markup).
+ */
+export function spanFacts(span: TraceSpan): SpanFact[] {
+  return [
+    { name: "kind", value: span.kind },
+    { name: "start", value: `+${span.startMs} ms` },
+    { name: "duration", value: `${span.durationMs} ms` },
+    { name: "status", value: span.ok ? "ok" : "failed" },
+    ...Object.keys(span.attributes)
+      .sort()
+      .map((name) => ({ name, value: String(span.attributes[name]) })),
+  ];
+}

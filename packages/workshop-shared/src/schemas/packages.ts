@@ -10,7 +10,7 @@ import validRange from "semver/ranges/valid.js";
 import validVersion from "semver/functions/valid.js";
 import * as v from "valibot";
 import { MAX_DIRECT_DEPENDENCIES, MAX_LOCKED_PACKAGES } from "../limits.ts";
-import { shape } from "./objects.ts";
+import { optionalArgument, shape } from "./objects.ts";
 
 // npm's own rules for new package names: lower case, URL-safe, at most 214 characters, scoped or not.
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
@@ -82,10 +82,18 @@ export const LockedPackageSchema = shape(
       v.string("\"integrity\" must be a sha512 integrity string."),
       v.regex(INTEGRITY, "\"integrity\" must be a sha512 integrity string like \"sha512-…==\"."),
     ),
-    /** The package's own `dependencies`, as its package.json declares them. */
+    /**
+     * The package's dependencies the resolver followed, as its manifest declares them: `dependencies` and
+     * the `peerDependencies` not marked optional (`optionalDependencies` are not installed).
+     */
     dependencies: v.optional(v.record(v.string(), v.string())),
     /** Fetched from the workspace's own registry: its bytes are stored for this workspace only. */
     private: v.optional(v.literal(true)),
+    /**
+     * In the tree for the editor's declarations only (an `@types/…` package added for a package without
+     * types of its own, and what it needs): no run loads it.
+     */
+    types: v.optional(v.literal(true)),
   },
   { notObject: "Each locked package must be an object { name, version, resolved, integrity }." },
 );
@@ -123,12 +131,28 @@ export function lockMatches(
   return wanted.length === Object.keys(locked).length && wanted.every(([name, range]) => locked[name] === range);
 }
 
+/** The lock's text as `packageTypes` and `packageFile` take it. */
+export const LockTextSchema = v.pipe(
+  v.string("The lock must be the text of gadget.lock.json."),
+  v.maxLength(4 * 1024 * 1024, "The lock is at most 4 MiB of text."),
+);
+
+/** `packageFile`'s path: a file of the tree, like "node_modules/zod/index.js". */
+export const PackageFilePathSchema = v.pipe(
+  v.string('The path must be a file of the tree like "node_modules/zod/index.js".'),
+  v.maxLength(1024, "The path is at most 1024 characters."),
+  v.startsWith("node_modules/", 'The path must be a file of the tree like "node_modules/zod/index.js".'),
+);
+
+/** `lookupPackage`'s range: left out, undefined or null for the `latest` tag. */
+export const LookupRangeSchema = optionalArgument(VersionRangeSchema);
+
 /** `Session.resolveDependencies` input: the manifest's dependencies, the current lock's text, what to update. */
 export const ResolveDependenciesInputSchema = shape(
   {
     dependencies: DependenciesSchema,
     /** The current `gadget.lock.json` text: packages it holds that still satisfy their ranges are kept. */
-    lock: v.nullish(v.pipe(v.string("\"lock\" must be the text of gadget.lock.json."), v.maxLength(4 * 1024 * 1024))),
+    lock: v.nullish(v.pipe(v.string("\"lock\" must be the text of gadget.lock.json."), v.maxLength(4 * 1024 * 1024, "\"lock\" is at most 4 MiB of text."))),
     /** Names to move to the newest version their range allows (all direct ones for `true`). */
     update: v.nullish(v.union([v.literal(true), v.array(PackageNameSchema)], '"update" must be true or a list of package names.')),
   },
@@ -147,3 +171,6 @@ export const RegistryInputSchema = shape(
   },
   { notObject: "setRegistry takes { url, token? } or null." },
 );
+
+/** `setRegistry`'s argument: null (or left out) goes back to the Workshop's default registry. */
+export const RegistryArgumentSchema = optionalArgument(RegistryInputSchema);

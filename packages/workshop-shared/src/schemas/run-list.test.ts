@@ -34,6 +34,17 @@ describe("RunListFilterSchema", () => {
     }
   });
 
+  it(`takes a draft's id of ${MAX_ID_LENGTH} characters and refuses one more, an empty one or what is not text`, () => {
+    expect(check(RunListFilterSchema, { draft: "d".repeat(MAX_ID_LENGTH) })).toEqual({
+      ok: true,
+      value: { draft: "d".repeat(MAX_ID_LENGTH) },
+    });
+    for (const draft of ["d".repeat(MAX_ID_LENGTH + 1), "", 7]) {
+      const checked = check(RunListFilterSchema, { draft });
+      expect(checked.ok === false && checked.error).toMatch(/^The filter's "draft" must be a draft's id/);
+    }
+  });
+
   it("refuses an unknown way, naming the field and the ways there are", () => {
     expect(check(RunListFilterSchema, { via: "email" })).toEqual({
       ok: false,
@@ -44,7 +55,7 @@ describe("RunListFilterSchema", () => {
   it("refuses a field it does not know (a typo must not list every run) and a filter that is not an object", () => {
     expect(check(RunListFilterSchema, { agnet: "weather" })).toEqual({
       ok: false,
-      error: 'Unknown field "agnet" of the listRuns filter; its fields are: agent, via.',
+      error: 'Unknown field "agnet" of the listRuns filter; its fields are: agent, draft, via.',
     });
     for (const bad of ["weather", ["weather"], 3])
       expect(check(RunListFilterSchema, bad)).toEqual({

@@ -1,6 +1,6 @@
 /**
  * How runs may be listed: who started a run (`RunVia`) and the filter `listRuns` takes (the invocation
- * log: one agent's runs, started one way). A filter's key it does not know is refused, so a mistyped
+ * log: one agent's runs, started one way; the IDE's Runs of one draft). A filter's key it does not know is refused, so a mistyped
  * field never widens the list to every run.
  */
 
@@ -14,12 +14,14 @@ export const RUN_VIAS = ["rpc", "mcp", "http", "schedule"] as const;
 const VIA = `The filter's "via" must be one of ${RUN_VIAS.map((via) => `"${via}"`).join(", ")} (or left out: runs started any way).`;
 export const RunViaSchema = v.picklist(RUN_VIAS, VIA);
 
+const DRAFT = `The filter's "draft" must be a draft's id (1 to ${MAX_ID_LENGTH} characters), or left out: runs of anything.`;
+
 const AGENT_MAX = Math.max(MAX_ID_LENGTH, MAX_NAME_LENGTH);
 const AGENT = `The filter's "agent" must be a published agent's id or name (1 to ${AGENT_MAX} characters, no @version), or left out: runs of anything.`;
 
 /**
- * What `listRuns` narrows to: `agent` (its id, or its name: every published agent of that name) and
- * `via`. Left out, undefined or null, the argument and each field mean none.
+ * What `listRuns` narrows to: `agent` (its id, or its name: every published agent of that name), `draft`
+ * (the runs of that draft's own code, test cases included) and `via`. Left out, undefined or null, the argument and each field mean none.
  */
 export const RunListFilterSchema = optionalArgument(
   strictShape(
@@ -35,11 +37,12 @@ export const RunListFilterSchema = optionalArgument(
           ),
         ),
       ),
+      draft: v.optional(v.nullable(v.pipe(v.string(DRAFT), v.minLength(1, DRAFT), v.maxLength(MAX_ID_LENGTH, DRAFT)))),
       via: v.optional(v.nullable(RunViaSchema)),
     },
     {
       notObject: 'The filter of listRuns must be an object like { agent: "weather", via: "http" } (or left out).',
-      unknownKey: (key) => `Unknown field "${key}" of the listRuns filter; its fields are: agent, via.`,
+      unknownKey: (key) => `Unknown field "${key}" of the listRuns filter; its fields are: agent, draft, via.`,
     },
   ),
 );

@@ -1,0 +1,49 @@
+/**
+ * Brings one locked package into the store when it is not there yet: its tarball fetched from the
+ * lock's `resolved` URL, checked against the lock's integrity before any byte is used, unpacked, then
+ * written (visible only once whole). A package already stored costs one lookup and no network. One
+ * Worker isolate fetches a given package once at a time, however many runs or resolutions ask.
+ */
+
+import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import { verifyIntegrity } from "./integrity.ts";
+import type { StoredPackageInfo } from "./package-table.ts";
+import type { RegistryClient } from "./registry-client.ts";
+import type { PackageStoreObject, StoredPackages } from "./stored-packages.ts";
+import { unpackTarball } from "./tarball.ts";
+
+export interface FetchContext {
+  stored: StoredPackages;
+  /** Whether the workspace resolves against its own registry (its packages are then stored for it alone). */
+  privateRegistry: boolean;
+  /** Fetches tarballs (the token goes only to the registry's own origin). */
+  registry: Pick<RegistryClient, "tarball">;
+}
+
+export interface StoredPackage {
+  object: PackageStoreObject;
+  info: StoredPackageInfo;
+}
+
+const inFlight = new Map<string, Promise<StoredPackage>>();
+
+export async function ensureStored(context: FetchContext, entry: LockedPackage): Promise<StoredPackage> {
+  const found = await context.stored.find(entry, context.privateRegistry);
+  if (found) return found;
+  const target = context.stored.writeTarget(entry, context.privateRegistry);
+  // Keyed by where it is written too: a workspace's private copy never waits on, or stands for, a shared one.
+  const key = `${context.stored.objectNamesFor(entry, context.privateRegistry)[0]}\0${entry.integrity}`;
+  let running = inFlight.get(key);
+  if (!running) {
+    running = (async () => {
+      const bytes = await context.registry.tarball(entry.resolved, entry.name, entry.version);
+      await verifyIntegrity(bytes, entry.integrity, entry.name, entry.version);
+      const unpacked = await unpackTarball(bytes, entry.name, entry.version);
+      const info = await context.stored.write(entry, context.privateRegistry, unpacked);
+      return { object: target, info };
+    })();
+    inFlight.set(key, running);
+    running.finally(() => inFlight.delete(key)).catch(() => {});
+  }
+  return running;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { migrate } from "../storage/migrations.ts";
+import { sqliteStorage } from "../storage/testing/sqlite-storage.ts";
+import { PACKAGE_STORE_MIGRATIONS, PackageTable, type StoredPackageInfo } from "./package-table.ts";
+
+const INFO: StoredPackageInfo = { name: "a", version: "1.0.0", files: 2, bytes: 10, binaries: ["x.node"], types: false };
+
+function table() {
+  const storage = sqliteStorage();
+  migrate(storage.sql, storage.transaction, PACKAGE_STORE_MIGRATIONS);
+  return new PackageTable(storage.sql);
+}
+
+describe("PackageTable", () => {
+  it("shows a package only once it is committed with all its parts", () => {
+    const packages = table();
+    packages.putParts("sha512-a", [["a.js", 0, "12"], ["b.js", 0, "3"]]);
+    expect(packages.info("sha512-a")).toBeUndefined();
+    expect(packages.read("sha512-a", undefined, 100)).toBeUndefined();
+    expect(packages.file("sha512-a", "a.js")).toBeUndefined();
+    expect(() => packages.commit("sha512-a", INFO, 3)).toThrow(/missing parts \(2 of 3\): not stored/);
+    expect(packages.info("sha512-a")).toBeUndefined();
+    packages.commit("sha512-a", INFO, 2);
+    expect(packages.info("sha512-a")).toEqual(INFO);
+  });
+
+  it("reads parts in pages of about maxChars, in path order", () => {
+    const packages = table();
+    packages.putParts("sha512-a", [["b.js", 0, "bbbb"], ["a.js", 1, "a2"], ["a.js", 0, "a1"]]);
+    packages.commit("sha512-a", INFO, 3);
+    const first = packages.read("sha512-a", undefined, 4);
+    expect(first?.parts).toEqual([["a.js", 0, "a1"], ["a.js", 1, "a2"]]);
+    const second = packages.read("sha512-a", first?.next, 4);
+    expect(second).toEqual({ parts: [["b.js", 0, "bbbb"]] });
+    expect(packages.file("sha512-a", "a.js")).toBe("a1a2");
+  });
+
+  it("writing the same package twice changes nothing", () => {
+    const packages = table();
+    for (let i = 0; i < 2; i++) {
+      packages.putParts("sha512-a", [["a.js", 0, "1"]]);
+      packages.commit("sha512-a", INFO, 1);
+    }
+    expect(packages.read("sha512-a", undefined, 100)?.parts).toEqual([["a.js", 0, "1"]]);
+  });
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { PackageError } from "./package-error.ts";
+import { versionManifest } from "./packument.ts";
+import { RegistryClient, type RegistryClientOptions } from "./registry-client.ts";
+import { FAKE_REGISTRY, FakeRegistry } from "./testing/fake-registry.ts";
+
+const registry = () =>
+  new FakeRegistry({
+    zod: { versions: { "4.1.0": {}, "4.1.5": {} } },
+    "@scope/util": { versions: { "1.0.0": { dependencies: { zod: "^4.0.0" } } } },
+  });
+
+function client(fake: FakeRegistry, options: Partial<RegistryClientOptions> = {}) {
+  return new RegistryClient({ base: FAKE_REGISTRY, fetch: fake.fetch, allowLocal: false, ...options });
+}
+
+async function failure(promise: Promise<unknown>): Promise<PackageError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof PackageError)) throw new Error(`expected a PackageError, got ${String(error)}`);
+  return error;
+}
+
+describe("RegistryClient.packument", () => {
+  it("asks for the abbreviated packument, scoped names as @scope%2fname, once per name", async () => {
+    const fake = registry();
+    const registryClient = client(fake);
+    const packument = await registryClient.packument("@scope/util");
+    await registryClient.packument("@scope/util");
+    expect(Object.keys(packument.versions)).toEqual(["1.0.0"]);
+    expect(fake.asked).toEqual([`${FAKE_REGISTRY}@scope%2futil`]);
+    expect(fake.requests[0]?.headers.get("accept")).toMatch(/^application\/vnd\.npm\.install-v1\+json/);
+    expect(versionManifest(packument, "1.0.0").dependencies).toEqual({ zod: "^4.0.0" });
+  });
+
+  it("sends a private registry's token as Bearer, to the registry's origin only", async () => {
+    const fake = registry();
+    await client(fake, { token: "s3cret" }).packument("zod");
+    expect(fake.requests[0]?.headers.get("authorization")).toBe("Bearer s3cret");
+    const elsewhere = new FakeRegistry({}, "https://files.test/");
+    elsewhere.overrides.set("/zod.tgz", () => new Response("bytes"));
+    await client(elsewhere, { token: "s3cret" }).tarball("https://files.test/zod.tgz", "zod", "4.1.0");
+    expect(elsewhere.requests[0]?.headers.get("authorization")).toBeNull();
+  });
+
+  it("names an unknown package (404)", async () => {
+    const error = await failure(client(registry()).packument("nope"));
+    expect(error.kind).toBe("unknown-package");
+    expect(error.packageName).toBe("nope");
+    expect(error.message).toMatch(/No package "nope" in the registry https:\/\/registry\.test/);
+  });
+
+  it("says a registry that cannot be reached is unreachable", async () => {
+    const error = await failure(
+      client(registry(), {
+        fetch: async () => {
+          throw new TypeError("connect ECONNREFUSED");
+        },
+      }).packument("zod"),
+    );
+    expect(error.kind).toBe("registry-unreachable");
+    expect(error.message).toMatch(/could not be reached for zod/);
+  });
+
+  it("says a registry that answers 500 or 401 is unreachable, with a hint about the token for 401", async () => {
+    const fake = registry();
+    fake.overrides.set("/zod", () => new Response("down", { status: 500 }));
+    fake.overrides.set("/private", () => new Response("no", { status: 401 }));
+    expect((await failure(client(fake).packument("zod"))).message).toMatch(/answered 500/);
+    expect((await failure(client(fake).packument("private"))).message).toMatch(/registry token/);
+  });
+
+  it("times out a registry that never answers", async () => {
+    const fake = registry();
+    fake.overrides.set("/zod", () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) })));
+    const error = await failure(client(fake, { timeoutMs: 50 }).packument("zod"));
+    expect(error.kind).toBe("registry-timeout");
+    expect(error.message).toMatch(/did not answer for zod within 0.05 s/);
+  });
+
+  it("stops at the resolution's deadline", async () => {
+    const deadline = new AbortController();
+    deadline.abort();
+    const error = await failure(client(registry(), { signal: deadline.signal }).packument("zod"));
+    expect(error.kind).toBe("registry-timeout");
+    expect(error.message).toMatch(/Resolving took too long/);
+  });
+
+  it("refuses garbage: not JSON, or not a packument", async () => {
+    const fake = registry();
+    fake.overrides.set("/zod", () => new Response("<html>oops</html>"));
+    fake.overrides.set("/odd", () => Response.json({ versions: "many" }));
+    const notJson = await failure(client(fake).packument("zod"));
+    expect([notJson.kind, notJson.message]).toEqual(["registry-garbage", expect.stringMatching(/zod .*not JSON/)]);
+    expect((await failure(client(fake).packument("odd"))).message).toMatch(/odd is not a packument: versions/);
+  });
+
+  it("refuses an answer over the size cap (at N it passes, at N + 1 it is refused)", async () => {
+    const fake = registry();
+    const body = JSON.stringify({ versions: {} });
+    fake.overrides.set("/zod", () => new Response(body));
+    const size = new TextEncoder().encode(body).byteLength;
+    await expect(client(fake, { maxResponseBytes: size }).packument("zod")).resolves.toBeDefined();
+    const error = await failure(client(fake, { maxResponseBytes: size - 1 }).packument("zod"));
+    expect(error.kind).toBe("too-large");
+  });
+});
+
+describe("versionManifest", () => {
+  it("refuses a version without a sha512 integrity", async () => {
+    const fake = registry();
+    fake.overrides.set("/old", () =>
+      Response.json({ versions: { "1.0.0": { version: "1.0.0", dist: { tarball: "https://x.test/a.tgz", shasum: "ab" } } } }),
+    );
+    const packument = await client(fake).packument("old");
+    expect(() => versionManifest(packument, "1.0.0")).toThrow(/old@1.0.0 has no sha512 integrity/);
+  });
+
+  it("refuses a version whose manifest is malformed", async () => {
+    const fake = registry();
+    fake.overrides.set("/bad", () => Response.json({ versions: { "1.0.0": { version: "1.0.0", dependencies: 3 } } }));
+    const packument = await client(fake).packument("bad");
+    expect(() => versionManifest(packument, "1.0.0")).toThrow(/version 1.0.0 lacks a valid/);
+  });
+});
+
+describe("RegistryClient.tarball", () => {
+  it("follows a redirect to an allowed URL, and refuses one to a local address", async () => {
+    const fake = registry();
+    fake.overrides.set("/a.tgz", () => new Response(null, { status: 302, headers: { location: "/b.tgz" } }));
+    fake.overrides.set("/b.tgz", () => new Response("tar"));
+    fake.overrides.set("/c.tgz", () => new Response(null, { status: 302, headers: { location: "http://127.0.0.1/x" } }));
+    const bytes = await client(fake).tarball(`${FAKE_REGISTRY}a.tgz`, "a", "1.0.0");
+    expect(new TextDecoder().decode(bytes)).toBe("tar");
+    expect((await failure(client(fake).tarball(`${FAKE_REGISTRY}c.tgz`, "c", "1.0.0"))).message).toMatch(
+      /does not follow: .*this machine/,
+    );
+  });
+
+  it("refuses a tarball URL the rule refuses, before any request", async () => {
+    const fake = registry();
+    const error = await failure(client(fake).tarball("http://example.com/a.tgz", "a", "1.0.0"));
+    expect(error.message).toMatch(/a@1.0.0's tarball URL is refused/);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it("refuses a tarball over MAX_TARBALL_BYTES while it streams", async () => {
+    const fake = registry();
+    fake.overrides.set("/big.tgz", () => new Response(new Uint8Array(11)));
+    await expect(client(fake, { maxTarballBytes: 11 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0")).resolves.toHaveLength(11);
+    const error = await failure(client(fake, { maxTarballBytes: 10 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"));
+    expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/big@1.0.0 is over/)]);
+  });
+});

@@ -1,0 +1,181 @@
+import type { GadgetLock } from "@gadgets/workshop-shared/api";
+import { describe, expect, it } from "vitest";
+import { lockText, parseLock } from "./lock-text.ts";
+import { PackageError } from "./package-error.ts";
+import { RegistryClient } from "./registry-client.ts";
+import { resolveTree, type ResolveTreeInput } from "./resolver.ts";
+import { FAKE_REGISTRY, type FakePackage, FakeRegistry } from "./testing/fake-registry.ts";
+
+function setup(packages: Record<string, FakePackage>) {
+  const fake = new FakeRegistry(packages);
+  const registry = () => new RegistryClient({ base: FAKE_REGISTRY, fetch: fake.fetch, allowLocal: false });
+  const resolve = (roots: Record<string, string>, more: Partial<ResolveTreeInput> = {}) =>
+    resolveTree({ roots, registry: registry(), private: false, ...more });
+  return { fake, resolve };
+}
+
+const versions = (tree: Record<string, { version: string }>) =>
+  Object.fromEntries(Object.entries(tree).map(([path, entry]) => [path, entry.version]));
+
+async function failure(promise: Promise<unknown>): Promise<PackageError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof PackageError)) throw new Error(`expected a PackageError, got ${String(error)}`);
+  return error;
+}
+
+describe("resolveTree", () => {
+  it("picks the newest version in range, preferring the latest tag, and locks tarball and integrity", async () => {
+    const { resolve } = setup({
+      zod: { versions: { "4.0.0": {}, "4.1.0": {}, "4.2.0-beta.1": {}, "5.0.0": {} }, distTags: { latest: "4.1.0" } },
+      "date-fns": { versions: { "3.0.0": {}, "4.0.0": {}, "4.1.0": {} }, distTags: { latest: "3.0.0" } },
+    });
+    const tree = await resolve({ zod: "^4.0.0", "date-fns": "4" });
+    expect(versions(tree)).toEqual({ "node_modules/date-fns": "4.1.0", "node_modules/zod": "4.1.0" });
+    expect(tree["node_modules/zod"]).toMatchObject({
+      name: "zod",
+      resolved: `${FAKE_REGISTRY}zod/-/zod-4.1.0.tgz`,
+      integrity: expect.stringMatching(/^sha512-/),
+    });
+  });
+
+  it("hoists transitive dependencies and nests a conflicting version under the package that needs it", async () => {
+    const { resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { c: "^1.0.0", b: "^1.0.0" } } } },
+      b: { versions: { "1.0.0": { dependencies: { c: "^2.0.0" } } } },
+      c: { versions: { "1.0.0": {}, "2.0.0": { dependencies: { d: "1" } } } },
+      d: { versions: { "1.0.0": {} } },
+    });
+    const tree = await resolve({ a: "1" });
+    expect(versions(tree)).toEqual({
+      "node_modules/a": "1.0.0",
+      "node_modules/b": "1.0.0",
+      "node_modules/c": "1.0.0",
+      "node_modules/b/node_modules/c": "2.0.0",
+      "node_modules/d": "1.0.0",
+    });
+  });
+
+  it("reuses a version already on the lookup path when it satisfies the range", async () => {
+    const { fake, resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { shared: "^1.0.0" } } } },
+      shared: { versions: { "1.2.0": {}, "1.3.0": {} }, distTags: { latest: "1.2.0" } },
+    });
+    const tree = await resolve({ a: "1", shared: "1.2.0" });
+    expect(versions(tree)).toEqual({ "node_modules/a": "1.0.0", "node_modules/shared": "1.2.0" });
+    expect(fake.asked.filter((url) => url.endsWith("/shared"))).toHaveLength(1);
+  });
+
+  it("gives the same lock text for the same input", async () => {
+    const packages = {
+      a: { versions: { "1.0.0": { dependencies: { b: "1", c: "1" } } } },
+      b: { versions: { "1.0.0": {} } },
+      c: { versions: { "1.0.0": {} } },
+    };
+    const once = lockText({ lockfileVersion: 1, dependencies: { a: "1" }, packages: await setup(packages).resolve({ a: "1" }) });
+    const twice = lockText({ lockfileVersion: 1, dependencies: { a: "1" }, packages: await setup(packages).resolve({ a: "1" }) });
+    expect(twice).toBe(once);
+    expect(once.endsWith("}\n")).toBe(true);
+    expect(parseLock(once).packages["node_modules/b"]?.version).toBe("1.0.0");
+  });
+
+  it("keeps locked versions that still satisfy their ranges without asking the registry, unless updated", async () => {
+    const { fake, resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { b: "^1.0.0" } }, "1.1.0": { dependencies: { b: "^1.0.0" } } } },
+      b: { versions: { "1.0.0": {}, "1.5.0": {} } },
+    });
+    const first = await resolve({ a: "1" });
+    const lock: GadgetLock = {
+      lockfileVersion: 1,
+      dependencies: { a: "1" },
+      packages: { ...first, "node_modules/a": { ...(first["node_modules/a"] as GadgetLock["packages"][string]), version: "1.0.0" } },
+    };
+    fake.requests.length = 0;
+    expect(versions(await resolve({ a: "1" }, { lock }))).toEqual({ "node_modules/a": "1.0.0", "node_modules/b": "1.5.0" });
+    expect(fake.requests).toEqual([]);
+    expect(versions(await resolve({ a: "1" }, { lock, update: ["a"] }))["node_modules/a"]).toBe("1.1.0");
+    expect(versions(await resolve({ a: "1" }, { lock, update: true }))["node_modules/a"]).toBe("1.1.0");
+    // A range that no longer takes the locked version moves it.
+    expect(versions(await resolve({ a: "~1.1.0" }, { lock }))["node_modules/a"]).toBe("1.1.0");
+  });
+
+  it("follows required peers, not optional dependencies or optional peers", async () => {
+    const { resolve } = setup({
+      plugin: {
+        versions: {
+          "1.0.0": {
+            peerDependencies: { host: "1", maybe: "1" },
+            optionalDependencies: { "native-x64": "1" },
+            manifest: { peerDependenciesMeta: { maybe: { optional: true } } },
+          },
+        },
+      },
+      host: { versions: { "1.0.0": {} } },
+    });
+    const tree = await resolve({ plugin: "1" });
+    expect(Object.keys(tree).sort()).toEqual(["node_modules/host", "node_modules/plugin"]);
+    expect(tree["node_modules/plugin"]?.dependencies).toEqual({ host: "1" });
+  });
+
+  it("marks packages of a workspace's own registry private", async () => {
+    const { resolve } = setup({ a: { versions: { "1.0.0": {} } } });
+    expect((await resolve({ a: "1" }, { private: true }))["node_modules/a"]?.private).toBe(true);
+  });
+
+  it("names an unknown package and a range no version matches", async () => {
+    const { resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { ghost: "1" } } } },
+      zod: { versions: { "4.1.5": {} } },
+    });
+    const unknown = await failure(resolve({ a: "1" }));
+    expect([unknown.kind, unknown.packageName]).toEqual(["unknown-package", "ghost"]);
+    const none = await failure(resolve({ zod: "^9.0.0" }));
+    expect([none.kind, none.message]).toEqual([
+      "no-matching-version",
+      'No version of zod matches "^9.0.0" (asked for by gadget.json); the newest is 4.1.5.',
+    ]);
+  });
+
+  it("refuses a dependency given as a git URL, naming who asked", async () => {
+    const { resolve } = setup({ a: { versions: { "1.0.0": { dependencies: { b: "git+https://x.test/b.git" } } } } });
+    const error = await failure(resolve({ a: "1" }));
+    expect([error.kind, error.message]).toEqual(["bad-package", expect.stringMatching(/^a@1\.0\.0 asks for b as "git\+https/)]);
+  });
+
+  it("reports a cycle naming its packages", async () => {
+    const { resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { b: "1" } } } },
+      b: { versions: { "1.0.0": { dependencies: { c: "1" } } } },
+      c: { versions: { "1.0.0": { dependencies: { a: "1" } } } },
+    });
+    const error = await failure(resolve({ a: "1" }));
+    expect([error.kind, error.message]).toEqual(["cycle", expect.stringContaining("a → b → c → a")]);
+  });
+
+  it("holds MAX_LOCKED_PACKAGES: N packages pass, N + 1 are refused", async () => {
+    const { resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { b: "1", c: "1" } } } },
+      b: { versions: { "1.0.0": {} } },
+      c: { versions: { "1.0.0": {} } },
+    });
+    expect(Object.keys(await resolve({ a: "1" }, { maxPackages: 3 }))).toHaveLength(3);
+    const error = await failure(resolve({ a: "1" }, { maxPackages: 2 }));
+    expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/more than 2 packages/)]);
+  });
+
+  it("holds MAX_DEPENDENCY_DEPTH: a chain N deep passes, N + 1 is refused", async () => {
+    const { resolve } = setup({
+      a: { versions: { "1.0.0": { dependencies: { b: "1" } } } },
+      b: { versions: { "1.0.0": { dependencies: { c: "1" } } } },
+      c: { versions: { "1.0.0": {} } },
+    });
+    expect(Object.keys(await resolve({ a: "1" }, { maxDepth: 3 }))).toHaveLength(3);
+    const error = await failure(resolve({ a: "1" }, { maxDepth: 2 }));
+    expect([error.kind, error.message]).toEqual([
+      "too-large",
+      "The dependency chain gadget → a → b → c is deeper than 2 levels, the limit.",
+    ]);
+  });
+});

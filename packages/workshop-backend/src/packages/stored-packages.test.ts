@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import { ensureStored } from "./package-fetch.ts";
+import { PackageError } from "./package-error.ts";
+import { RegistryClient } from "./registry-client.ts";
+import { sharedObjectName, splitParts, StoredPackages, workspaceObjectName } from "./stored-packages.ts";
+import { MemoryPackageStores } from "./testing/memory-package-store.ts";
+import { FAKE_REGISTRY, FakeRegistry, integrityOf } from "./testing/fake-registry.ts";
+
+async function lockedFrom(fake: FakeRegistry, name: string, version: string): Promise<LockedPackage> {
+  const response = await fake.fetch(new Request(`${FAKE_REGISTRY}${name.replace("/", "%2f")}`));
+  const packument = (await response.json()) as { versions: Record<string, { dist: { tarball: string; integrity: string } }> };
+  const dist = packument.versions[version]?.dist;
+  if (!dist) throw new Error(`${name}@${version} is not in the fake registry`);
+  return { name, version, resolved: dist.tarball, integrity: dist.integrity };
+}
+
+function setup(files: Record<string, string | Uint8Array> = { "index.js": "export default 1;" }) {
+  const fake = new FakeRegistry({ a: { versions: { "1.0.0": { files } } } });
+  const stores = new MemoryPackageStores();
+  const stored = new StoredPackages(stores.open, "ws1");
+  const registry = new RegistryClient({ base: FAKE_REGISTRY, fetch: fake.fetch, allowLocal: false });
+  return { fake, stores, stored, registry };
+}
+
+describe("splitParts", () => {
+  it("cuts long text into parts and never splits a surrogate pair", () => {
+    expect(splitParts("abcdef", 4)).toEqual(["abcd", "ef"]);
+    const parts = splitParts("abc😀def", 4);
+    expect(parts.join("")).toBe("abc😀def");
+    expect(parts[0]).toBe("abc");
+  });
+});
+
+describe("ensureStored", () => {
+  it("fetches, verifies and stores a default-registry package in a shared object, once", async () => {
+    const { fake, stores, stored, registry } = setup();
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    fake.requests.length = 0;
+    const first = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    expect(first.info).toMatchObject({ name: "a", version: "1.0.0", files: 2, types: false });
+    expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([entry.integrity]);
+    expect(stores.opened.some((name) => name.startsWith("workspace:"))).toBe(false);
+    await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    expect(fake.requests).toHaveLength(1);
+    const files = await stored.read(first.object, entry, first.info);
+    expect(files.files.get("index.js")).toBe("export default 1;");
+  });
+
+  it("stores a package of a workspace's own registry in that workspace's object only", async () => {
+    const { fake, stores, stored, registry } = setup();
+    const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), private: true as const };
+    await ensureStored({ stored, privateRegistry: true, registry }, entry);
+    expect(stores.stored(workspaceObjectName("ws1"))).toEqual([entry.integrity]);
+    expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
+    // Another workspace reading the same lock entry finds nothing of ws1's.
+    const other = new StoredPackages(stores.open, "ws2");
+    expect(await other.find(entry, true)).toBeUndefined();
+  });
+
+  it("refuses a tarball whose integrity does not match and stores nothing", async () => {
+    const { fake, stores, stored, registry } = setup();
+    const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };
+    const error = await ensureStored({ stored, privateRegistry: false, registry }, entry).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PackageError);
+    expect((error as PackageError).kind).toBe("integrity");
+    expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
+  });
+
+  it("writes a large package in parts and batches and reads it back whole", async () => {
+    const big = "x".repeat(1_300_000);
+    const { fake, stored, registry } = setup({ "big.js": big, "small.js": "1" });
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    const { object, info } = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    const read = await stored.read(object, entry, info);
+    expect(read.files.get("big.js")).toBe(big);
+    expect(read.files.get("small.js")).toBe("1");
+    expect(await object.file(entry.integrity, "big.js")).toBe(big);
+  });
+
+  it("keeps binary files by name and says whether the package has its own types", async () => {
+    const { fake, stored, registry } = setup({ "index.d.ts": "export {};", "addon.node": new Uint8Array([0, 255]) });
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    const { info } = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    expect(info.binaries).toEqual(["addon.node"]);
+    expect(info.types).toBe(true);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * A verified tarball → the package's files. gzip is undone by the runtime's DecompressionStream and tar
+ * read by modern-tar (streaming, USTAR + PAX, no dependencies, made for Workers); this module adds what
+ * an npm install needs and a sandbox demands: the top folder (`package/`) stripped, anything but plain
+ * files and folders refused (symlinks, hard links, devices), paths that climb out (`..`) or start at the
+ * root refused, and the counts and sizes held to the limits as the entries stream. Nothing is run.
+ */
+
+import {
+  MAX_PACKAGE_FILES,
+  MAX_PACKAGE_UNPACKED_BYTES,
+} from "@gadgets/workshop-shared/limits";
+import { createTarDecoder } from "modern-tar";
+import { PackageError } from "./package-error.ts";
+
+export interface UnpackedPackage {
+  /** Text files by path inside the package ("package.json", "lib/index.js"). */
+  files: Map<string, string>;
+  /** Files that are not UTF-8 text (or are native addons), by path: kept by name only. */
+  binaries: string[];
+  /** Bytes of every file, text and binary. */
+  bytes: number;
+}
+
+export interface UnpackLimits {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+const DEFAULT_LIMITS: UnpackLimits = { maxFiles: MAX_PACKAGE_FILES, maxBytes: MAX_PACKAGE_UNPACKED_BYTES };
+
+/** A tar's own bytes around its files: a 512-byte header and up to 511 of padding per entry, with room for PAX records. */
+const TAR_OVERHEAD_PER_ENTRY = 2048;
+
+/** The path inside the package, or undefined for the top folder itself; throws for a path that escapes. */
+function packagePath(entryName: string, label: string): string | undefined {
+  const unsafe = (why: string) =>
+    new PackageError("unsafe-tarball", `The tarball of ${label} holds ${JSON.stringify(entryName.slice(0, 200))}, ${why}: it was refused.`);
+  if (entryName.startsWith("/") || /^[A-Za-z]:/.test(entryName)) throw unsafe("an absolute path");
+  const parts = entryName.split(/[/\\]/);
+  if (parts.includes("..")) throw unsafe('a path that climbs out with ".."');
+  // npm strips the first folder, whatever it is called (mostly `package/`).
+  const inside = parts.slice(1).filter((part) => part !== "" && part !== ".");
+  return inside.length === 0 ? undefined : inside.join("/");
+}
+
+/** Counts decompressed bytes and fails past `max`, so a gzip bomb stops early whatever the tar inside says. */
+function byteCap(max: number, label: string): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > max)
+        controller.error(new PackageError("too-large", `${label} unpacks to more than ${mib(max)}, the limit for one package.`));
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function asText(path: string, bytes: Uint8Array): string | undefined {
+  if (path.endsWith(".node")) return undefined;
+  try {
+    return text.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The files of a tarball whose integrity was already verified. `name@version` labels every error.
+ * Throws a PackageError: "unsafe-tarball", "too-large", or "bad-package" for an archive that is not a
+ * gzipped tar or has no package.json.
+ */
+export async function unpackTarball(
+  tgz: Uint8Array,
+  name: string,
+  version: string,
+  limits: UnpackLimits = DEFAULT_LIMITS,
+): Promise<UnpackedPackage> {
+  const label = `${name}@${version}`;
+  const files = new Map<string, string>();
+  const binaries = new Set<string>();
+  let bytes = 0;
+  let count = 0;
+  const maxStream = limits.maxBytes + (limits.maxFiles + 16) * TAR_OVERHEAD_PER_ENTRY;
+  const entries = new Blob([tgz as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("gzip"))
+    .pipeThrough(byteCap(maxStream, label))
+    .pipeThrough(createTarDecoder());
+  try {
+    for await (const entry of entries) {
+      const { header } = entry;
+      const type = header.type ?? "file";
+      const path = packagePath(header.name, label);
+      if (type === "directory") {
+        await entry.body.cancel();
+        continue;
+      }
+      if (type !== "file")
+        throw new PackageError(
+          "unsafe-tarball",
+          `The tarball of ${label} holds ${JSON.stringify(header.name.slice(0, 200))}, a ${type} entry: packages may hold only files and folders, so it was refused.`,
+          name,
+        );
+      if (path === undefined) {
+        await entry.body.cancel();
+        continue;
+      }
+      if (!files.has(path) && !binaries.has(path)) count++;
+      if (count > limits.maxFiles)
+        throw new PackageError("too-large", `${label} holds more than ${limits.maxFiles} files, the limit for one package.`, name);
+      bytes += header.size;
+      if (bytes > limits.maxBytes)
+        throw new PackageError("too-large", `${label} unpacks to more than ${mib(limits.maxBytes)}, the limit for one package.`, name);
+      const body = new Uint8Array(await new Response(entry.body).arrayBuffer());
+      const content = asText(path, body);
+      // A later entry of the same path replaces an earlier one, as tar extracts them.
+      files.delete(path);
+      binaries.delete(path);
+      if (content === undefined) binaries.add(path);
+      else files.set(path, content);
+    }
+  } catch (error) {
+    if (error instanceof PackageError)
+      throw error.packageName ? error : new PackageError(error.kind, error.message, name);
+    throw new PackageError(
+      "bad-package",
+      `The tarball of ${label} could not be read as a gzipped tar (${error instanceof Error ? error.message : String(error)}).`,
+      name,
+    );
+  }
+  const manifest = files.get("package.json");
+  if (manifest === undefined)
+    throw new PackageError("bad-package", `The tarball of ${label} has no package.json at its top.`, name);
+  if (!isJsonObject(manifest))
+    throw new PackageError("bad-package", `The package.json of ${label} is not a JSON object, so the package cannot be loaded.`, name);
+  return { files, binaries: [...binaries].sort(), bytes };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;

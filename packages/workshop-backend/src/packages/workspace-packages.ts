@@ -1,0 +1,98 @@
+/**
+ * One workspace's view of packages, as the session and the build use it: the store objects it may read
+ * and write, and its registry (read from the workspace store once, on first need, token opened).
+ * `packageSourceFor` is the build's `PackageSource` over it: a stored package is answered from the store
+ * without any network (a draft locked earlier runs with the registry down); a package not stored yet
+ * (a lock copied from elsewhere) is fetched from the lock's `resolved` URL, verified, stored, then answered.
+ */
+
+import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import type { Env } from "../env.ts";
+import type { WorkspaceStore } from "../storage/workspace-store.ts";
+import { ensureStored, type StoredPackage } from "./package-fetch.ts";
+import { PackageError } from "./package-error.ts";
+import type { PackageSource } from "./package-source.ts";
+import { RegistryClient } from "./registry-client.ts";
+import { allowsLocalRegistry, registryFetch, type WorkspaceRegistry, workspaceRegistry } from "./registry-setting.ts";
+import { type PackageStoreObject, StoredPackages, type StoredFiles } from "./stored-packages.ts";
+
+export interface RegistryAccess {
+  registry: WorkspaceRegistry;
+  client: RegistryClient;
+}
+
+export class WorkspacePackages {
+  readonly stored: StoredPackages;
+  #registry: Promise<WorkspaceRegistry> | undefined;
+
+  constructor(
+    private readonly env: Env,
+    workspaceId: string,
+    private readonly store: DurableObjectStub<WorkspaceStore>,
+  ) {
+    const namespace = env.PACKAGES;
+    this.stored = new StoredPackages(
+      (name) => namespace.get(namespace.idFromName(name)) as unknown as PackageStoreObject,
+      workspaceId,
+    );
+    this.workspaceId = workspaceId;
+  }
+
+  readonly workspaceId: string;
+
+  registry(): Promise<WorkspaceRegistry> {
+    this.#registry ??= workspaceRegistry(this.env, this.workspaceId, this.store);
+    return this.#registry;
+  }
+
+  /** A client of the workspace's registry, under the resolution's deadline when there is one. */
+  async client(signal?: AbortSignal): Promise<RegistryAccess> {
+    const registry = await this.registry();
+    const client = new RegistryClient({
+      base: registry.base,
+      ...(registry.token ? { token: registry.token } : {}),
+      fetch: registryFetch(this.env),
+      allowLocal: allowsLocalRegistry(this.env),
+      ...(signal ? { signal } : {}),
+    });
+    return { registry, client };
+  }
+
+  /** The package from the store, fetched and stored first when it is not there yet. */
+  async ensure(entry: LockedPackage, access?: RegistryAccess): Promise<StoredPackage> {
+    // A default-registry package in a shared object: found without reading the workspace's setting.
+    const quick = await this.stored.find(entry, false);
+    if (quick) return quick;
+    const { registry, client } = access ?? (await this.client());
+    return ensureStored({ stored: this.stored, privateRegistry: !registry.isDefault, registry: client }, entry);
+  }
+
+  async files(entry: LockedPackage, access?: RegistryAccess): Promise<StoredFiles> {
+    const { object, info } = await this.ensure(entry, access);
+    return this.stored.read(object, entry, info);
+  }
+
+  async file(entry: LockedPackage, path: string): Promise<string | undefined> {
+    const { object } = await this.ensure(entry);
+    return object.file(entry.integrity, path);
+  }
+}
+
+/** The build's source of package files for one workspace. */
+export function packageSourceFor(env: Env, workspaceId: string, store: DurableObjectStub<WorkspaceStore>): PackageSource {
+  return storedPackageSource(new WorkspacePackages(env, workspaceId, store));
+}
+
+export function storedPackageSource(packages: Pick<WorkspacePackages, "files">): PackageSource {
+  return {
+    async files(entry) {
+      try {
+        const { files, binaries } = await packages.files(entry);
+        return { ok: true, files, binaries };
+      } catch (error) {
+        if (!(error instanceof PackageError)) throw error;
+        return { ok: false, kind: error.kind, message: error.message };
+      }
+    },
+  };
+}
