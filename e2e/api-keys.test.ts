@@ -53,6 +53,7 @@ type Family =
   | "errors and usage"
   | "secrets"
   | "triggers"
+  | "packages"
   | "keys";
 
 /** Which family each method of the contract is in: a new Session method does not compile until it is here. */
@@ -87,6 +88,12 @@ const FAMILY_OF: Record<keyof Session, Family> = {
   listEndpoints: "triggers",
   listSchedules: "triggers",
   pauseSchedules: "triggers",
+  resolveDependencies: "packages",
+  lookupPackage: "packages",
+  packageTypes: "packages",
+  packageFile: "packages",
+  getRegistry: "packages",
+  setRegistry: "packages",
   createKey: "keys",
   listKeys: "keys",
   revokeKey: "keys",
@@ -167,6 +174,13 @@ function callsOf(ws: Workspace): Record<keyof Session, (session: RpcStub<Session
     listEndpoints: (s) => s.listEndpoints(),
     listSchedules: (s) => s.listSchedules(),
     pauseSchedules: (s) => s.pauseSchedules("echo", false),
+    // Answered without any registry: no dependencies, or arguments refused before any lookup.
+    resolveDependencies: (s) => s.resolveDependencies({ dependencies: {} }),
+    lookupPackage: (s) => s.lookupPackage("Not A Name"),
+    packageTypes: (s) => s.packageTypes("{}"),
+    packageFile: (s) => s.packageFile("{}", "node_modules/a/index.js"),
+    getRegistry: (s) => s.getRegistry(),
+    setRegistry: (s) => s.setRegistry(null),
     createKey: (s) => s.createKey({ name: "from-a-key", scope: "call" }),
     listKeys: (s) => s.listKeys(),
     revokeKey: (s) => s.revokeKey(UNKNOWN_ID),

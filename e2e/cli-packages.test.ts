@@ -7,9 +7,9 @@
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { type CliEnvironment, newCliUser, runCli } from "./cli-process.ts";
-import { connectNewWorkspace, workshopUrl } from "./helpers.ts";
+import { workshopUrl } from "./helpers.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -41,14 +41,9 @@ describe("gadgets and npm packages", () => {
   const manifest = () => JSON.parse(read("gadget.json")) as { dependencies?: Record<string, string> };
 
   beforeAll(async () => {
-    const { client, token } = await connectNewWorkspace();
-    try {
-      await client.getSession().setRegistry({ url: inject("registry").url });
-    } finally {
-      client[Symbol.dispose]();
-    }
+    // The suite's Workshop resolves against the suite's registry (started with it as its default).
     user = newCliUser(workshopUrl());
-    const login = await runCli(["login", "--token", token], user);
+    const login = await runCli(["login"], user);
     expect(login.code, login.stderr).toBe(EXIT.ok);
     folder = join(user.cwd, "with-packages");
     mkdirSync(folder, { recursive: true });

@@ -28,7 +28,7 @@ export async function setup(project: TestProject): Promise<void> {
   await publishFixtures(registry);
   project.provide("registry", { url: registry.url, publishToken: registry.publishToken });
   dataDir = mkdtempSync(join(tmpdir(), "workshop-e2e-"));
-  server = await startWorkshopServer({ dataDir });
+  server = await startWorkshopServer({ dataDir, registry: registry.url });
   project.provide("workshopUrl", server.url);
   project.provide("endpointsUrl", server.endpointsUrl);
 }

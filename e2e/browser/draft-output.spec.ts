@@ -43,7 +43,9 @@ async function twoDrafts(page: Page): Promise<void> {
 const drafts = (page: Page) => page.getByRole("navigation", { name: "Drafts" });
 
 async function openDraft(page: Page, name: string): Promise<void> {
-  await drafts(page).getByRole("button", { name, exact: true }).click();
+  await drafts(page)
+    .getByRole("button", { name: new RegExp(`^${name} saved`) })
+    .click();
   await expect(drafts(page).locator('[aria-current="true"]')).toContainText(name);
   await expect(page.locator(".monaco-editor").first()).toBeVisible();
 }
@@ -74,14 +76,14 @@ test.describe("each draft's own output", () => {
 
     // A run of ticker goes on while caller is shown: caller keeps its own output, ticker's keeps streaming.
     await page.getByTestId("run-button").click();
-    await expect(console).toContainText("tick 1");
+    await expect(console).toContainText(/tick\s?1/);
     await openDraft(page, "caller");
     await expect(page.getByTestId("run-result")).toContainText("caller result");
     await expect(console).toContainText("caller line");
     await expect(console).not.toContainText("tick");
     await openDraft(page, "ticker");
     await expect(page.getByTestId("run-result")).toContainText("ticker result");
-    for (const n of [1, 6]) await expect(console).toContainText(`tick ${n}`);
+    for (const n of [1, 6]) await expect(console).toContainText(new RegExp(`tick\\s?${n}`));
     await expect(console).not.toContainText("caller line");
 
     // Reload: the open draft's last run comes back from its record (result, console, trace).
@@ -89,7 +91,7 @@ test.describe("each draft's own output", () => {
     await expect(page.getByTestId("connection")).toHaveText("connected");
     await expect(page.getByTestId("run-result")).toContainText("ticker result");
     await expect(page.getByTestId("run-recorded")).toBeVisible();
-    await expect(console).toContainText("tick 6");
+    await expect(console).toContainText(/tick\s?6/);
     await expect(console).not.toContainText("caller line");
     await tab(page, "Trace").click();
     await expect(page.getByTestId("trace-span").first()).toContainText("run ticker");
@@ -121,13 +123,13 @@ test.describe("each draft's own output", () => {
     await expect(rows).toHaveCount(2);
     await expect(page.getByTestId("runs-count")).toHaveText("2");
     await expect(rows.first()).toContainText("ok");
-    await expect(rows.first()).toContainText("draft v");
+    await expect(rows.first()).toContainText("draft");
     await expect(rows.first()).toContainText(/\d+ ms/);
     // The shown run is marked; choosing the older one shows it in the console, with its timings above.
     await expect(rows.first().getByRole("button")).toHaveAttribute("aria-current", "true");
     await rows.nth(1).getByRole("button").click();
     await expect(tab(page, "Console")).toHaveAttribute("aria-selected", "true");
-    await expect(page.getByTestId("console")).toContainText(/caller \(draft v\d+, IDE \/ API, recorded\)/);
+    await expect(page.getByTestId("console")).toContainText(/caller \(draft .+, IDE \/ API, recorded\)/);
     await expect(page.getByTestId("run-recorded")).toBeVisible();
     await expect(page.getByTestId("run-result")).toContainText(/queue \d+ ms · build \d+ ms/);
     await tab(page, "Runs").click();

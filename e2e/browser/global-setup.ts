@@ -20,7 +20,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await publishFixtures(registry);
   process.env.WORKSHOP_E2E_REGISTRY = JSON.stringify({ url: registry.url, publishToken: registry.publishToken });
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-browser-"));
-  const server = await startWorkshopServer({ dataDir });
+  // Granted gadget fetches may reach this machine: the specs serve what a gadget fetches on 127.0.0.1.
+  const server = await startWorkshopServer({ dataDir, registry: registry.url, allowLocalFetch: true });
   process.env.WORKSHOP_E2E_URL = server.url;
   return async () => {
     await server.stop();

@@ -17,7 +17,7 @@ test.describe("the IDE's looks", () => {
       ["Format", "(Ctrl+S)"],
       ["Share", "embed snippet"],
       ["Publish", "backend can call"],
-      ["Commands", "(F1)"],
+      ["Commands", "(Ctrl+K)"],
       ["Shortcuts", "(?)"],
     ] as const) {
       const button = toolbar.getByRole("button", { name, exact: true });

@@ -25,7 +25,11 @@ afterAll(() => runner?.kill());
 
 let runs = 0;
 
-async function runGadget(source: string, packages: Record<string, MemoryPackage>, dependencies: Record<string, string>) {
+async function runGadget(
+  source: string,
+  packages: Record<string, MemoryPackage>,
+  dependencies: Record<string, string>,
+) {
   const tree = memoryTree(packages, dependencies);
   const files = gadgetWith(source, dependencies, tree.lock);
   const manifest = JSON.parse(files[0]?.content ?? "{}") as GadgetManifest;
@@ -62,7 +66,8 @@ const packages: Record<string, MemoryPackage> = {
   "node_modules/zodlike": {
     files: {
       "index.js": 'export { z } from "./lib/z.js";\nexport default "zodlike";',
-      "lib/z.js": "export const z = { string: () => ({ parse: (v) => { if (typeof v !== 'string') throw new TypeError('Expected string'); return v; } }) };",
+      "lib/z.js":
+        "export const z = { string: () => ({ parse: (v) => { if (typeof v !== 'string') throw new TypeError('Expected string'); return v; } }) };",
     },
     manifest: { type: "module", exports: { ".": { types: "./index.d.ts", import: "./index.js" } } },
   },
@@ -76,7 +81,7 @@ const packages: Record<string, MemoryPackage> = {
         'const esm = require("./esm.mjs");',
         'const { Buffer } = require("buffer");',
         'const EventEmitter = require("events");',
-        "exports.greet = (name) => `${helper.hi} ${name}`;",
+        'exports.greet = (name) => helper.hi + " " + name;',
         "exports.deep = deep.value;",
         "exports.version = data.version;",
         "exports.esm = esm.fromEsm;",
@@ -94,7 +99,8 @@ const packages: Record<string, MemoryPackage> = {
   "node_modules/deeper": { version: "1.0.0", files: { "index.js": "exports.value = 'top v1';" } },
   "node_modules/ts-cjs": {
     files: {
-      "index.js": '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.named = 2;\nexports.default = function answer() { return 42; };',
+      "index.js":
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.named = 2;\nexports.default = function answer() { return 42; };',
     },
   },
   "node_modules/builtins": {
@@ -178,7 +184,10 @@ export default { async run() {
       'import "reads-fs";\nexport default { async run() { return 1; } };',
       {
         "node_modules/reads-fs": {
-          files: { "index.js": 'const fs = require("fs");\nmodule.exports = fs.readFileSync(__dirname + "/template.txt", "utf8");' },
+          files: {
+            "index.js":
+              'const fs = require("fs");\nmodule.exports = fs.readFileSync(__dirname + "/template.txt", "utf8");',
+          },
         },
       },
       { "reads-fs": "*" },

@@ -220,7 +220,9 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
     ...(options.registry ? { NPM_REGISTRY: options.registry } : {}),
     // A registry on this machine: allowed with local fetches, or when the Workshop was pointed at one.
-    ...(options.allowLocalFetch || (options.registry && isLoopbackUrl(options.registry)) ? { ALLOW_LOCAL_REGISTRY: "1" } : {}),
+    ...(options.allowLocalFetch || (options.registry && isLoopbackUrl(options.registry))
+      ? { ALLOW_LOCAL_REGISTRY: "1" }
+      : {}),
     ...(options.minScheduleIntervalMs === undefined
       ? {}
       : { MIN_SCHEDULE_INTERVAL_MS: String(options.minScheduleIntervalMs) }),

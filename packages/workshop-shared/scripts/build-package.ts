@@ -12,7 +12,7 @@
  * Run in the package's folder: `node ../workshop-shared/scripts/build-package.ts`.
  */
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import dtsBundleGenerator from "dts-bundle-generator";
 import { build } from "esbuild";
@@ -57,13 +57,15 @@ const entries = (condition: "node" | "default") =>
     .filter((entry) => entry.condition === condition && entry.file.endsWith(".js"))
     .map((entry) => ({ in: join(root, sourceOf(entry.file)), out: entry.file.slice("./dist/".length, -".js".length) }));
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
+// Built apart and moved into place at the end, so a pack running meanwhile never sees half a dist.
+const building = join(root, "node_modules", ".cache", `build-package-${process.pid}`);
+rmSync(building, { recursive: true, force: true });
 
 const common = {
   bundle: true,
   format: "esm",
   target: "es2022",
-  outdir: join(root, "dist"),
+  outdir: building,
   // Entries of one build share their modules through chunks, so a class has one identity across them.
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -102,5 +104,7 @@ typeFiles.forEach((file, index) => {
   if (outside) throw new Error(`${file} imports types from ${outside}, which an installed package would not have.`);
   // The stubs are Disposable: without this lib a consumer's TypeScript (say target ES2022) would not know
   // the type, and under skipLibCheck every stub would silently become `any`.
-  writeFileSync(join(root, file), `/// <reference lib="esnext.disposable" />\n${text}`);
+  writeFileSync(join(building, file.slice("./dist/".length)), `/// <reference lib="esnext.disposable" />\n${text}`);
 });
+rmSync(join(root, "dist"), { recursive: true, force: true });
+renameSync(building, join(root, "dist"));

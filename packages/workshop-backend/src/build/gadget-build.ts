@@ -213,14 +213,20 @@ export async function buildGadget(
         const loaded = await from.gadgetImport(entry.specifier);
         if (!loaded.ok) {
           badImport = packageError(
-            { ...loaded.problem, message: `Cannot import "${entry.specifier}" in ${file.path}: ${loaded.problem.message}` },
+            {
+              ...loaded.problem,
+              message: `Cannot import "${entry.specifier}" in ${file.path}: ${loaded.problem.message}`,
+            },
             file.path,
             at().line,
             at().column,
           );
           break;
         }
-        targets.set(entry, loaded.module.startsWith("node:") ? loaded.module : relativeSpecifier(moduleName, loaded.module));
+        targets.set(
+          entry,
+          loaded.module.startsWith("node:") ? loaded.module : relativeSpecifier(moduleName, loaded.module),
+        );
         continue;
       }
       const target = resolveImport(file.path, entry.specifier, modulePaths);

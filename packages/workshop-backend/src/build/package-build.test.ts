@@ -23,7 +23,11 @@ async function build(
   return { result, asked: tree.source.asked };
 }
 
-async function modulesOf(source: string, packages: Record<string, MemoryPackage>, dependencies?: Record<string, string>) {
+async function modulesOf(
+  source: string,
+  packages: Record<string, MemoryPackage>,
+  dependencies?: Record<string, string>,
+) {
   const { result, asked } = await build(source, packages, dependencies);
   if (!result.ok) throw new Error(result.error.message);
   return { modules: result.build.gadget.modules, build: result.build, asked };
@@ -46,7 +50,10 @@ function directDependencies(packages: Record<string, MemoryPackage>): Record<str
 function run(body: string): string {
   const names = [...body.matchAll(/import\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from/g)].flatMap((m) => [
     ...(m[1] ? [m[1]] : []),
-    ...(m[2] ?? "").split(",").map((name) => name.trim()).filter(Boolean),
+    ...(m[2] ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
   ]);
   return `${body}\nexport default { async run() { return [${names.join(", ")}].length; } };`;
 }
@@ -90,9 +97,17 @@ describe("loading packages", () => {
   });
 
   it("matches exports conditions in the package's own key order, with the Worker's conditions", async () => {
-    const files = { "w.js": "export const v = 'workerd';", "n.js": "export const v = 'node';", "i.mjs": "export const v = 'import';", "r.cjs": "exports.v = 'require';" };
+    const files = {
+      "w.js": "export const v = 'workerd';",
+      "n.js": "export const v = 'node';",
+      "i.mjs": "export const v = 'import';",
+      "r.cjs": "exports.v = 'require';",
+    };
     const workerdFirst = await modulesOf(run('import { v } from "dual";'), {
-      "node_modules/dual": { files, manifest: { exports: { node: "./n.js", workerd: "./w.js", import: "./i.mjs", default: "./r.cjs" } } },
+      "node_modules/dual": {
+        files,
+        manifest: { exports: { node: "./n.js", workerd: "./w.js", import: "./i.mjs", default: "./r.cjs" } },
+      },
     });
     expect(workerdFirst.modules["index.js"]).toContain("node_modules/dual/w.js");
     const importFirst = await modulesOf(run('import { v } from "dual";'), {
@@ -110,9 +125,14 @@ describe("loading packages", () => {
 
   it("loads scoped packages and subpaths: patterns, plain folders and exported subpaths", async () => {
     const { modules } = await modulesOf(
-      run('import { a } from "@scope/pkg";\nimport { addDays } from "date-fns/addDays";\nimport { mini } from "zod/mini";\nimport { x } from "plain/lib/x";'),
+      run(
+        'import { a } from "@scope/pkg";\nimport { addDays } from "date-fns/addDays";\nimport { mini } from "zod/mini";\nimport { x } from "plain/lib/x";',
+      ),
       {
-        "node_modules/@scope/pkg": { files: { "index.mjs": "export const a = 1;" }, manifest: { exports: "./index.mjs" } },
+        "node_modules/@scope/pkg": {
+          files: { "index.mjs": "export const a = 1;" },
+          manifest: { exports: "./index.mjs" },
+        },
         "node_modules/date-fns": {
           files: { "addDays.js": "export const addDays = 1;" },
           manifest: { type: "module", exports: { "./*": "./*.js" } },
@@ -132,19 +152,31 @@ describe("loading packages", () => {
 
   it("loads JSON a package imports or requires", async () => {
     const { modules } = await modulesOf(run('import { version } from "with-json";'), {
-      "node_modules/with-json": { files: { "index.js": 'exports.version = require("./data.json").version;', "data.json": '{ "version": "1.2.3", "__proto__": 1 }' } },
+      "node_modules/with-json": {
+        files: {
+          "index.js": 'exports.version = require("./data.json").version;',
+          "data.json": '{ "version": "1.2.3", "__proto__": 1 }',
+        },
+      },
     });
     expect(modules["node_modules/with-json/data.json.js"]).toContain("JSON.parse(");
     expect(modules["node_modules/with-json/index.js"]).toContain('import __workshop_d0 from"./data.json.js"');
   });
 
   it("finds nested versions through the nearest node_modules: a three-level chain with a conflict", async () => {
-    const { modules } = await modulesOf(run('import { a } from "a";\nimport { b } from "b";'), {
-      "node_modules/a": { files: { "index.js": 'exports.a = require("b").b + require("c").c;' } },
-      "node_modules/a/node_modules/b": { version: "2.0.0", files: { "index.js": 'exports.b = "b2" + require("c").c;' } },
-      "node_modules/b": { version: "1.0.0", files: { "index.js": 'exports.b = "b1";' } },
-      "node_modules/c": { files: { "index.js": 'exports.c = "c";' } },
-    }, { a: "*", b: "1" });
+    const { modules } = await modulesOf(
+      run('import { a } from "a";\nimport { b } from "b";'),
+      {
+        "node_modules/a": { files: { "index.js": 'exports.a = require("b").b + require("c").c;' } },
+        "node_modules/a/node_modules/b": {
+          version: "2.0.0",
+          files: { "index.js": 'exports.b = "b2" + require("c").c;' },
+        },
+        "node_modules/b": { version: "1.0.0", files: { "index.js": 'exports.b = "b1";' } },
+        "node_modules/c": { files: { "index.js": 'exports.c = "c";' } },
+      },
+      { a: "*", b: "1" },
+    );
     expect(modules["node_modules/a/index.js"]).toContain('from"./node_modules/b/index.js"');
     expect(modules["node_modules/a/node_modules/b/index.js"]).toContain('from"../../../c/index.js"');
     expect(modules["index.js"]).toContain("./node_modules/b/index.js.__esm.js");
@@ -161,7 +193,9 @@ describe("loading packages", () => {
     expect(esm.modules["node_modules/uses-node/esm.mjs.js"]).toContain('from "node:events"');
     const cjs = await modulesOf(run('import { b } from "uses-node";'), {
       "node_modules/uses-node": {
-        files: { "index.js": 'const { Buffer } = require("buffer");\nconst events = require("node:events");\nexports.b = 1;' },
+        files: {
+          "index.js": 'const { Buffer } = require("buffer");\nconst events = require("node:events");\nexports.b = 1;',
+        },
       },
     });
     const wrapped = cjs.modules["node_modules/uses-node/index.js"] ?? "";
@@ -178,13 +212,19 @@ describe("loading packages", () => {
     expect(error.message).toContain("native addon");
     // Required from inside a package, it fails only when (and if) required: `try { require(…) }` still works.
     const { modules } = await modulesOf(run('import fast from "maybe-fast";'), {
-      "node_modules/maybe-fast": { files: { "index.js": 'try { module.exports = require("./build/Release/fast.node"); } catch { module.exports = {}; }' } },
+      "node_modules/maybe-fast": {
+        files: {
+          "index.js": 'try { module.exports = require("./build/Release/fast.node"); } catch { module.exports = {}; }',
+        },
+      },
     });
     expect(modules["node_modules/maybe-fast/index.js"]).toContain("cannot run in a Worker isolate");
   });
 
   it("refuses a package whose main or exports point nowhere, or a subpath it does not export", async () => {
-    const main = await errorOf(run('import x from "broken";'), { "node_modules/broken": { files: {}, manifest: { main: "lib/gone.js" } } });
+    const main = await errorOf(run('import x from "broken";'), {
+      "node_modules/broken": { files: {}, manifest: { main: "lib/gone.js" } },
+    });
     expect(main.name).toBe("PackageError");
     expect(main.message).toContain('"main" is "lib/gone.js"');
     const exported = await errorOf(run('import x from "broken";'), {
@@ -192,7 +232,10 @@ describe("loading packages", () => {
     });
     expect(exported.message).toContain('"./dist/index.js", a file the package does not contain');
     const subpath = await errorOf(run('import x from "zod/nope";'), {
-      "node_modules/zod": { files: { "index.js": "" }, manifest: { exports: { ".": "./index.js", "./mini": "./index.js" } } },
+      "node_modules/zod": {
+        files: { "index.js": "" },
+        manifest: { exports: { ".": "./index.js", "./mini": "./index.js" } },
+      },
     });
     expect(subpath.message).toContain('does not export "./nope"');
     expect(subpath.message).toContain('"./mini"');
@@ -201,7 +244,10 @@ describe("loading packages", () => {
 
   it("refuses a built-in the Workers runtime lacks when an ES module imports it", async () => {
     const error = await errorOf(run('import x from "sea-user";'), {
-      "node_modules/sea-user": { files: { "index.mjs": 'import sea from "node:sea";\nexport default sea;' }, manifest: { exports: "./index.mjs" } },
+      "node_modules/sea-user": {
+        files: { "index.mjs": 'import sea from "node:sea";\nexport default sea;' },
+        manifest: { exports: "./index.mjs" },
+      },
     });
     expect(error.message).toContain('"node:sea"');
     expect(error.message).toContain("does not provide");
@@ -218,9 +264,14 @@ describe("loading packages", () => {
     const packages = { "node_modules/zod": { files: { "index.js": "" } } };
     const missing = await build(run('import "zod";'), packages, { zod: "^4" }, { lock: null });
     expect(!missing.result.ok && missing.result.error.message).toContain("there is no gadget.lock.json");
-    const stale = await build(run('import "zod";'), packages, { zod: "^4" }, {
-      lock: memoryTree(packages, { zod: "^3" }).lock,
-    });
+    const stale = await build(
+      run('import "zod";'),
+      packages,
+      { zod: "^4" },
+      {
+        lock: memoryTree(packages, { zod: "^3" }).lock,
+      },
+    );
     expect(!stale.result.ok && stale.result.error.message).toContain("stale");
     expect(!stale.result.ok && stale.result.error.message).toContain("gadgets add");
   });
@@ -235,10 +286,17 @@ describe("loading packages", () => {
 
   it("names the package a store could not serve", async () => {
     const { lock } = memoryTree({ "node_modules/a": { files: {} } }, { a: "*" });
-    const { result } = await build(run('import "a";'), { "node_modules/a": { files: {} } }, { a: "*" }, {
-      lock,
-      packageSource: { files: async () => ({ ok: false, kind: "integrity", message: "a@1.0.0 does not match its integrity." }) },
-    });
+    const { result } = await build(
+      run('import "a";'),
+      { "node_modules/a": { files: {} } },
+      { a: "*" },
+      {
+        lock,
+        packageSource: {
+          files: async () => ({ ok: false, kind: "integrity", message: "a@1.0.0 does not match its integrity." }),
+        },
+      },
+    );
     expect(!result.ok && result.error.message).toContain("a@1.0.0 does not match its integrity.");
   });
 
@@ -262,11 +320,19 @@ describe("loading packages", () => {
     // The JSON text's own quotes, and those quotes again, escaped, inside a string literal.
     const overhead = "export default JSON.parse();\n".length + 6;
     const sized = (bytes: number) => ({
-      "node_modules/big": { files: { "index.js": 'module.exports = require("./data.json");', "data.json": `"${"a".repeat(bytes - overhead)}"` } },
+      "node_modules/big": {
+        files: {
+          "index.js": 'module.exports = require("./data.json");',
+          "data.json": `"${"a".repeat(bytes - overhead)}"`,
+        },
+      },
     });
     const wrapperBytes = async () => {
       const { modules } = await modulesOf(run('import "big";'), sized(1000));
-      return (modules["node_modules/big/index.js"] ?? "").length + (modules["node_modules/big/index.js.__esm.js"] ?? "").length;
+      return (
+        (modules["node_modules/big/index.js"] ?? "").length +
+        (modules["node_modules/big/index.js.__esm.js"] ?? "").length
+      );
     };
     const rest = await wrapperBytes();
     const atLimit = await build(run('import "big";'), sized(MAX_TREE_UNPACKED_BYTES - rest));
@@ -288,7 +354,11 @@ describe("stacks through packages", () => {
       column: 21,
     });
     const error = mapError(
-      { name: "Error", message: "x", stack: `Error: x\n    at f (node_modules/thrower/index.js:1:${prefix + 21})\n    at run (index.js:2:10)` },
+      {
+        name: "Error",
+        message: "x",
+        stack: `Error: x\n    at f (node_modules/thrower/index.js:1:${prefix + 21})\n    at run (index.js:2:10)`,
+      },
       built,
     );
     expect(error.stack).toContain("at f (node_modules/thrower/index.js:1:21)");

@@ -71,7 +71,8 @@ export function joinInside(base: string, relative: string): string | undefined {
 export function probeFile(files: PackageFiles, path: string): EntryResult {
   if (path.endsWith(".node")) return { ok: false, reason: "native", message: `"${path}" is a native addon` };
   if (files.has(path)) return { ok: true, path };
-  for (const extension of PROBE_EXTENSIONS) if (files.has(path + extension)) return { ok: true, path: path + extension };
+  for (const extension of PROBE_EXTENSIONS)
+    if (files.has(path + extension)) return { ok: true, path: path + extension };
   const prefix = path === "" ? "" : `${path}/`;
   const folderManifest = files.get(`${prefix}package.json`);
   if (path !== "" && folderManifest !== undefined) {
@@ -118,7 +119,9 @@ function firstFile(files: PackageFiles, targets: readonly string[], field: strin
       message: `its package.json "${field}" maps "${subpath}" to "${target}", a file the package does not contain`,
     };
   }
-  return last ?? { ok: false, reason: "not-exported", message: `its package.json "${field}" maps "${subpath}" nowhere` };
+  return (
+    last ?? { ok: false, reason: "not-exported", message: `its package.json "${field}" maps "${subpath}" nowhere` }
+  );
 }
 
 function exportedSubpaths(exportsField: unknown): string {
@@ -136,9 +139,9 @@ export function resolvePackageEntry(
   kind: ImportKind,
 ): EntryResult {
   if (manifest.exports !== undefined && manifest.exports !== null) {
-    let targets: string[] | void;
+    let targets: string[] | undefined;
     try {
-      targets = matchExports(manifest as Parameters<typeof matchExports>[0], subpath, conditionsFor(kind));
+      targets = matchExports(manifest as Parameters<typeof matchExports>[0], subpath, conditionsFor(kind)) || undefined;
     } catch {
       targets = undefined;
     }
@@ -155,7 +158,8 @@ export function resolvePackageEntry(
     if (path === undefined) return { ok: false, reason: "not-exported", message: `"${subpath}" leaves the package` };
     return probeFile(files, path);
   }
-  const fields = kind === "import" ? (["browser", "module", "main"] as const) : (["browser", "main", "module"] as const);
+  const fields =
+    kind === "import" ? (["browser", "module", "main"] as const) : (["browser", "main", "module"] as const);
   for (const field of fields) {
     const value = manifest[field];
     if (typeof value !== "string" || value === "") continue;
@@ -172,7 +176,7 @@ export function resolvePackageEntry(
       };
   }
   const index = probeFile(files, "");
-  return index.ok ? index : { ok: false, reason: "missing-file", message: "it has no \"main\", \"exports\" or index.js" };
+  return index.ok ? index : { ok: false, reason: "missing-file", message: 'it has no "main", "exports" or index.js' };
 }
 
 /**
@@ -185,9 +189,9 @@ export function resolvePackageImport(
   specifier: string,
   kind: ImportKind,
 ): EntryResult | { ok: true; bare: string } {
-  let targets: string[] | void;
+  let targets: string[] | undefined;
   try {
-    targets = matchImports(manifest as Parameters<typeof matchImports>[0], specifier, conditionsFor(kind));
+    targets = matchImports(manifest as Parameters<typeof matchImports>[0], specifier, conditionsFor(kind)) || undefined;
   } catch {
     targets = undefined;
   }

@@ -57,8 +57,10 @@ export interface PackageProblem {
 
 /** Thrown inside the walk, answered as a build error at its boundary. */
 class PackageLoadError extends Error {
-  constructor(readonly problem: PackageProblem) {
+  readonly problem: PackageProblem;
+  constructor(problem: PackageProblem) {
     super(problem.message);
+    this.problem = problem;
   }
 }
 
@@ -176,7 +178,9 @@ export class PackageGraph {
    * The module a gadget file imports for a bare specifier (`zod`, `date-fns/addDays`): a package
    * module name, a `node:` built-in, or why it cannot load.
    */
-  async gadgetImport(specifier: string): Promise<{ ok: true; module: string } | { ok: false; problem: PackageProblem }> {
+  async gadgetImport(
+    specifier: string,
+  ): Promise<{ ok: true; module: string } | { ok: false; problem: PackageProblem }> {
     try {
       const resolved = await this.#resolve(GADGET, specifier, "import");
       if (resolved.kind === "fail") return { ok: false, problem: resolved.problem };
@@ -264,7 +268,8 @@ export class PackageGraph {
     if (specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === "..") {
       if (!from) return fail("invalid", `"${specifier}" is not a package.`);
       const path = joinInside(dirOf(importer.file), specifier);
-      if (path === undefined) return fail("bad-package", `${who} imports "${specifier}", outside its package.`, from.entry.name);
+      if (path === undefined)
+        return fail("bad-package", `${who} imports "${specifier}", outside its package.`, from.entry.name);
       return fromEntry(from, probeFile(from.files, path), specifier);
     }
     if (specifier.startsWith("#")) {
@@ -283,7 +288,8 @@ export class PackageGraph {
       );
     }
     const bare = splitBareSpecifier(specifier);
-    if (!bare) return fail("invalid", `"${specifier}" (imported by ${who}) is not a module specifier.`, from?.entry.name);
+    if (!bare)
+      return fail("invalid", `"${specifier}" (imported by ${who}) is not a module specifier.`, from?.entry.name);
     const installPath = this.#find(importer.installPath, bare.name);
     if (installPath === undefined) {
       const builtin = builtinModule(specifier);
@@ -369,7 +375,11 @@ export class PackageGraph {
         });
       return this.#emit(name, json.code, undefined, pkg);
     }
-    const importer: Importer = { installPath: pkg.installPath, file, nodeMode: pkg.typeModule || file.endsWith(".mjs") };
+    const importer: Importer = {
+      installPath: pkg.installPath,
+      file,
+      nodeMode: pkg.typeModule || file.endsWith(".mjs"),
+    };
     const packageMap = sourceMapOf(text, file, pkg.files, pkg.installPath);
     if (format === "esm") {
       const scan = scanImports(text);
@@ -389,7 +399,12 @@ export class PackageGraph {
         else if (!entry.quoted) throw new PackageLoadError(resolved.problem);
       }
       const rewritten = rewriteTracked(text, scan.imports, (entry) => targets.get(entry) ?? entry.specifier);
-      return this.#emit(name, rewritten.code, { path, shifts: rewritten.shifts, ...(packageMap && { packageMap }) }, pkg);
+      return this.#emit(
+        name,
+        rewritten.code,
+        { path, shifts: rewritten.shifts, ...(packageMap && { packageMap }) },
+        pkg,
+      );
     }
     const requires = requireSpecifiers(text);
     if (!requires.ok)

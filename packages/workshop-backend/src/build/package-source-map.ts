@@ -34,7 +34,10 @@ export function unshift(shifts: readonly ColumnShift[], line: number, column: nu
 /** The `sourceMappingURL` of the file's last line, read with index scans (package text is untrusted). */
 function mappingUrl(code: string): string | undefined {
   let end = code.length;
-  while (end > 0 && (code.charCodeAt(end - 1) === 10 || code.charCodeAt(end - 1) === 13 || code.charCodeAt(end - 1) === 32))
+  while (
+    end > 0 &&
+    (code.charCodeAt(end - 1) === 10 || code.charCodeAt(end - 1) === 13 || code.charCodeAt(end - 1) === 32)
+  )
     end--;
   const start = code.lastIndexOf("\n", end - 1) + 1;
   if (end - start > MAX_URL_CHARS) return undefined;

@@ -86,7 +86,9 @@ export function formatStack(name: string, message: string, frames: readonly Stac
 function packageOf(build: GadgetBuild, file: string): string | undefined {
   const at = file.lastIndexOf("node_modules/");
   if (at === -1) return undefined;
-  const known = [...build.sources.values()].some((source) => source.package && file.startsWith(`${source.package.installPath}/`));
+  const known = [...build.sources.values()].some(
+    (source) => source.package && file.startsWith(`${source.package.installPath}/`),
+  );
   if (!known) return undefined;
   const parts = file.slice(at + "node_modules/".length).split("/");
   return parts.slice(0, parts[0]?.startsWith("@") ? 2 : 1).join("/");

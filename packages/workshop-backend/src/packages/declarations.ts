@@ -17,10 +17,12 @@ function mentionsTypesCondition(value: unknown, depth = 0): boolean {
 
 /** Whether TypeScript finds declarations in the package itself. */
 export function hasOwnTypes(packageJson: unknown, paths: Iterable<string>): boolean {
-  const manifest = typeof packageJson === "object" && packageJson !== null ? (packageJson as Record<string, unknown>) : {};
+  const manifest =
+    typeof packageJson === "object" && packageJson !== null ? (packageJson as Record<string, unknown>) : {};
   if (typeof manifest.types === "string" || typeof manifest.typings === "string") return true;
   if (manifest.typesVersions !== undefined || mentionsTypesCondition(manifest.exports)) return true;
-  const main = typeof manifest.main === "string" ? manifest.main.replace(/^\.\//, "").replace(/\.[cm]?js$/, "") : "index";
+  const main =
+    typeof manifest.main === "string" ? manifest.main.replace(/^\.\//, "").replace(/\.[cm]?js$/, "") : "index";
   const beside = new Set([`${main}.d.ts`, `${main}/index.d.ts`, "index.d.ts"]);
   for (const path of paths) if (beside.has(path)) return true;
   return false;

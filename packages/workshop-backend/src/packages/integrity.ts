@@ -15,7 +15,12 @@ export async function sha512Integrity(bytes: Uint8Array): Promise<string> {
 }
 
 /** Throws kind "integrity", naming the package and version, unless `bytes` hash to `integrity`. */
-export async function verifyIntegrity(bytes: Uint8Array, integrity: string, name: string, version: string): Promise<void> {
+export async function verifyIntegrity(
+  bytes: Uint8Array,
+  integrity: string,
+  name: string,
+  version: string,
+): Promise<void> {
   const actual = await sha512Integrity(bytes);
   if (actual !== integrity)
     throw new PackageError(

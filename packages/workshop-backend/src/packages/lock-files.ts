@@ -32,7 +32,9 @@ export async function lockTypes(
   let total = 0;
   for (const path of editorOrder(lock)) {
     const { files } = await source.files(lock.packages[path] as LockedPackage);
-    const picked = [...files].filter(([inside]) => inside === "package.json" || isDeclarationFile(inside)).sort(([a], [b]) => (a < b ? -1 : 1));
+    const picked = [...files]
+      .filter(([inside]) => inside === "package.json" || isDeclarationFile(inside))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     const bytes = picked.reduce((sum, [, content]) => sum + byteLength(content), 0);
     // A package goes whole or not at all: half a package's declarations is worse than none.
     if (total + bytes > maxBytes) continue;

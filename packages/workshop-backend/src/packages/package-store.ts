@@ -7,7 +7,13 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../storage/migrations.ts";
-import { type FilePage, type FilePart, PACKAGE_STORE_MIGRATIONS, PackageTable, type StoredPackageInfo } from "./package-table.ts";
+import {
+  type FilePage,
+  type FilePart,
+  PACKAGE_STORE_MIGRATIONS,
+  PackageTable,
+  type StoredPackageInfo,
+} from "./package-table.ts";
 
 export class PackageStore extends DurableObject<unknown> {
   readonly #table: PackageTable;

@@ -3,7 +3,14 @@ import { migrate } from "../storage/migrations.ts";
 import { sqliteStorage } from "../storage/testing/sqlite-storage.ts";
 import { PACKAGE_STORE_MIGRATIONS, PackageTable, type StoredPackageInfo } from "./package-table.ts";
 
-const INFO: StoredPackageInfo = { name: "a", version: "1.0.0", files: 2, bytes: 10, binaries: ["x.node"], types: false };
+const INFO: StoredPackageInfo = {
+  name: "a",
+  version: "1.0.0",
+  files: 2,
+  bytes: 10,
+  binaries: ["x.node"],
+  types: false,
+};
 
 function table() {
   const storage = sqliteStorage();
@@ -14,7 +21,10 @@ function table() {
 describe("PackageTable", () => {
   it("shows a package only once it is committed with all its parts", () => {
     const packages = table();
-    packages.putParts("sha512-a", [["a.js", 0, "12"], ["b.js", 0, "3"]]);
+    packages.putParts("sha512-a", [
+      ["a.js", 0, "12"],
+      ["b.js", 0, "3"],
+    ]);
     expect(packages.info("sha512-a")).toBeUndefined();
     expect(packages.read("sha512-a", undefined, 100)).toBeUndefined();
     expect(packages.file("sha512-a", "a.js")).toBeUndefined();
@@ -26,10 +36,17 @@ describe("PackageTable", () => {
 
   it("reads parts in pages of about maxChars, in path order", () => {
     const packages = table();
-    packages.putParts("sha512-a", [["b.js", 0, "bbbb"], ["a.js", 1, "a2"], ["a.js", 0, "a1"]]);
+    packages.putParts("sha512-a", [
+      ["b.js", 0, "bbbb"],
+      ["a.js", 1, "a2"],
+      ["a.js", 0, "a1"],
+    ]);
     packages.commit("sha512-a", INFO, 3);
     const first = packages.read("sha512-a", undefined, 4);
-    expect(first?.parts).toEqual([["a.js", 0, "a1"], ["a.js", 1, "a2"]]);
+    expect(first?.parts).toEqual([
+      ["a.js", 0, "a1"],
+      ["a.js", 1, "a2"],
+    ]);
     const second = packages.read("sha512-a", first?.next, 4);
     expect(second).toEqual({ parts: [["b.js", 0, "bbbb"]] });
     expect(packages.file("sha512-a", "a.js")).toBe("a1a2");

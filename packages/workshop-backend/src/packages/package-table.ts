@@ -78,7 +78,9 @@ export class PackageTable {
       .exec<{ n: number }>("SELECT COUNT(*) AS n FROM package_files WHERE integrity = ?", integrity)
       .one().n;
     if (written !== expectedParts)
-      throw new Error(`The package ${info.name}@${info.version} is missing parts (${written} of ${expectedParts}): not stored.`);
+      throw new Error(
+        `The package ${info.name}@${info.version} is missing parts (${written} of ${expectedParts}): not stored.`,
+      );
     this.sql.exec(
       "INSERT OR IGNORE INTO packages (integrity, name, version, files, bytes, binaries, has_types, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       integrity,

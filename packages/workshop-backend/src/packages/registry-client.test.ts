@@ -112,7 +112,9 @@ describe("versionManifest", () => {
   it("refuses a version without a sha512 integrity", async () => {
     const fake = registry();
     fake.overrides.set("/old", () =>
-      Response.json({ versions: { "1.0.0": { version: "1.0.0", dist: { tarball: "https://x.test/a.tgz", shasum: "ab" } } } }),
+      Response.json({
+        versions: { "1.0.0": { version: "1.0.0", dist: { tarball: "https://x.test/a.tgz", shasum: "ab" } } },
+      }),
     );
     const packument = await client(fake).packument("old");
     expect(() => versionManifest(packument, "1.0.0")).toThrow(/old@1.0.0 has no sha512 integrity/);
@@ -131,11 +133,28 @@ describe("RegistryClient.tarball", () => {
     const fake = registry();
     fake.overrides.set("/a.tgz", () => new Response(null, { status: 302, headers: { location: "/b.tgz" } }));
     fake.overrides.set("/b.tgz", () => new Response("tar"));
-    fake.overrides.set("/c.tgz", () => new Response(null, { status: 302, headers: { location: "http://127.0.0.1/x" } }));
+    fake.overrides.set(
+      "/c.tgz",
+      () => new Response(null, { status: 302, headers: { location: "http://127.0.0.1/x" } }),
+    );
     const bytes = await client(fake).tarball(`${FAKE_REGISTRY}a.tgz`, "a", "1.0.0");
     expect(new TextDecoder().decode(bytes)).toBe("tar");
     expect((await failure(client(fake).tarball(`${FAKE_REGISTRY}c.tgz`, "c", "1.0.0"))).message).toMatch(
       /does not follow: .*this machine/,
+    );
+  });
+
+  it("follows MAX_REGISTRY_REDIRECTS redirects and refuses one more", async () => {
+    const fake = registry();
+    for (let i = 0; i < 4; i++)
+      fake.overrides.set(
+        `/r${i}.tgz`,
+        () => new Response(null, { status: 302, headers: { location: `/r${i + 1}.tgz` } }),
+      );
+    fake.overrides.set("/r4.tgz", () => new Response("end"));
+    await expect(client(fake).tarball(`${FAKE_REGISTRY}r1.tgz`, "r", "1.0.0")).resolves.toHaveLength(3);
+    expect((await failure(client(fake).tarball(`${FAKE_REGISTRY}r0.tgz`, "r", "1.0.0"))).message).toMatch(
+      /more than 3 redirects/,
     );
   });
 
@@ -149,8 +168,12 @@ describe("RegistryClient.tarball", () => {
   it("refuses a tarball over MAX_TARBALL_BYTES while it streams", async () => {
     const fake = registry();
     fake.overrides.set("/big.tgz", () => new Response(new Uint8Array(11)));
-    await expect(client(fake, { maxTarballBytes: 11 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0")).resolves.toHaveLength(11);
-    const error = await failure(client(fake, { maxTarballBytes: 10 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"));
+    await expect(
+      client(fake, { maxTarballBytes: 11 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
+    ).resolves.toHaveLength(11);
+    const error = await failure(
+      client(fake, { maxTarballBytes: 10 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
+    );
     expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/big@1.0.0 is over/)]);
   });
 });

@@ -64,10 +64,16 @@ export class RegistryClient {
 
   async #fetchPackument(name: string): Promise<Packument> {
     const url = packumentUrl(this.#options.base, name);
-    const body = await this.#get(url, name, ABBREVIATED, this.#options.maxResponseBytes ?? MAX_REGISTRY_RESPONSE_BYTES, {
-      notFound: `No package "${name}" in the registry ${this.#origin}. Check the name's spelling, or the workspace's registry setting for a private package.`,
-      tooLarge: (max) => `The registry's answer for ${name} is over ${mib(max)}: it is refused.`,
-    });
+    const body = await this.#get(
+      url,
+      name,
+      ABBREVIATED,
+      this.#options.maxResponseBytes ?? MAX_REGISTRY_RESPONSE_BYTES,
+      {
+        notFound: `No package "${name}" in the registry ${this.#origin}. Check the name's spelling, or the workspace's registry setting for a private package.`,
+        tooLarge: (max) => `The registry's answer for ${name} is over ${mib(max)}: it is refused.`,
+      },
+    );
     return parsePackument(name, body);
   }
 
@@ -95,7 +101,11 @@ export class RegistryClient {
     const failed = (error: unknown): PackageError => {
       if (error instanceof PackageError) return error;
       if (this.#options.signal?.aborted)
-        return new PackageError("registry-timeout", `Resolving took too long: it was stopped while fetching ${name} from ${where}.`, name);
+        return new PackageError(
+          "registry-timeout",
+          `Resolving took too long: it was stopped while fetching ${name} from ${where}.`,
+          name,
+        );
       if (timeout.aborted)
         return new PackageError(
           "registry-timeout",

@@ -106,7 +106,9 @@ describe("resolveLock", () => {
   });
 
   it("refuses a tarball whose integrity does not match, naming package and version", async () => {
-    const { resolve } = setup({ bad: { versions: { "1.0.0": { integrity: await integrityOf(new Uint8Array([1])) } } } });
+    const { resolve } = setup({
+      bad: { versions: { "1.0.0": { integrity: await integrityOf(new Uint8Array([1])) } } },
+    });
     const outcome = await resolve({ bad: "1" });
     expect(outcome).toMatchObject({ status: "error", kind: "integrity", package: "bad" });
     expect(outcome.status === "error" && outcome.message).toMatch(/bad@1\.0\.0/);
@@ -139,7 +141,9 @@ describe("resolveLock", () => {
     const lock = parseLock(probe.lock);
     let bytes = 0;
     for (const entry of Object.values(lock.packages)) bytes += (await resolution.ensure(entry)).info.bytes;
-    expect((await resolveLock(resolution, { dependencies: { a: "1" } }, signal, { maxTreeBytes: bytes })).status).toBe("ok");
+    expect((await resolveLock(resolution, { dependencies: { a: "1" } }, signal, { maxTreeBytes: bytes })).status).toBe(
+      "ok",
+    );
     const over = await resolveLock(resolution, { dependencies: { a: "1" } }, signal, { maxTreeBytes: bytes - 1 });
     expect(over).toMatchObject({ status: "error", kind: "too-large" });
   });

@@ -63,7 +63,7 @@ export async function resolveLock(
       const done = await mapLimited(paths, MAX_CONCURRENT_TARBALL_FETCHES, (path) =>
         packages.ensure(tree[path] as LockedPackage, access),
       );
-      paths.forEach((path, i) => stored.set(path, done[i] as StoredPackage));
+      for (const [i, path] of paths.entries()) stored.set(path, done[i] as StoredPackage);
     };
     await store(runtime);
     const treeBytes = [...stored.values()].reduce((total, { info }) => total + info.bytes, 0);
@@ -86,15 +86,21 @@ export async function resolveLock(
       // A package the runtime tree did not hold is there for the editor only.
       packagesOut = Object.fromEntries(
         Object.entries(withTypes).map(([path, entry]) =>
-          runtime[path]?.integrity === entry.integrity ? [path, runtime[path] as LockedPackage] : [path, { ...entry, types: true as const }],
+          runtime[path]?.integrity === entry.integrity
+            ? [path, runtime[path] as LockedPackage]
+            : [path, { ...entry, types: true as const }],
         ),
       );
       await store(packagesOut);
     }
 
     const lock: GadgetLock = { lockfileVersion: 1, dependencies: { ...input.dependencies }, packages: packagesOut };
-    const direct = Object.keys(input.dependencies).sort().map((name) => childPath("", name));
-    const rest = Object.keys(packagesOut).filter((path) => !direct.includes(path)).sort();
+    const direct = Object.keys(input.dependencies)
+      .sort()
+      .map((name) => childPath("", name));
+    const rest = Object.keys(packagesOut)
+      .filter((path) => !direct.includes(path))
+      .sort();
     return {
       status: "ok",
       lock: lockText(lock),
@@ -105,7 +111,12 @@ export async function resolveLock(
     };
   } catch (error) {
     if (signal.aborted && !(error instanceof PackageError && error.kind === "registry-timeout"))
-      return packageFailure(new PackageError("registry-timeout", "Resolving took too long and was stopped. Try again, or depend on fewer packages."));
+      return packageFailure(
+        new PackageError(
+          "registry-timeout",
+          "Resolving took too long and was stopped. Try again, or depend on fewer packages.",
+        ),
+      );
     return packageFailure(error);
   }
 }
@@ -113,7 +124,8 @@ export async function resolveLock(
 /**
  * `@types/<name>` for each direct dependency without declarations of its own, from the same registry:
  * the one the previous lock kept, else the newest matching the package's major.minor, major, or any.
- * A package with no `@types` at all simply has no types.
+ * A package with no `@types` at all simply has no types; one already locked is not asked about again,
+ * so a locked tree re-resolves without the registry.
  */
 async function typesFor(
   dependencies: Readonly<Record<string, string>>,
@@ -134,6 +146,8 @@ async function typesFor(
       roots[typesName] = kept.version;
       continue;
     }
+    // The same package as last time, which had no @types then: it has none now either (no registry call).
+    if (previous?.packages[path]?.integrity === entry.integrity) continue;
     let versions: string[];
     try {
       versions = Object.keys((await access.client.packument(typesName)).versions);

@@ -74,8 +74,16 @@ describe("resolveTree", () => {
       b: { versions: { "1.0.0": {} } },
       c: { versions: { "1.0.0": {} } },
     };
-    const once = lockText({ lockfileVersion: 1, dependencies: { a: "1" }, packages: await setup(packages).resolve({ a: "1" }) });
-    const twice = lockText({ lockfileVersion: 1, dependencies: { a: "1" }, packages: await setup(packages).resolve({ a: "1" }) });
+    const once = lockText({
+      lockfileVersion: 1,
+      dependencies: { a: "1" },
+      packages: await setup(packages).resolve({ a: "1" }),
+    });
+    const twice = lockText({
+      lockfileVersion: 1,
+      dependencies: { a: "1" },
+      packages: await setup(packages).resolve({ a: "1" }),
+    });
     expect(twice).toBe(once);
     expect(once.endsWith("}\n")).toBe(true);
     expect(parseLock(once).packages["node_modules/b"]?.version).toBe("1.0.0");
@@ -90,10 +98,16 @@ describe("resolveTree", () => {
     const lock: GadgetLock = {
       lockfileVersion: 1,
       dependencies: { a: "1" },
-      packages: { ...first, "node_modules/a": { ...(first["node_modules/a"] as GadgetLock["packages"][string]), version: "1.0.0" } },
+      packages: {
+        ...first,
+        "node_modules/a": { ...(first["node_modules/a"] as GadgetLock["packages"][string]), version: "1.0.0" },
+      },
     };
     fake.requests.length = 0;
-    expect(versions(await resolve({ a: "1" }, { lock }))).toEqual({ "node_modules/a": "1.0.0", "node_modules/b": "1.5.0" });
+    expect(versions(await resolve({ a: "1" }, { lock }))).toEqual({
+      "node_modules/a": "1.0.0",
+      "node_modules/b": "1.5.0",
+    });
     expect(fake.requests).toEqual([]);
     expect(versions(await resolve({ a: "1" }, { lock, update: ["a"] }))["node_modules/a"]).toBe("1.1.0");
     expect(versions(await resolve({ a: "1" }, { lock, update: true }))["node_modules/a"]).toBe("1.1.0");
@@ -141,7 +155,10 @@ describe("resolveTree", () => {
   it("refuses a dependency given as a git URL, naming who asked", async () => {
     const { resolve } = setup({ a: { versions: { "1.0.0": { dependencies: { b: "git+https://x.test/b.git" } } } } });
     const error = await failure(resolve({ a: "1" }));
-    expect([error.kind, error.message]).toEqual(["bad-package", expect.stringMatching(/^a@1\.0\.0 asks for b as "git\+https/)]);
+    expect([error.kind, error.message]).toEqual([
+      "bad-package",
+      expect.stringMatching(/^a@1\.0\.0 asks for b as "git\+https/),
+    ]);
   });
 
   it("reports a cycle naming its packages", async () => {

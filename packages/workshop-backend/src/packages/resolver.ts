@@ -101,7 +101,10 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
     if (!semverRange) version = tagged !== undefined && tagged in packument.versions ? tagged : null;
     else {
       const latest = packument.distTags.latest;
-      version = latest !== undefined && latest in packument.versions && satisfies(latest, range) ? latest : maxSatisfying(versions, range);
+      version =
+        latest !== undefined && latest in packument.versions && satisfies(latest, range)
+          ? latest
+          : maxSatisfying(versions, range);
     }
     if (version === null) {
       const newest = packument.distTags.latest ?? versions.sort(rcompare)[0];
@@ -149,8 +152,13 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
   // The gadget's own dependencies first, at the top, so none of them is ever pushed down.
   const rootNames = Object.keys(input.roots).sort();
   const rootChoices = await Promise.all(rootNames.map((name) => choose(name, input.roots[name] as string, undefined)));
-  let level: TreeNode[] = rootNames.map((name, i) => place(childPath("", name), rootChoices[i] as Chosen, 1, undefined));
-  edges.set("", level.map((node) => node.path));
+  let level: TreeNode[] = rootNames.map((name, i) =>
+    place(childPath("", name), rootChoices[i] as Chosen, 1, undefined),
+  );
+  edges.set(
+    "",
+    level.map((node) => node.path),
+  );
 
   while (level.length > 0) {
     const next: TreeNode[] = [];

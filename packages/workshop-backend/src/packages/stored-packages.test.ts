@@ -9,7 +9,9 @@ import { FAKE_REGISTRY, FakeRegistry, integrityOf } from "./testing/fake-registr
 
 async function lockedFrom(fake: FakeRegistry, name: string, version: string): Promise<LockedPackage> {
   const response = await fake.fetch(new Request(`${FAKE_REGISTRY}${name.replace("/", "%2f")}`));
-  const packument = (await response.json()) as { versions: Record<string, { dist: { tarball: string; integrity: string } }> };
+  const packument = (await response.json()) as {
+    versions: Record<string, { dist: { tarball: string; integrity: string } }>;
+  };
   const dist = packument.versions[version]?.dist;
   if (!dist) throw new Error(`${name}@${version} is not in the fake registry`);
   return { name, version, resolved: dist.tarball, integrity: dist.integrity };
@@ -61,7 +63,9 @@ describe("ensureStored", () => {
   it("refuses a tarball whose integrity does not match and stores nothing", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };
-    const error = await ensureStored({ stored, privateRegistry: false, registry }, entry).catch((caught: unknown) => caught);
+    const error = await ensureStored({ stored, privateRegistry: false, registry }, entry).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(PackageError);
     expect((error as PackageError).kind).toBe("integrity");
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);

@@ -17,7 +17,11 @@ export interface PackageStoreObject {
   info(integrity: string): Promise<StoredPackageInfo | undefined>;
   putParts(integrity: string, parts: FilePart[]): Promise<void>;
   commit(integrity: string, info: StoredPackageInfo, expectedParts: number): Promise<void>;
-  read(integrity: string, after: { path: string; part: number } | undefined, maxChars: number): Promise<FilePage | undefined>;
+  read(
+    integrity: string,
+    after: { path: string; part: number } | undefined,
+    maxChars: number,
+  ): Promise<FilePage | undefined>;
   file(integrity: string, path: string): Promise<string | undefined>;
 }
 
@@ -135,7 +139,8 @@ export class StoredPackages {
     do {
       const page = await object.read(entry.integrity, after, BATCH_CHARS);
       if (!page) break;
-      for (const [path, part, content] of page.parts) files.set(path, part === 0 ? content : `${files.get(path) ?? ""}${content}`);
+      for (const [path, part, content] of page.parts)
+        files.set(path, part === 0 ? content : `${files.get(path) ?? ""}${content}`);
       after = page.next;
     } while (after);
     return { files, binaries: info.binaries, info };

@@ -58,29 +58,40 @@ describe("unpackTarball", () => {
     ["/etc/passwd", /absolute path/],
     ["C:/evil.js", /absolute path/],
   ])("refuses the entry %s", async (name, why) => {
-    const error = await failure(unpackTarball(await tgz([file("package/package.json", PACKAGE_JSON), file(name, "x")]), "a", "1.0.0"));
+    const error = await failure(
+      unpackTarball(await tgz([file("package/package.json", PACKAGE_JSON), file(name, "x")]), "a", "1.0.0"),
+    );
     expect(error.kind).toBe("unsafe-tarball");
     expect(error.packageName).toBe("a");
     expect(error.message).toMatch(why);
   });
 
-  it.each(["symlink", "link", "character-device", "block-device", "fifo"] as const)("refuses a %s entry", async (type) => {
-    const entries: TarEntry[] = [
-      file("package/package.json", PACKAGE_JSON),
-      { header: { name: "package/x", size: 0, type, linkname: "/etc/passwd" } },
-    ];
-    const error = await failure(unpackTarball(await tgz(entries), "a", "1.0.0"));
-    expect(error.kind).toBe("unsafe-tarball");
-    expect(error.message).toMatch(new RegExp(`a ${type} entry`));
-  });
+  it.each(["symlink", "link", "character-device", "block-device", "fifo"] as const)(
+    "refuses a %s entry",
+    async (type) => {
+      const entries: TarEntry[] = [
+        file("package/package.json", PACKAGE_JSON),
+        { header: { name: "package/x", size: 0, type, linkname: "/etc/passwd" } },
+      ];
+      const error = await failure(unpackTarball(await tgz(entries), "a", "1.0.0"));
+      expect(error.kind).toBe("unsafe-tarball");
+      expect(error.message).toMatch(new RegExp(`a ${type} entry`));
+    },
+  );
 
   it("holds MAX_PACKAGE_FILES: N files pass, N + 1 are refused", async () => {
     const files = (n: number) =>
-      Object.fromEntries([["package.json", PACKAGE_JSON], ...Array.from({ length: n - 1 }, (_, i) => [`f${i}.js`, ""])]);
+      Object.fromEntries([
+        ["package.json", PACKAGE_JSON],
+        ...Array.from({ length: n - 1 }, (_, i) => [`f${i}.js`, ""]),
+      ]);
     const limits = { maxFiles: 5, maxBytes: 1_000_000 };
     expect((await unpackTarball(await tarball(files(5)), "a", "1.0.0", limits)).files.size).toBe(5);
     const error = await failure(unpackTarball(await tarball(files(6)), "a", "1.0.0", limits));
-    expect([error.kind, error.message]).toEqual(["too-large", "a@1.0.0 holds more than 5 files, the limit for one package."]);
+    expect([error.kind, error.message]).toEqual([
+      "too-large",
+      "a@1.0.0 holds more than 5 files, the limit for one package.",
+    ]);
   });
 
   it("holds MAX_PACKAGE_UNPACKED_BYTES: N bytes pass, N + 1 are refused", async () => {
@@ -100,6 +111,9 @@ describe("unpackTarball", () => {
       /package.json of a@1.0.0 is not a JSON object/,
     );
     const garbage = await failure(unpackTarball(new TextEncoder().encode("hello"), "a", "1.0.0"));
-    expect([garbage.kind, garbage.message]).toEqual(["bad-package", expect.stringMatching(/not be read as a gzipped tar/)]);
+    expect([garbage.kind, garbage.message]).toEqual([
+      "bad-package",
+      expect.stringMatching(/not be read as a gzipped tar/),
+    ]);
   });
 });

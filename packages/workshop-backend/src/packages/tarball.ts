@@ -6,10 +6,7 @@
  * root refused, and the counts and sizes held to the limits as the entries stream. Nothing is run.
  */
 
-import {
-  MAX_PACKAGE_FILES,
-  MAX_PACKAGE_UNPACKED_BYTES,
-} from "@gadgets/workshop-shared/limits";
+import { MAX_PACKAGE_FILES, MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
 import { createTarDecoder } from "modern-tar";
 import { PackageError } from "./package-error.ts";
 
@@ -35,7 +32,10 @@ const TAR_OVERHEAD_PER_ENTRY = 2048;
 /** The path inside the package, or undefined for the top folder itself; throws for a path that escapes. */
 function packagePath(entryName: string, label: string): string | undefined {
   const unsafe = (why: string) =>
-    new PackageError("unsafe-tarball", `The tarball of ${label} holds ${JSON.stringify(entryName.slice(0, 200))}, ${why}: it was refused.`);
+    new PackageError(
+      "unsafe-tarball",
+      `The tarball of ${label} holds ${JSON.stringify(entryName.slice(0, 200))}, ${why}: it was refused.`,
+    );
   if (entryName.startsWith("/") || /^[A-Za-z]:/.test(entryName)) throw unsafe("an absolute path");
   const parts = entryName.split(/[/\\]/);
   if (parts.includes("..")) throw unsafe('a path that climbs out with ".."');
@@ -51,7 +51,9 @@ function byteCap(max: number, label: string): TransformStream<Uint8Array, Uint8A
     transform(chunk, controller) {
       total += chunk.byteLength;
       if (total > max)
-        controller.error(new PackageError("too-large", `${label} unpacks to more than ${mib(max)}, the limit for one package.`));
+        controller.error(
+          new PackageError("too-large", `${label} unpacks to more than ${mib(max)}, the limit for one package.`),
+        );
       else controller.enqueue(chunk);
     },
   });
@@ -111,10 +113,18 @@ export async function unpackTarball(
       }
       if (!files.has(path) && !binaries.has(path)) count++;
       if (count > limits.maxFiles)
-        throw new PackageError("too-large", `${label} holds more than ${limits.maxFiles} files, the limit for one package.`, name);
+        throw new PackageError(
+          "too-large",
+          `${label} holds more than ${limits.maxFiles} files, the limit for one package.`,
+          name,
+        );
       bytes += header.size;
       if (bytes > limits.maxBytes)
-        throw new PackageError("too-large", `${label} unpacks to more than ${mib(limits.maxBytes)}, the limit for one package.`, name);
+        throw new PackageError(
+          "too-large",
+          `${label} unpacks to more than ${mib(limits.maxBytes)}, the limit for one package.`,
+          name,
+        );
       const body = new Uint8Array(await new Response(entry.body).arrayBuffer());
       const content = asText(path, body);
       // A later entry of the same path replaces an earlier one, as tar extracts them.
@@ -136,7 +146,11 @@ export async function unpackTarball(
   if (manifest === undefined)
     throw new PackageError("bad-package", `The tarball of ${label} has no package.json at its top.`, name);
   if (!isJsonObject(manifest))
-    throw new PackageError("bad-package", `The package.json of ${label} is not a JSON object, so the package cannot be loaded.`, name);
+    throw new PackageError(
+      "bad-package",
+      `The package.json of ${label} is not a JSON object, so the package cannot be loaded.`,
+      name,
+    );
   return { files, binaries: [...binaries].sort(), bytes };
 }
 

@@ -79,7 +79,11 @@ export class WorkspacePackages {
 }
 
 /** The build's source of package files for one workspace. */
-export function packageSourceFor(env: Env, workspaceId: string, store: DurableObjectStub<WorkspaceStore>): PackageSource {
+export function packageSourceFor(
+  env: Env,
+  workspaceId: string,
+  store: DurableObjectStub<WorkspaceStore>,
+): PackageSource {
   return storedPackageSource(new WorkspacePackages(env, workspaceId, store));
 }
 

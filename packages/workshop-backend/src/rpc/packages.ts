@@ -16,10 +16,7 @@ import type {
   ResolveOutcome,
 } from "@gadgets/workshop-shared/api";
 import { codedError } from "@gadgets/workshop-shared/errors";
-import {
-  MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE,
-  RESOLVE_TIMEOUT_MS,
-} from "@gadgets/workshop-shared/limits";
+import { MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE, RESOLVE_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import {
   LockTextSchema,
   LookupRangeSchema,

@@ -1,4 +1,4 @@
-import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useRef } from "react";
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useId, useRef } from "react";
 
 /** Widths as whole class names, so the stylesheet build sees them. */
 const SIZES = {
@@ -33,9 +33,19 @@ function keepFocusInside(event: ReactKeyboardEvent, panel: HTMLElement | null): 
   }
 }
 
+/** Open dialogs, the newest last: only it answers Escape and holds focus (a dialog may open another). */
+const openPanels: HTMLElement[] = [];
+
+/** Focus that lands outside the newest dialog (a click on the backdrop, a script) goes back into it. */
+function holdFocus(event: FocusEvent): void {
+  const panel = openPanels.at(-1);
+  if (panel && event.target instanceof Node && !panel.contains(event.target)) panel.focus();
+}
+
 /**
  * A modal dialog with a title and a close button; Escape closes it. Focus moves into it when it opens
- * (to an element marked `data-autofocus`, else the dialog itself) and back to what had it when it closes.
+ * (to an element marked `data-autofocus`, else the dialog itself), stays inside while it is open, and goes
+ * back to what had it when it closes.
  */
 export function Dialog({
   title,
@@ -51,16 +61,23 @@ export function Dialog({
   children: ReactNode;
 }) {
   const panel = useRef<HTMLDivElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    (panel.current?.querySelector<HTMLElement>("[data-autofocus]") ?? panel.current)?.focus();
+    const own = panel.current;
+    if (own) openPanels.push(own);
+    if (openPanels.length === 1) document.addEventListener("focusin", holdFocus);
+    (own?.querySelector<HTMLElement>("[data-autofocus]") ?? own)?.focus();
     return () => {
+      if (own) openPanels.splice(openPanels.indexOf(own), 1);
+      if (openPanels.length === 0) document.removeEventListener("focusin", holdFocus);
       if (opener?.isConnected) opener.focus();
     };
   }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
+      // An editor inside that used the key (closing its suggestions) has prevented its default.
+      if (event.key === "Escape" && !event.defaultPrevented && openPanels.at(-1) === panel.current) onClose();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -69,7 +86,7 @@ export function Dialog({
     <div
       role="dialog"
       aria-modal="true"
-      aria-label={title}
+      aria-labelledby={titleId}
       className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
       data-testid={testId}
       onKeyDown={(event) => keepFocusInside(event, panel.current)}
@@ -80,10 +97,12 @@ export function Dialog({
         className={`flex max-h-[90vh] ${SIZES[size]} max-w-[95vw] flex-col overflow-hidden rounded-lg bg-white shadow-xl outline-none dark:bg-zinc-900`}
       >
         <div className="flex items-center border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-          <h2 className="font-semibold">{title}</h2>
+          <h2 id={titleId} className="font-semibold">
+            {title}
+          </h2>
           <button
             type="button"
-            className="ml-auto rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            className="ml-auto min-h-6 min-w-6 rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
             onClick={onClose}
             aria-label="Close"
           >

@@ -56,7 +56,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
   const dark = theme === "dark";
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <a href="/" className="font-semibold">
           Gadget Workshop
         </a>
@@ -112,8 +112,9 @@ export function RecordPage({ recordId }: { recordId: string }) {
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
-      <div className="flex min-h-0 flex-1">
-        <div className="min-w-0 flex-1 border-r border-zinc-200 dark:border-zinc-800">
+      {/* Side by side on a wide window, stacked on a phone. */}
+      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+        <div className="min-h-0 min-w-0 flex-1 border-b border-zinc-200 md:border-r md:border-b-0 dark:border-zinc-800">
           <ReadOnlyCode
             files={record.files}
             entry={manifest.ok ? manifest.value.entry : "gadget.json"}
@@ -123,7 +124,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1 overflow-hidden p-2">
           <p className="text-xs">
-            <span className="font-semibold">Payload:</span> <code>{JSON.stringify(record.payload)}</code>
+            <span className="font-semibold">Payload:</span> <code className="break-all">{JSON.stringify(record.payload)}</code>
           </p>
           {notReplayable && (
             <p id="replay-notice" className="text-xs text-amber-800 dark:text-amber-300" data-testid="replay-notice">

@@ -44,7 +44,7 @@ export function SharePage({ shareId }: { shareId: string }) {
   const dark = theme === "dark";
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <a href="/" className="font-semibold">
           Gadget Workshop
         </a>
@@ -85,8 +85,9 @@ export function SharePage({ shareId }: { shareId: string }) {
           </button>
         </div>
       )}
-      <div className="flex min-h-0 flex-1">
-        <div className="min-w-0 flex-[3] border-r border-zinc-200 dark:border-zinc-800">
+      {/* Side by side on a wide window, stacked on a phone. */}
+      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+        <div className="min-h-0 min-w-0 flex-[3] border-b border-zinc-200 md:border-r md:border-b-0 dark:border-zinc-800">
           <ReadOnlyCode
             files={snapshot.files}
             entry={manifest.ok ? manifest.value.entry : "gadget.json"}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
-import { checkManifest, type GadgetFile, MANIFEST_PATH, TESTS_PATH } from "@gadgets/workshop-shared";
+import { checkManifest, type GadgetFile, MANIFEST_PATH, type StackFrame, TESTS_PATH } from "@gadgets/workshop-shared";
 import { filesFromTemplate } from "../drafts/templates.ts";
 import { formatAndSave } from "../editor/format-and-save.ts";
 import { gadgetEnvTypes } from "../editor/gadget-types.ts";
@@ -12,6 +12,7 @@ import { useDraftMutations } from "../hooks/use-drafts.ts";
 import { useFileNavigation } from "../hooks/use-file-navigation.ts";
 import { useFirstVisit, useWelcomeFocus } from "../hooks/use-first-visit.ts";
 import { useOpenDraft } from "../hooks/use-open-draft.ts";
+import { usePackages } from "../hooks/use-packages.ts";
 import { usePayload } from "../hooks/use-payload.ts";
 import { useNarrowLayout } from "../hooks/use-narrow-layout.ts";
 import { usePaneLayout } from "../hooks/use-pane-layout.ts";
@@ -27,6 +28,7 @@ import { CodeEditor, preloadEditor } from "./CodeEditor.tsx";
 import { CommandPalette } from "./CommandPalette.tsx";
 import { ConflictDialog } from "./ConflictDialog.tsx";
 import { ConnectDialog } from "./ConnectDialog.tsx";
+import { DependenciesPanel } from "./DependenciesPanel.tsx";
 import { DocsDialog } from "./DocsDialog.tsx";
 import { DraftList } from "./DraftList.tsx";
 import { FileTabs } from "./FileTabs.tsx";
@@ -34,6 +36,7 @@ import { FileTree } from "./FileTree.tsx";
 import { GrantsPanel } from "./GrantsPanel.tsx";
 import { ManifestForm } from "./ManifestForm.tsx";
 import { NoDraft } from "./NoDraft.tsx";
+import { PackageFileDialog } from "./PackageFileDialog.tsx";
 import { NarrowTabs, type NarrowView, SidebarDrawer } from "./NarrowLayout.tsx";
 import { PublishDialog } from "./PublishDialog.tsx";
 import { RunColumn } from "./RunColumn.tsx";
@@ -82,6 +85,24 @@ export function Workbench() {
   const firstVisit = useFirstVisit(draftId, setDraftId);
   useWelcomeFocus(firstVisit.welcome, commands);
 
+  const packages = usePackages(editor, files);
+  const [packageFrame, setPackageFrame] = useState<StackFrame>();
+  // A frame inside a package opens that file read-only; the gadget's own frames open in the editor.
+  const openAnyFrame = useCallback(
+    (frame: StackFrame) => (frame.file.startsWith("node_modules/") ? setPackageFrame(frame) : openFrame(frame)),
+    [openFrame],
+  );
+  const { typeFiles, undeclared, lookup, add: addPackage } = packages;
+  const editorPackages = useMemo(
+    () => ({
+      typeFiles,
+      undeclared,
+      lookup,
+      add: (name: string, version: string) =>
+        void addPackage(name, version).catch((error: unknown) => setNotice(errorMessage(error))),
+    }),
+    [typeFiles, undeclared, lookup, addPackage, setNotice],
+  );
   const manifest = useMemo(() => checkManifest(files), [files]);
   const manifestText = files.find((file) => file.path === MANIFEST_PATH)?.content;
   // Read again only when the manifest's text changes: validation caches its work per schema object.
@@ -163,11 +184,12 @@ export function Workbench() {
             <FileTree editor={editor} files={files} active={activePath} onOpen={setActivePath} />
             <ManifestForm editor={editor} files={files} />
             <GrantsPanel editor={editor} files={files} />
+            <DependenciesPanel packages={packages} />
           </>
         )}
       </>
     ),
-    [draftId, setDraftId, editor, files, activePath, setActivePath],
+    [draftId, setDraftId, editor, files, activePath, setActivePath, packages],
   );
   const editorPane = editor ? (
     <>
@@ -185,6 +207,7 @@ export function Workbench() {
           onOpenFile={openAt}
           onReady={setCommands}
           reveal={reveal}
+          packages={editorPackages}
         />
       </div>
     </>
@@ -207,7 +230,7 @@ export function Workbench() {
       onShareRun={actions.shareRun}
       onSaveAsTest={(runId) => void saveAsTest(runId)}
       onOpenFile={setActivePath}
-      onOpenFrame={openFrame}
+      onOpenFrame={openAnyFrame}
       onOpenProblemFrame={openProblemFrame}
       onOpenRunRecord={actions.openRunRecord}
       dark={dark}
@@ -316,6 +339,9 @@ export function Workbench() {
           onMerged={resolveMerged}
           onClose={() => setMerging(false)}
         />
+      )}
+      {packageFrame && (
+        <PackageFileDialog frame={packageFrame} packages={packages} onClose={() => setPackageFrame(undefined)} />
       )}
       {docs && (
         <DocsDialog

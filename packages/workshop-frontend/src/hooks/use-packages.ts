@@ -120,15 +120,10 @@ export function usePackages(editor: DraftEditor | undefined, files: GadgetFile[]
     [connection, lockText],
   );
 
-  return {
-    dependencies,
-    undeclared,
-    typeFiles: types.data?.files ?? NO_TYPES,
-    problem,
-    resolving,
-    lookup,
-    add,
-    update,
-    openFile,
-  };
+  const typeFiles = types.data?.files ?? NO_TYPES;
+  // One object while nothing in it changed: the sidebar and the editor are memoized on it.
+  return useMemo(
+    () => ({ dependencies, undeclared, typeFiles, problem, resolving, lookup, add, update, openFile }),
+    [dependencies, undeclared, typeFiles, problem, resolving, lookup, add, update, openFile],
+  );
 }

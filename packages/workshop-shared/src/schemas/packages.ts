@@ -29,11 +29,12 @@ export const PackageNameSchema = v.pipe(v.string(nameMessage), v.check(isPackage
 
 /** A semver range as package.json takes it (`^4.1.0`, `4`, `~1.2`, `>=2 <3`, `*`, `latest` is not one). */
 export const VersionRangeSchema = v.pipe(
-  v.string("A version range must be a string like \"^4.1.0\"."),
+  v.string('A version range must be a string like "^4.1.0".'),
   v.maxLength(MAX_RANGE_LENGTH, `A version range is at most ${MAX_RANGE_LENGTH} characters.`),
   v.check(
     (range) => validRange(range) !== null,
-    (issue) => `${JSON.stringify(String(issue.input).slice(0, 80))} is not a semver range: write one like "^4.1.0" or "4".`,
+    (issue) =>
+      `${JSON.stringify(String(issue.input).slice(0, 80))} is not a semver range: write one like "^4.1.0" or "4".`,
   ),
 );
 
@@ -76,11 +77,14 @@ export const LockedPackageSchema = shape(
       v.check((version) => validVersion(version) !== null, "A locked version must be an exact semver version."),
     ),
     /** Where the tarball was fetched from (kept for provenance; bytes come from the Workshop's store). */
-    resolved: v.pipe(v.string("\"resolved\" must be the tarball's URL."), v.url("\"resolved\" must be the tarball's URL.")),
+    resolved: v.pipe(
+      v.string('"resolved" must be the tarball\'s URL.'),
+      v.url('"resolved" must be the tarball\'s URL.'),
+    ),
     /** The tarball's sha512 as the registry published it (`dist.integrity`): checked before any byte is used. */
     integrity: v.pipe(
-      v.string("\"integrity\" must be a sha512 integrity string."),
-      v.regex(INTEGRITY, "\"integrity\" must be a sha512 integrity string like \"sha512-…==\"."),
+      v.string('"integrity" must be a sha512 integrity string.'),
+      v.regex(INTEGRITY, '"integrity" must be a sha512 integrity string like "sha512-…==".'),
     ),
     /**
      * The package's dependencies the resolver followed, as its manifest declares them: `dependencies` and
@@ -108,7 +112,7 @@ export const GadgetLockSchema = shape(
     dependencies: v.record(v.string(), v.string()),
     packages: v.pipe(
       v.record(
-        v.pipe(v.string(), v.regex(INSTALL_PATH, "Lock keys are install paths like \"node_modules/zod\".")),
+        v.pipe(v.string(), v.regex(INSTALL_PATH, 'Lock keys are install paths like "node_modules/zod".')),
         LockedPackageSchema,
       ),
       v.check(
@@ -117,7 +121,10 @@ export const GadgetLockSchema = shape(
       ),
     ),
   },
-  { notObject: 'gadget.lock.json must hold an object like { "lockfileVersion": 1, "dependencies": {}, "packages": {} }.' },
+  {
+    notObject:
+      'gadget.lock.json must hold an object like { "lockfileVersion": 1, "dependencies": {}, "packages": {} }.',
+  },
 );
 
 /** Whether a lock was resolved for exactly these dependencies (same names, same ranges). */
@@ -152,9 +159,16 @@ export const ResolveDependenciesInputSchema = shape(
   {
     dependencies: DependenciesSchema,
     /** The current `gadget.lock.json` text: packages it holds that still satisfy their ranges are kept. */
-    lock: v.nullish(v.pipe(v.string("\"lock\" must be the text of gadget.lock.json."), v.maxLength(4 * 1024 * 1024, "\"lock\" is at most 4 MiB of text."))),
+    lock: v.nullish(
+      v.pipe(
+        v.string('"lock" must be the text of gadget.lock.json.'),
+        v.maxLength(4 * 1024 * 1024, '"lock" is at most 4 MiB of text.'),
+      ),
+    ),
     /** Names to move to the newest version their range allows (all direct ones for `true`). */
-    update: v.nullish(v.union([v.literal(true), v.array(PackageNameSchema)], '"update" must be true or a list of package names.')),
+    update: v.nullish(
+      v.union([v.literal(true), v.array(PackageNameSchema)], '"update" must be true or a list of package names.'),
+    ),
   },
   { notObject: "resolveDependencies takes { dependencies, lock?, update? }." },
 );
@@ -163,8 +177,8 @@ export const ResolveDependenciesInputSchema = shape(
 export const RegistryInputSchema = shape(
   {
     url: v.pipe(
-      v.string("The registry must be a URL like \"https://registry.example.com/\"."),
-      v.url("The registry must be a URL like \"https://registry.example.com/\"."),
+      v.string('The registry must be a URL like "https://registry.example.com/".'),
+      v.url('The registry must be a URL like "https://registry.example.com/".'),
       v.maxLength(2048),
     ),
     token: v.nullish(v.pipe(v.string("A registry token must be a string."), v.minLength(1), v.maxLength(4096))),

@@ -40,7 +40,10 @@ export async function integrityOf(bytes: Uint8Array): Promise<string> {
 /** A gzipped tarball with `files` under `package/`. */
 export async function tarball(files: Record<string, string | Uint8Array>): Promise<Uint8Array> {
   const entries: TarEntry[] = Object.entries(files).map(([path, body]) => ({
-    header: { name: `package/${path}`, size: typeof body === "string" ? new TextEncoder().encode(body).byteLength : body.byteLength },
+    header: {
+      name: `package/${path}`,
+      size: typeof body === "string" ? new TextEncoder().encode(body).byteLength : body.byteLength,
+    },
     body,
   }));
   return gzip(await packTar(entries));
@@ -103,7 +106,10 @@ export class FakeRegistry {
           : await tarball({ "package.json": JSON.stringify(manifest), ...spec.files });
         const url = `${this.base}${name}/-/${name.split("/").pop()}-${version}.tgz`;
         tarballs.set(url, bytes);
-        versions[version] = { ...manifest, dist: { tarball: url, integrity: spec.integrity ?? (await integrityOf(bytes)) } };
+        versions[version] = {
+          ...manifest,
+          dist: { tarball: url, integrity: spec.integrity ?? (await integrityOf(bytes)) },
+        };
       }
       const latest = Object.keys(pkg.versions).at(-1) ?? "0.0.0";
       served.set(name, { packument: { name, "dist-tags": pkg.distTags ?? { latest }, versions }, tarballs });

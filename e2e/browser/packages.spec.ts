@@ -1,0 +1,94 @@
+import type { Page } from "@playwright/test";
+import { expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
+
+/**
+ * npm packages in the IDE, against the suite's Workshop resolving from the suite's test registry:
+ * an undeclared import's quick fix shows the version and locks it, the package's own declarations
+ * complete and hover, a run works, and a stack frame inside a package opens its file read-only.
+ */
+
+const editorLines = (page: Page) => page.locator(".monaco-editor .view-lines").first();
+
+async function goTo(page: Page, line: number, column: number): Promise<void> {
+  await editorLines(page).click();
+  await page.keyboard.press("Control+G");
+  await expect(page.locator(".quick-input-widget")).toBeVisible();
+  await page.keyboard.type(`${line}:${column}`);
+  await page.keyboard.press("Enter");
+  await expect(page.locator(".quick-input-widget")).toBeHidden();
+}
+
+/** Puts the cursor in an import's specifier and accepts the quick fix offered there. */
+async function acceptQuickFix(page: Page, line: number, column: number, title: string): Promise<void> {
+  await goTo(page, line, column);
+  await page.keyboard.press("Control+.");
+  const fix = page.getByText(title);
+  await expect(fix).toBeVisible();
+  await fix.click();
+}
+
+test("an undeclared import gets a quick fix that locks it; types, the console and package frames work", async ({
+  page,
+  requests,
+}) => {
+  await newDraft(page, "Echo");
+  await replaceEditorText(page, 'import { z } from "fx-zod";\n\nexport default { run: () => z };\n');
+  await expect(page.locator(".monaco-editor .squiggly-error").first()).toBeVisible();
+  await acceptQuickFix(page, 1, 22, "Add fx-zod 4.1.2 to dependencies");
+
+  const row = page.getByTestId("dependency-row").filter({ hasText: "fx-zod" });
+  await expect(row).toContainText("^4.1.2");
+  await expect(row).toContainText("4.1.2", { timeout: 30_000 });
+  await expect(page.getByTestId("save-state")).toContainText("saved");
+
+  // The package's own declarations: completion and hover.
+  await replaceEditorText(
+    page,
+    'import { z } from "fx-zod";\n\nconst Input = z.object({ name: z.string() });\nexport default { run: () => z.',
+  );
+  await page.keyboard.press("Control+Space");
+  const suggest = page.locator(".monaco-editor .suggest-widget");
+  await expect(suggest.getByRole("option", { name: /^object/ })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await goTo(page, 3, 18);
+  await page.keyboard.press("ControlOrMeta+K");
+  await page.keyboard.press("ControlOrMeta+I");
+  await expect(page.locator(".monaco-editor .monaco-hover").filter({ hasText: "object<Shape" }).first()).toBeVisible();
+
+  // A second package, whose throw lands inside it.
+  await replaceEditorText(
+    page,
+    [
+      'import { z } from "fx-zod";',
+      'import { explode } from "fx-sourcemap";',
+      "",
+      "export default {",
+      "  run() {",
+      '    console.log("checked", z.object({ name: z.string() }).parse({ name: "ada" }));',
+      "    return explode();",
+      "  },",
+      "};",
+      "",
+    ].join("\n"),
+  );
+  await acceptQuickFix(page, 2, 28, "Add fx-sourcemap 1.0.0 to dependencies");
+  await expect(page.getByTestId("dependency-row").filter({ hasText: "fx-sourcemap" })).toContainText("1.0.0", {
+    timeout: 30_000,
+  });
+  await expect(page.locator(".monaco-editor .squiggly-error")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByText("checked").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/fx-sourcemap gave up at depth 3/).first()).toBeVisible();
+  const frame = page.getByRole("button", { name: /^Open node_modules\/fx-sourcemap\// }).first();
+  await expect(frame).toBeVisible();
+  await frame.click();
+  const dialog = page.getByTestId("package-file");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("package-file-text")).toContainText("gave up at depth");
+  await expect(dialog.locator('[aria-current="location"]')).toContainText("throw");
+
+  // Everything came from the Workshop: the browser asked nothing of the registry or anywhere else.
+  const workshop = new URL(process.env.WORKSHOP_E2E_URL ?? "").origin;
+  expect(requests.filter((url) => !url.startsWith(workshop) && !url.startsWith("data:"))).toEqual([]);
+});

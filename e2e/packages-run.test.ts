@@ -1,0 +1,139 @@
+/**
+ * Gadgets that import npm packages, run end to end: resolved against a real registry (Verdaccio on
+ * loopback, e2e/registry/) by a Workshop of its own, then run as drafts, after the registry is gone
+ * (the Workshop's own store serves the lock), as a published agent from Node, and through a share link.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
+import { createRpcClient, type GadgetFile, type RunOutcome, type WorkshopClient } from "@gadgets/workshop-shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishFixtures } from "./registry/fixtures.ts";
+import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
+
+let dataDir: string;
+let workshop: WorkshopServer;
+let registry: TestRegistry | undefined;
+const clients: WorkshopClient[] = [];
+
+async function newClient() {
+  using boot = createRpcClient({ url: workshop.url });
+  const { token } = await boot.createWorkspace();
+  const client = createRpcClient({ url: workshop.url, token });
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  registry = await startRegistry();
+  await publishFixtures(registry);
+  dataDir = mkdtempSync(join(tmpdir(), "workshop-packages-run-"));
+  workshop = await startWorkshopServer({ dataDir, registry: registry.url });
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients) client[Symbol.dispose]();
+  await workshop?.stop();
+  await registry?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const SOURCE = `import { z } from "fx-zod";
+import { add, answer } from "fx-cjs";
+export default {
+  async run({ name }: { name: unknown }) {
+    if (name === "boom") z.number().parse(name);
+    return { name: z.string().parse(name), sum: add(2, 3), answer };
+  },
+};
+`;
+
+/** The gadget's files with `dependencies` and the lock the Workshop resolved for them. */
+async function lockedGadget(client: WorkshopClient, name: string): Promise<GadgetFile[]> {
+  const dependencies = { "fx-zod": "^4.1.0", "fx-cjs": "1" };
+  const resolved = await client.getSession().resolveDependencies({ dependencies });
+  if (resolved.status !== "ok") throw new Error(resolved.message);
+  return [
+    { path: "gadget.json", content: JSON.stringify({ name, entry: "index.ts", dependencies }) },
+    { path: "index.ts", content: SOURCE },
+    { path: "gadget.lock.json", content: resolved.lock },
+  ];
+}
+
+function okResult(outcome: RunOutcome) {
+  if (outcome.status !== "ok") throw new Error(`${outcome.kind}: ${outcome.message}`);
+  return outcome.result;
+}
+
+describe("a gadget with npm packages", () => {
+  it("shows a throw inside a package at its node_modules file", async () => {
+    const client = await newClient();
+    const session = client.getSession();
+    const draft = await session.createDraft({ files: await lockedGadget(client, "throws-in-package") });
+    const outcome = await session.runDraft(draft.id, { name: "boom" });
+    expect(outcome).toMatchObject({ status: "error", kind: "user" });
+    if (outcome.status !== "error") return;
+    expect(outcome.error?.message).toContain("Expected number");
+    const files = (outcome.error?.frames ?? []).map((frame) => frame.file);
+    expect(files[0]).toBe("node_modules/fx-zod/index.js");
+    expect(files).toContain("index.ts");
+  });
+
+  it("refuses an import the manifest does not declare, and a stale lock, naming what to do", async () => {
+    const client = await newClient();
+    const session = client.getSession();
+    const undeclared = await session.createDraft({
+      files: [
+        { path: "gadget.json", content: JSON.stringify({ name: "undeclared", entry: "index.ts" }) },
+        { path: "index.ts", content: SOURCE },
+      ],
+    });
+    const refused = await session.runDraft(undeclared.id, { name: "x" });
+    expect(refused).toMatchObject({ status: "error", kind: "invalid" });
+    expect(refused.status === "error" && refused.message).toContain('"fx-zod" is not in the "dependencies"');
+
+    const stale = await session.createDraft({
+      files: [
+        {
+          path: "gadget.json",
+          content: JSON.stringify({ name: "stale", entry: "index.ts", dependencies: { "fx-zod": "^4.1.0" } }),
+        },
+        {
+          path: "index.ts",
+          content: 'import { z } from "fx-zod";\nexport default { async run() { return typeof z; } };',
+        },
+      ],
+    });
+    const outcome = await session.runDraft(stale.id, null);
+    expect(outcome).toMatchObject({ status: "error", kind: "invalid" });
+    expect(outcome.status === "error" && outcome.message).toContain("no gadget.lock.json");
+  });
+
+  it("runs as a draft, as a published agent from Node and through a share link — also with the registry gone", async () => {
+    const client = await newClient();
+    const session = client.getSession();
+    const draft = await session.createDraft({ files: await lockedGadget(client, "uses-packages") });
+    const expected = { name: "Ada", sum: 5, answer: 42 };
+    expect(okResult(await session.runDraft(draft.id, { name: "Ada" }))).toEqual(expected);
+
+    const { agentId } = await session.publishDraft(draft.id);
+    const { shareId } = await session.shareDraft(draft.id, { name: "Ada" });
+
+    await registry?.stop();
+    registry = undefined;
+
+    // A save makes new files (new hash): nothing cached stands in for the store.
+    const saved = await session.saveDraft(draft.id, {
+      baseVersion: draft.version,
+      files: draft.files.map((file) => (file.path === "index.ts" ? { ...file, content: `${file.content}\n` } : file)),
+    });
+    expect(saved.status).toBe("saved");
+    expect(okResult(await session.runDraft(draft.id, { name: "Ada" }))).toEqual(expected);
+    expect(await client.getAgent(agentId).run({ name: "Ada" })).toEqual(expected);
+
+    using visitor = createRpcClient({ url: workshop.url });
+    expect(okResult(await visitor.api.openShare(shareId).run({ name: "Ada" }))).toEqual(expected);
+  });
+});
