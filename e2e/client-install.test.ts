@@ -3,14 +3,15 @@
  * `@gadgets/workshop-shared` and `@gadgets/backend-utils` from the tarballs the running Workshop
  * serves (`/packages/…tgz`, packed by `pnpm build`), with every registry request bound to fail, then
  * type-checks the product's backend example (fixtures/examples/execute-agent.ts, verbatim) with
- * TypeScript and runs it with plain Node 22 and Node 20 (which has no WebSocket of its own).
+ * TypeScript and runs it with plain Node 22 (the project's) and Node 20 (e2e/node20's), which has no
+ * WebSocket of its own.
  */
 
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "./cli-process.ts";
@@ -30,17 +31,13 @@ const tarballUrl = (library: string): string => {
   return `${workshopUrl()}/packages/${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
 };
 
-/** The system's Node when it is 20, as on the machines this suite runs on. */
-function node20(): string {
-  const version = execFileSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "--version"], {
-    encoding: "utf8",
-  }).trim();
-  if (!version.startsWith("v20."))
-    throw new Error(`This test runs the example on Node 20, but the system's node is ${version}: install Node 20.`);
-  return execFileSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "which", "node"], {
-    encoding: "utf8",
-  }).trim();
-}
+/** Node 20, from the `node` package that e2e/node20 installs, so the test needs no Node 20 on the machine. */
+const node20 = (): string =>
+  join(
+    dirname(createRequire(join(REPO_ROOT, "e2e", "node20", "package.json")).resolve("node/package.json")),
+    "bin",
+    "node",
+  );
 
 const example = readFileSync(new URL("./fixtures/examples/execute-agent.ts", import.meta.url), "utf8");
 
@@ -57,6 +54,11 @@ beforeAll(async () => {
   const draft = await session.createDraft({ files: gadget(ECHO_SOURCE, { name: "echo" }) });
   ({ agentId } = await session.publishDraft(draft.id));
 
+  for (const library of ["workshop-shared", "backend-utils"]) {
+    const response = await fetch(tarballUrl(library), { method: "HEAD" });
+    if (!response.ok)
+      throw new Error(`The Workshop does not serve ${tarballUrl(library)} (${response.status}): run pnpm build first.`);
+  }
   const npm = (...args: string[]) =>
     execFileSync("npm", args, {
       cwd: project,

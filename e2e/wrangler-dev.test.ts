@@ -11,7 +11,7 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -51,6 +51,8 @@ async function waitForHealth(): Promise<void> {
 }
 
 beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, "apps", "workshop", "dist", "index.html")))
+    throw new Error("wrangler.toml's assets (apps/workshop/dist) are not built: run pnpm build first.");
   persistDir = mkdtempSync(join(tmpdir(), "workshop-wrangler-"));
   const port = await freePort();
   const inspectorPort = await freePort();

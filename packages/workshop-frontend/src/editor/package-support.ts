@@ -58,6 +58,7 @@ function registerOnce(): void {
   }
 }
 
+const shownMarkers = new WeakMap<monaco.editor.ITextModel, string>();
 let libs: monaco.IDisposable[] = [];
 let libsFor: EditorPackages["typeFiles"] | undefined;
 
@@ -75,6 +76,8 @@ export function showPackages(packages: EditorPackages | undefined, modelPrefix: 
       ),
     );
   }
+  // Asked now, so the quick fix has its version by the time someone opens it.
+  for (const found of packages?.undeclared ?? []) void packages?.lookup(found.name);
   for (const model of monaco.editor.getModels()) {
     if (!model.uri.path.startsWith(modelPrefix)) continue;
     const path = model.uri.path.slice(modelPrefix.length);
@@ -90,6 +93,10 @@ export function showPackages(packages: EditorPackages | undefined, modelPrefix: 
         endLineNumber: found.line,
         endColumn: found.endColumn,
       }));
+    // Setting the same markers again would restart (and cancel) an open quick-fix request.
+    const key = JSON.stringify(markers);
+    if (shownMarkers.get(model) === key) continue;
+    shownMarkers.set(model, key);
     monaco.editor.setModelMarkers(model, PACKAGE_MARKER_SOURCE, markers);
   }
 }
