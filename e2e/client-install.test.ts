@@ -55,7 +55,8 @@ beforeAll(async () => {
   ({ agentId } = await session.publishDraft(draft.id));
 
   for (const library of ["workshop-shared", "backend-utils"]) {
-    const response = await fetch(tarballUrl(library), { method: "HEAD" });
+    const response = await fetch(tarballUrl(library));
+    await response.body?.cancel();
     if (!response.ok)
       throw new Error(`The Workshop does not serve ${tarballUrl(library)} (${response.status}): run pnpm build first.`);
   }

@@ -755,7 +755,9 @@ export type PackageErrorKind =
   | "unsafe-tarball"
   | "bad-package"
   | "cycle"
-  | "stale-lock";
+  | "stale-lock"
+  /** The Workshop would not store it: its disk is nearly full, or the workspace's quota is. */
+  | "storage-full";
 
 export type ResolveOutcome =
   | {

@@ -18,7 +18,14 @@ export interface FetchContext {
   privateRegistry: boolean;
   /** Fetches tarballs (the token goes only to the registry's own origin). */
   registry: Pick<RegistryClient, "tarball">;
+  /**
+   * Asked once the package is verified and unpacked, before its first byte is written: throws a
+   * "storage-full" PackageError to refuse (disk nearly full), so a refused package leaves nothing behind.
+   */
+  beforeWrite: BeforeWrite;
 }
+
+export type BeforeWrite = (entry: LockedPackage, unpackedBytes: number) => Promise<void>;
 
 export interface StoredPackage {
   object: PackageStoreObject;
@@ -39,6 +46,7 @@ export async function ensureStored(context: FetchContext, entry: LockedPackage):
       const bytes = await context.registry.tarball(entry.resolved, entry.name, entry.version);
       await verifyIntegrity(bytes, entry.integrity, entry.name, entry.version);
       const unpacked = await unpackTarball(bytes, entry.name, entry.version);
+      await context.beforeWrite(entry, unpacked.bytes);
       const info = await context.stored.write(entry, context.privateRegistry, unpacked);
       return { object: target, info };
     })();

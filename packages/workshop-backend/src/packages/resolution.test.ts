@@ -5,7 +5,7 @@ import { ensureStored } from "./package-fetch.ts";
 import { RegistryClient, type RegistryFetch } from "./registry-client.ts";
 import { resolveLock, type ResolutionPackages } from "./resolution.ts";
 import { StoredPackages } from "./stored-packages.ts";
-import { MemoryPackageStores } from "./testing/memory-package-store.ts";
+import { ALWAYS_WRITE, MemoryPackageStores } from "./testing/memory-package-store.ts";
 import { FAKE_REGISTRY, type FakePackage, FakeRegistry, integrityOf } from "./testing/fake-registry.ts";
 import { storedPackageSource } from "./workspace-packages.ts";
 
@@ -26,7 +26,7 @@ function setup(packages: Record<string, FakePackage>) {
     },
     async ensure(entry, access) {
       const registry = access?.client ?? (await this.client()).client;
-      return ensureStored({ stored, privateRegistry: false, registry }, entry);
+      return ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
     },
   };
   const source = storedPackageSource({

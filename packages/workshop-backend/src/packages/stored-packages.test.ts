@@ -4,7 +4,7 @@ import { ensureStored } from "./package-fetch.ts";
 import { PackageError } from "./package-error.ts";
 import { RegistryClient } from "./registry-client.ts";
 import { sharedObjectName, splitParts, StoredPackages, workspaceObjectName } from "./stored-packages.ts";
-import { MemoryPackageStores } from "./testing/memory-package-store.ts";
+import { ALWAYS_WRITE, MemoryPackageStores } from "./testing/memory-package-store.ts";
 import { FAKE_REGISTRY, FakeRegistry, integrityOf } from "./testing/fake-registry.ts";
 
 async function lockedFrom(fake: FakeRegistry, name: string, version: string): Promise<LockedPackage> {
@@ -39,11 +39,11 @@ describe("ensureStored", () => {
     const { fake, stores, stored, registry } = setup();
     const entry = await lockedFrom(fake, "a", "1.0.0");
     fake.requests.length = 0;
-    const first = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    const first = await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
     expect(first.info).toMatchObject({ name: "a", version: "1.0.0", files: 2, types: false });
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([entry.integrity]);
     expect(stores.opened.some((name) => name.startsWith("workspace:"))).toBe(false);
-    await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
     expect(fake.requests).toHaveLength(1);
     const files = await stored.read(first.object, entry, first.info);
     expect(files.files.get("index.js")).toBe("export default 1;");
@@ -52,7 +52,7 @@ describe("ensureStored", () => {
   it("stores a package of a workspace's own registry in that workspace's object only", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), private: true as const };
-    await ensureStored({ stored, privateRegistry: true, registry }, entry);
+    await ensureStored({ stored, privateRegistry: true, registry, beforeWrite: ALWAYS_WRITE }, entry);
     expect(stores.stored(workspaceObjectName("ws1"))).toEqual([entry.integrity]);
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
     // Another workspace reading the same lock entry finds nothing of ws1's.
@@ -63,9 +63,10 @@ describe("ensureStored", () => {
   it("refuses a tarball whose integrity does not match and stores nothing", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };
-    const error = await ensureStored({ stored, privateRegistry: false, registry }, entry).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await ensureStored(
+      { stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE },
+      entry,
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PackageError);
     expect((error as PackageError).kind).toBe("integrity");
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
@@ -75,7 +76,10 @@ describe("ensureStored", () => {
     const big = "x".repeat(1_300_000);
     const { fake, stored, registry } = setup({ "big.js": big, "small.js": "1" });
     const entry = await lockedFrom(fake, "a", "1.0.0");
-    const { object, info } = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    const { object, info } = await ensureStored(
+      { stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE },
+      entry,
+    );
     const read = await stored.read(object, entry, info);
     expect(read.files.get("big.js")).toBe(big);
     expect(read.files.get("small.js")).toBe("1");
@@ -85,7 +89,7 @@ describe("ensureStored", () => {
   it("keeps binary files by name and says whether the package has its own types", async () => {
     const { fake, stored, registry } = setup({ "index.d.ts": "export {};", "addon.node": new Uint8Array([0, 255]) });
     const entry = await lockedFrom(fake, "a", "1.0.0");
-    const { info } = await ensureStored({ stored, privateRegistry: false, registry }, entry);
+    const { info } = await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
     expect(info.binaries).toEqual(["addon.node"]);
     expect(info.types).toBe(true);
   });

@@ -8,6 +8,7 @@
 
 import type { LockedPackage } from "@gadgets/workshop-shared/api";
 import type { Env } from "../env.ts";
+import { diskWriteRefusal } from "../rpc/disk-guard.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { ensureStored, type StoredPackage } from "./package-fetch.ts";
 import { PackageError } from "./package-error.ts";
@@ -15,6 +16,7 @@ import type { PackageSource } from "./package-source.ts";
 import { RegistryClient } from "./registry-client.ts";
 import { allowsLocalRegistry, registryFetch, type WorkspaceRegistry, workspaceRegistry } from "./registry-setting.ts";
 import { type PackageStoreObject, StoredPackages, type StoredFiles } from "./stored-packages.ts";
+import { refuseWritesWhen } from "./write-guard.ts";
 
 export interface RegistryAccess {
   registry: WorkspaceRegistry;
@@ -64,7 +66,15 @@ export class WorkspacePackages {
     const quick = await this.stored.find(entry, false);
     if (quick) return quick;
     const { registry, client } = access ?? (await this.client());
-    return ensureStored({ stored: this.stored, privateRegistry: !registry.isDefault, registry: client }, entry);
+    return ensureStored(
+      {
+        stored: this.stored,
+        privateRegistry: !registry.isDefault,
+        registry: client,
+        beforeWrite: refuseWritesWhen(() => diskWriteRefusal(this.env)),
+      },
+      entry,
+    );
   }
 
   async files(entry: LockedPackage, access?: RegistryAccess): Promise<StoredFiles> {

@@ -38,9 +38,14 @@ export function diskRefusal({ freeBytes, minFreeBytes }: DiskStatus): string | u
   return `The Workshop's disk is nearly full (${mb(freeBytes)} free; new writes stop below ${mb(minFreeBytes)}). Nothing was saved; reading still works. Free disk space on the server, then try again.`;
 }
 
+/** Why a write would be refused now, or undefined when it may go on. */
+export async function diskWriteRefusal(env: Env): Promise<string | undefined> {
+  const known = await status(env);
+  return known && diskRefusal(known);
+}
+
 /** Throws a clear error when the disk is below its free-space floor. */
 export async function checkDiskForWrite(env: Env): Promise<void> {
-  const known = await status(env);
-  const refusal = known && diskRefusal(known);
+  const refusal = await diskWriteRefusal(env);
   if (refusal) throw new Error(refusal);
 }

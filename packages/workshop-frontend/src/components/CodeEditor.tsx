@@ -15,7 +15,7 @@ export function preloadEditor(): void {
 /** The code editor; Monaco arrives in its own chunk the first time an editor is shown. */
 export function CodeEditor(props: MonacoViewProps) {
   return (
-    <Suspense fallback={<div className="p-4 text-sm text-zinc-500">Loading the editor…</div>}>
+    <Suspense fallback={<div className="p-4 text-sm text-zinc-600 dark:text-zinc-400">Loading the editor…</div>}>
       <MonacoView {...props} />
     </Suspense>
   );

@@ -51,7 +51,7 @@ export function ConflictDialog({
         </div>
         <div className="min-h-0 flex-1 rounded border border-zinc-200 dark:border-zinc-800">
           {pair && (
-            <Suspense fallback={<p className="p-4 text-zinc-500">Loading the diff…</p>}>
+            <Suspense fallback={<p className="p-4 text-zinc-600 dark:text-zinc-400">Loading the diff…</p>}>
               <DiffView
                 key={pair.path}
                 path={pair.path}
@@ -73,7 +73,7 @@ export function ConflictDialog({
           </button>
           <button
             type="button"
-            className="rounded bg-sky-600 px-3 py-1 text-white hover:bg-sky-700"
+            className="rounded bg-sky-700 px-3 py-1 text-white hover:bg-sky-800"
             onClick={() => onMerged(mergedFiles(pairs, edited.current))}
           >
             Save the merge

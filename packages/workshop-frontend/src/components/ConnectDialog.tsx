@@ -114,13 +114,13 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
               </label>
               <button
                 type="submit"
-                className="rounded bg-sky-600 px-2 py-0.5 text-xs text-white hover:bg-sky-700 disabled:opacity-50"
+                className="rounded bg-sky-700 px-2 py-0.5 text-xs text-white hover:bg-sky-800 disabled:opacity-50"
                 disabled={making}
                 data-autofocus
               >
                 {making ? "Making the key…" : "Make a key for this client"}
               </button>
-              <span id="connect-key-scope" className="text-xs text-zinc-500">
+              <span id="connect-key-scope" className="text-xs text-zinc-600 dark:text-zinc-400">
                 Scope “call”: it lists and runs published agents, and nothing else.
               </span>
             </form>
@@ -136,7 +136,9 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
           <h3 id="connect-config-heading" className="font-semibold">
             Configuration
           </h3>
-          {!created && <p className="text-xs text-zinc-500">Make a key above and it is filled in here.</p>}
+          {!created && (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">Make a key above and it is filled in here.</p>
+          )}
           {snippets.map((snippet) => (
             <div
               key={snippet.id}
@@ -146,7 +148,7 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
             >
               <div className="flex items-center gap-2">
                 <h4 className="text-xs font-semibold">{snippet.client}</h4>
-                <span className="flex-1 text-xs text-zinc-500">{snippet.where}</span>
+                <span className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">{snippet.where}</span>
                 <CopyButton text={snippet.text} what={`the ${snippet.client} configuration`} />
               </div>
               <pre className="overflow-auto rounded border border-zinc-200 bg-zinc-50 p-1 text-xs dark:border-zinc-800 dark:bg-zinc-950">
@@ -165,7 +167,7 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
               {errorMessage(keys.error)}
             </p>
           ) : rows.length === 0 ? (
-            <p className="text-zinc-500">{keys.isPending ? "Loading the keys…" : "No keys yet."}</p>
+            <p className="text-zinc-600 dark:text-zinc-400">{keys.isPending ? "Loading the keys…" : "No keys yet."}</p>
           ) : (
             <ul className="flex flex-col gap-1">
               {rows.map((row) => (
@@ -179,7 +181,7 @@ export function ConnectDialog({ onClose }: { onClose(): void }) {
                   data={{ "data-testid": "api-key", "data-key-id": row.keyId }}
                 >
                   <p className="font-semibold">{row.name}</p>
-                  <p className="text-zinc-500">
+                  <p className="text-zinc-600 dark:text-zinc-400">
                     {row.scope} · {row.agents} · made {row.created} · {row.lastUsed}
                   </p>
                 </ConfirmableItem>

@@ -12,7 +12,7 @@ import { ValueView } from "./ValueView.tsx";
 const LEVEL_STYLE: Record<string, string> = {
   log: "",
   info: "text-sky-800 dark:text-sky-300",
-  debug: "text-zinc-500",
+  debug: "text-zinc-600 dark:text-zinc-400",
   warn: "bg-amber-50 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200",
   error: "bg-red-50 text-red-900 dark:bg-red-950/40 dark:text-red-200",
 };
@@ -83,14 +83,14 @@ function LogLine({
       data-depth={entry.depth ?? 0}
       data-testid="console-line"
     >
-      <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+      <span className="shrink-0 text-zinc-600 dark:text-zinc-400 tabular-nums">{time(entry.t)}</span>
       <From entry={entry} />
       <span className="flex min-w-0 gap-1" style={{ paddingLeft: `${(entry.depth ?? 0) * 1.5}em` }}>
         {entry.group ? (
           <>
             <button
               type="button"
-              className="shrink-0 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
+              className="shrink-0 text-zinc-600 dark:text-zinc-400 hover:text-zinc-900 dark:hover:text-zinc-100"
               aria-expanded={!closed}
               aria-label={closed ? "Show the lines of this group" : "Hide the lines of this group"}
               title={closed ? "Show the lines of this group" : "Hide the lines of this group"}
@@ -125,7 +125,7 @@ function Entry({
   switch (entry.kind) {
     case "run-start":
       return (
-        <div className="mt-1 flex items-center gap-2 border-t border-zinc-300 pt-1 text-[11px] uppercase tracking-wide text-zinc-500 dark:border-zinc-700">
+        <div className="mt-1 flex items-center gap-2 border-t border-zinc-300 pt-1 text-[11px] uppercase tracking-wide text-zinc-600 dark:text-zinc-400 dark:border-zinc-700">
           Run of {entry.name} · {new Date(entry.at).toLocaleTimeString()}
         </div>
       );
@@ -134,7 +134,7 @@ function Entry({
     case "error":
       return (
         <div className={`px-1 ${LEVEL_STYLE.error}`} data-testid="console-error">
-          <span className="text-zinc-400 tabular-nums">{time(entry.t)} </span>
+          <span className="text-zinc-600 dark:text-zinc-400 tabular-nums">{time(entry.t)} </span>
           <From entry={entry} />
           <span className="font-semibold">
             {entry.error.name}: {entry.error.message}
@@ -148,23 +148,24 @@ function Entry({
           className={`flex gap-2 px-1 ${entry.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`}
           data-testid="console-trace"
         >
-          <span className="shrink-0 text-zinc-400 tabular-nums">{time(entry.t)}</span>
+          <span className="shrink-0 text-zinc-600 dark:text-zinc-400 tabular-nums">{time(entry.t)}</span>
           <From entry={entry} />
           <span>
-            ⇄ {entry.capability}: {entry.summary} <span className="text-zinc-500">({entry.ms} ms)</span>
+            ⇄ {entry.capability}: {entry.summary}{" "}
+            <span className="text-zinc-600 dark:text-zinc-400">({entry.ms} ms)</span>
           </span>
         </div>
       );
     case "dropped":
       return (
-        <div className="px-1 italic text-zinc-500">
+        <div className="px-1 italic text-zinc-600 dark:text-zinc-400">
           {entry.count} lines dropped (the run logged more than the stream carries)
         </div>
       );
     case "end": {
       const outcome = entry.outcome;
       return (
-        <div className="px-1 text-zinc-500" data-testid="console-end">
+        <div className="px-1 text-zinc-600 dark:text-zinc-400" data-testid="console-end">
           {outcome.status === "ok" ? (
             "✓ finished"
           ) : (
@@ -175,8 +176,7 @@ function Entry({
               : {outcome.message}
             </>
           )}{" "}
-          in{" "}
-          {outcome.timings.totalMs} ms
+          in {outcome.timings.totalMs} ms
         </div>
       );
     }
@@ -295,7 +295,7 @@ export function ConsolePanel({
               aria-label={name}
               title={name}
               onClick={() => toggle(key)}
-              className={`rounded-full px-1.5 py-px leading-4 ${filter[key] ? on : "text-zinc-400 line-through decoration-zinc-400/60 hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
+              className={`rounded-full px-1.5 py-px leading-4 ${filter[key] ? on : "text-zinc-600 dark:text-zinc-400 line-through decoration-zinc-400/60 hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
             >
               {label}
             </button>
@@ -320,7 +320,7 @@ export function ConsolePanel({
         </div>
       )}
       {dropped > 0 && (
-        <div className="px-2 text-xs italic text-zinc-500">
+        <div className="px-2 text-xs italic text-zinc-600 dark:text-zinc-400">
           {dropped} older lines dropped (the console keeps the latest {entries.length})
         </div>
       )}
@@ -347,7 +347,7 @@ export function ConsolePanel({
         }}
       >
         {entries.length === 0 && emptyHint && (
-          <p className="p-3 font-sans text-zinc-500" data-testid="console-empty">
+          <p className="p-3 font-sans text-zinc-600 dark:text-zinc-400" data-testid="console-empty">
             {emptyHint}
           </p>
         )}

@@ -40,7 +40,7 @@ export function ConsoleTableView({ table }: { table: ConsoleTable }) {
           ))}
         </tbody>
       </table>
-      {more.length > 0 && <div className="italic text-zinc-500">… {more.join(", ")}</div>}
+      {more.length > 0 && <div className="italic text-zinc-600 dark:text-zinc-400">… {more.join(", ")}</div>}
     </div>
   );
 }

@@ -21,12 +21,12 @@ export function DependenciesPanel({ packages }: { packages: PackagesView }) {
   };
   return (
     <section className="space-y-1 p-2 text-xs" aria-label="Dependencies">
-      <h2 className="font-semibold uppercase tracking-wide text-zinc-500">Dependencies</h2>
+      <h2 className="font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Dependencies</h2>
       <ul className="space-y-0.5">
         {dependencies.map((dependency) => (
           <li key={dependency.name} className="flex items-center gap-1" data-testid="dependency-row">
             <span className="truncate font-mono">{dependency.name}</span>
-            <span className="text-zinc-500">{dependency.range}</span>
+            <span className="text-zinc-600 dark:text-zinc-400">{dependency.range}</span>
             <span className="ml-auto font-mono" title="The version gadget.lock.json holds">
               {dependency.version ?? (resolving ? "locking…" : "not locked")}
             </span>

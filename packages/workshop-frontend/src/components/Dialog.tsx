@@ -90,6 +90,10 @@ export function Dialog({
       className="fixed inset-0 z-50 flex items-center justify-center bg-black/40"
       data-testid={testId}
       onKeyDown={(event) => keepFocusInside(event, panel.current)}
+      // A press on the backdrop would move focus to the page under it.
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) event.preventDefault();
+      }}
     >
       <div
         ref={panel}
@@ -109,7 +113,10 @@ export function Dialog({
             ×
           </button>
         </div>
-        <div className="min-h-0 flex-1 overflow-auto p-4">{children}</div>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the body scrolls, so the keyboard must reach it even when nothing inside is focusable (WCAG 2.1.1). */}
+        <div tabIndex={0} className="min-h-0 flex-1 overflow-auto p-4 outline-sky-600 focus-visible:outline-2">
+          {children}
+        </div>
       </div>
     </div>
   );

@@ -11,7 +11,11 @@ import { TestBadge } from "./TestBadge.tsx";
 function AgentSchemas({ agent }: { agent: AgentSummary }) {
   const texts = agentSchemaTexts(agent);
   if (texts.length === 0)
-    return <p className="text-xs text-zinc-500">No input or output schema: it takes and returns any JSON.</p>;
+    return (
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        No input or output schema: it takes and returns any JSON.
+      </p>
+    );
   return (
     <div className="space-y-1" data-testid="agent-schemas">
       {texts.map((text) => (
@@ -21,7 +25,7 @@ function AgentSchemas({ agent }: { agent: AgentSummary }) {
             <code>{text.type}</code>
           </pre>
           <details className="text-xs">
-            <summary className="cursor-pointer text-zinc-500">{text.which} JSON Schema</summary>
+            <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">{text.which} JSON Schema</summary>
             <pre className="overflow-auto rounded bg-zinc-50 p-1 dark:bg-zinc-950">
               <code>{text.json}</code>
             </pre>
@@ -57,7 +61,7 @@ export function DocsDialog({
       {view === "help" ? (
         <Markdown source={contract} />
       ) : agents.data?.length === 0 ? (
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
           No published agents yet. Publish a draft to add it here; other gadgets with the catalog grant can then call it
           by name.
         </p>
@@ -73,13 +77,13 @@ export function DocsDialog({
             >
               <p className="font-semibold">
                 {agent.name}{" "}
-                <span className="text-xs font-normal text-zinc-500">
+                <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
                   v{agent.latestVersion} · {agent.agentId}
                 </span>{" "}
                 <TestBadge tests={agent.tests} />
               </p>
               {agent.description && <p className="text-sm text-zinc-600 dark:text-zinc-300">{agent.description}</p>}
-              <p className="text-xs text-zinc-500">
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">
                 grants:{" "}
                 {[
                   agent.grants.kv && "kv",
@@ -93,7 +97,7 @@ export function DocsDialog({
               {agent.docs ? (
                 <Markdown source={agent.docs} />
               ) : (
-                <p className="text-xs text-zinc-500">No README.md in this agent.</p>
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">No README.md in this agent.</p>
               )}
             </li>
           ))}

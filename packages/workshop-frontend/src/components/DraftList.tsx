@@ -42,7 +42,7 @@ export function DraftList({
   return (
     <nav aria-label="Drafts" className="text-sm">
       <div className="flex items-center justify-between px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Drafts</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Drafts</h2>
         <select
           aria-label="New draft from a template"
           className="rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700"
@@ -57,7 +57,7 @@ export function DraftList({
           ))}
         </select>
       </div>
-      {drafts.isPending && <p className="px-3 text-xs text-zinc-500">Loading…</p>}
+      {drafts.isPending && <p className="px-3 text-xs text-zinc-600 dark:text-zinc-400">Loading…</p>}
       <ul>
         {drafts.data?.map((draft) => (
           <li
@@ -70,12 +70,13 @@ export function DraftList({
               onClick={() => onOpen(draft.id)}
               aria-current={draft.id === activeId ? "true" : undefined}
             >
-              {draft.name} <span className="text-xs text-zinc-500">{savedRevisionText(draft.version)}</span>
+              {draft.name}{" "}
+              <span className="text-xs text-zinc-600 dark:text-zinc-400">{savedRevisionText(draft.version)}</span>
             </button>
             <span className="hidden gap-1 pr-1 group-focus-within:flex group-hover:flex">
               <button
                 type="button"
-                className="text-xs text-zinc-500"
+                className="text-xs text-zinc-600 dark:text-zinc-400"
                 aria-label={`Duplicate ${draft.name}`}
                 onClick={() => void duplicate(draft.id)}
               >
@@ -83,7 +84,7 @@ export function DraftList({
               </button>
               <button
                 type="button"
-                className="text-xs text-zinc-500 hover:text-red-600"
+                className="text-xs text-zinc-600 dark:text-zinc-400 hover:text-red-600"
                 aria-label={`Delete ${draft.name}`}
                 onClick={async () => {
                   if (!window.confirm(`Delete the draft "${draft.name}"?`)) return;

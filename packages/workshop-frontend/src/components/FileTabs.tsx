@@ -22,7 +22,7 @@ export function FileTabs({
           type="button"
           role="tab"
           aria-selected={path === active}
-          className={`px-3 py-1 ${path === active ? "border-b-2 border-sky-500" : "text-zinc-500"}`}
+          className={`px-3 py-1 ${path === active ? "border-b-2 border-sky-500" : "text-zinc-600 dark:text-zinc-400"}`}
           onClick={() => onSelect(path)}
         >
           {path}

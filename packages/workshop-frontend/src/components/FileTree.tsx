@@ -29,7 +29,7 @@ export function FileTree({
   return (
     <nav aria-label="Files" className="text-sm">
       <div className="flex items-center justify-between px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Files</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Files</h2>
         <button
           type="button"
           className="rounded px-1 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800"
@@ -57,7 +57,7 @@ export function FileTree({
               <span className="hidden gap-1 pr-1 group-focus-within:flex group-hover:flex">
                 <button
                   type="button"
-                  className="text-xs text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
+                  className="text-xs text-zinc-600 dark:text-zinc-400 hover:text-zinc-900 dark:hover:text-zinc-100"
                   aria-label={`Rename ${file.path}`}
                   onClick={() => {
                     const to = window.prompt(`Rename ${file.path} to:`, file.path)?.trim();
@@ -72,7 +72,7 @@ export function FileTree({
                 </button>
                 <button
                   type="button"
-                  className="text-xs text-zinc-500 hover:text-red-600"
+                  className="text-xs text-zinc-600 dark:text-zinc-400 hover:text-red-600"
                   aria-label={`Delete ${file.path}`}
                   onClick={() => {
                     if (!window.confirm(`Delete ${file.path}?`)) return;

@@ -106,8 +106,10 @@ export function GrantsPanel({ editor, files }: { editor: DraftEditor; files: Gad
 
   return (
     <section className="space-y-1 p-2 text-xs" aria-label="Grants">
-      <h2 className="font-semibold uppercase tracking-wide text-zinc-500">Grants</h2>
-      <p className="text-zinc-500">A gadget reaches nothing outside its isolate but what it is granted here.</p>
+      <h2 className="font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Grants</h2>
+      <p className="text-zinc-600 dark:text-zinc-400">
+        A gadget reaches nothing outside its isolate but what it is granted here.
+      </p>
       <label className="flex items-start gap-1">
         <input
           type="checkbox"

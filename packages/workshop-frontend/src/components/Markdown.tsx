@@ -19,8 +19,12 @@ const components: Components = {
   p: ({ children }) => <p className="mt-2">{children}</p>,
   ul: ({ children }) => <ul className="mt-2 ml-4 list-disc">{children}</ul>,
   ol: ({ children }) => <ol className="mt-2 ml-4 list-decimal">{children}</ol>,
+  // A code block wider than the dialog scrolls: focusable, so the keyboard can scroll it too.
   pre: ({ children }) => (
-    <pre className="mt-2 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{children}</pre>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1).
+    <pre tabIndex={0} className="mt-2 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
+      {children}
+    </pre>
   ),
   code: ({ children }) => <code className="rounded bg-zinc-100 px-0.5 dark:bg-zinc-800">{children}</code>,
 };

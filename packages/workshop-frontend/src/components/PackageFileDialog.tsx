@@ -36,7 +36,7 @@ export function PackageFileDialog({
   return (
     <Dialog title={`${frame.file} (read-only)`} onClose={onClose} size="wide" testId="package-file">
       {!file ? (
-        <p className="p-4 text-sm text-zinc-500">Opening {frame.file}…</p>
+        <p className="p-4 text-sm text-zinc-600 dark:text-zinc-400">Opening {frame.file}…</p>
       ) : "error" in file ? (
         <p className="p-4 text-sm text-red-600" role="alert">
           {file.error}
@@ -54,7 +54,9 @@ export function PackageFileDialog({
                 aria-current={here ? "location" : undefined}
                 className={`flex whitespace-pre ${here ? "bg-amber-100 dark:bg-amber-900/40" : ""}`}
               >
-                <span className="w-12 shrink-0 pr-2 text-right text-zinc-400 select-none">{line}</span>
+                <span className="w-12 shrink-0 pr-2 text-right text-zinc-600 dark:text-zinc-400 select-none">
+                  {line}
+                </span>
                 <span>{text}</span>
               </div>
             );

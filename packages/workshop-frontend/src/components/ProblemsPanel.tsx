@@ -37,7 +37,7 @@ function ProblemRow({
           </span>
         )}
       </div>
-      <div className="mt-0.5 flex flex-wrap gap-x-3 text-[11px] text-zinc-500">
+      <div className="mt-0.5 flex flex-wrap gap-x-3 text-[11px] text-zinc-600 dark:text-zinc-400">
         {problem.gadget && (
           <span data-testid="problem-gadget">
             {problem.gadget}
@@ -97,10 +97,10 @@ export function ProblemsPanel({
     const timer = setInterval(() => setNow(Date.now()), 10_000);
     return () => clearInterval(timer);
   }, []);
-  if (groups === undefined) return <p className="p-3 text-xs text-zinc-500">Loading problems…</p>;
+  if (groups === undefined) return <p className="p-3 text-xs text-zinc-600 dark:text-zinc-400">Loading problems…</p>;
   if (problems.length === 0)
     return (
-      <p className="p-3 text-xs text-zinc-500" data-testid="problems-empty">
+      <p className="p-3 text-xs text-zinc-600 dark:text-zinc-400" data-testid="problems-empty">
         No problems. When a run of a draft or a published agent fails (an uncaught error, a timeout), it is grouped here
         with how often it happened and where — click a frame to jump to that line.
       </p>

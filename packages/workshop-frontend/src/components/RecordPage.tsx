@@ -22,7 +22,7 @@ function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string })
   return (
     <p className="text-xs" data-testid={`${label}-outcome`}>
       <span className="font-semibold">{label}:</span> {outcomeText(outcome)}{" "}
-      <span className="text-zinc-500" data-testid={`${label}-timings`}>
+      <span className="text-zinc-600 dark:text-zinc-400" data-testid={`${label}-timings`}>
         · {timingsText(outcome.timings)}
       </span>
     </p>
@@ -49,7 +49,8 @@ export function RecordPage({ recordId }: { recordId: string }) {
   const notReplayable = useMemo(() => (record ? replayNotice(unreplayableCapabilities(record)) : undefined), [record]);
 
   if (missing) return <NotFound message={missing} />;
-  if (!record || !shared) return <p className="p-6 text-sm text-zinc-500">Opening the run record…</p>;
+  if (!record || !shared)
+    return <p className="p-6 text-sm text-zinc-600 dark:text-zinc-400">Opening the run record…</p>;
 
   const diff = rerun?.outcome ? diffRuns(record, { events: rerun.events, outcome: rerun.outcome }) : undefined;
   const manifest = checkManifest(record.files);
@@ -113,7 +114,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
         </div>
       </header>
       {/* Side by side on a wide window, stacked on a phone. */}
-      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+      <main className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div className="min-h-0 min-w-0 flex-1 border-b border-zinc-200 md:border-r md:border-b-0 dark:border-zinc-800">
           <ReadOnlyCode
             files={record.files}
@@ -124,7 +125,8 @@ export function RecordPage({ recordId }: { recordId: string }) {
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1 overflow-hidden p-2">
           <p className="text-xs">
-            <span className="font-semibold">Payload:</span> <code className="break-all">{JSON.stringify(record.payload)}</code>
+            <span className="font-semibold">Payload:</span>{" "}
+            <code className="break-all">{JSON.stringify(record.payload)}</code>
           </p>
           {notReplayable && (
             <p id="replay-notice" className="text-xs text-amber-800 dark:text-amber-300" data-testid="replay-notice">
@@ -175,7 +177,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
             )}
           </div>
         </div>
-      </div>
+      </main>
     </div>
   );
 }

@@ -111,7 +111,7 @@ export function RunPanel(props: {
               aria-selected={shown === which}
               aria-controls={`payload-${which}-panel`}
               tabIndex={shown === which ? 0 : -1}
-              className={`px-2 py-0.5 ${shown === which ? "border-b-2 border-sky-500 font-semibold" : "text-zinc-500"}`}
+              className={`px-2 py-0.5 ${shown === which ? "border-b-2 border-sky-500 font-semibold" : "text-zinc-600 dark:text-zinc-400"}`}
               onClick={() => setView(which)}
               onKeyDown={onTabKey}
             >
@@ -142,7 +142,7 @@ export function RunPanel(props: {
               onPayloadText={onPayloadText}
             />
           ) : (
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
               {formRoot?.reason}{" "}
               <button
                 type="button"
@@ -201,7 +201,7 @@ export function RunPanel(props: {
         ) : (
           <button
             type="button"
-            className={`flex items-center gap-1 rounded px-3 py-1 text-white disabled:opacity-50 ${problems.length > 0 ? "bg-amber-600 hover:bg-amber-700" : "bg-emerald-600 hover:bg-emerald-700"}`}
+            className={`flex items-center gap-1 rounded px-3 py-1 text-white disabled:opacity-50 ${problems.length > 0 ? "bg-amber-700 hover:bg-amber-800" : "bg-emerald-700 hover:bg-emerald-800"}`}
             disabled={checked.status === "unreadable"}
             onClick={props.onRun}
             title={problems.length > 0 ? `${schemaProblemText(problems)} (Ctrl+Enter)` : "Run (Ctrl+Enter)"}
@@ -223,7 +223,7 @@ export function RunPanel(props: {
           </span>
         )}
         <span
-          className="text-xs text-zinc-500"
+          className="text-xs text-zinc-600 dark:text-zinc-400"
           data-testid="run-status"
           aria-live="polite"
           title={runStatusTitle(state)}
@@ -238,7 +238,7 @@ export function RunPanel(props: {
               {props.recordedNote}
             </p>
           )}
-          <p className="text-xs text-zinc-500">
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {props.onShareRun && (
               <button
                 type="button"

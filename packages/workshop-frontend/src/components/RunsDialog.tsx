@@ -53,23 +53,23 @@ function RunDetailsPane({
     <div className="flex flex-col gap-2 text-xs" data-testid="run-details">
       <h3 className="text-sm font-semibold">{details.title}</h3>
       <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5">
-        <dt className="text-zinc-500">What ran</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">What ran</dt>
         <dd>{sourceText(record.source)}</dd>
-        <dt className="text-zinc-500">Started by</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">Started by</dt>
         <dd>{viaText(record.via)}</dd>
         {details.trigger && (
           <>
-            <dt className="text-zinc-500">Trigger</dt>
+            <dt className="text-zinc-600 dark:text-zinc-400">Trigger</dt>
             <dd className="font-mono" data-testid="run-trigger">
               {details.trigger}
             </dd>
           </>
         )}
-        <dt className="text-zinc-500">Started</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">Started</dt>
         <dd>{new Date(record.startedAt).toLocaleString()}</dd>
-        <dt className="text-zinc-500">Outcome</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">Outcome</dt>
         <dd title={failed ? (record.kind ?? "error") : "ok"}>{outcomeWords(record)}</dd>
-        <dt className="text-zinc-500">Time</dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">Time</dt>
         <dd>{timingsText(record.outcome.timings)}</dd>
       </dl>
       {details.droppedEvents > 0 && (
@@ -179,7 +179,7 @@ export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }
             <h3 id="runs-heading" className="font-semibold">
               Recent runs
             </h3>
-            <span className="flex-1 text-xs text-zinc-500">
+            <span className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">
               The latest {RUN_HISTORY_LIMIT}, newest first, updated live: from the IDE, the API, MCP clients, HTTP
               endpoints and schedules.
             </span>
@@ -228,7 +228,9 @@ export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }
               {errorMessage(runs.error)}
             </p>
           ) : rows.length === 0 ? (
-            <p className="text-xs text-zinc-500">{runs.isPending ? "Loading the runs…" : emptyText(choice)}</p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              {runs.isPending ? "Loading the runs…" : emptyText(choice)}
+            </p>
           ) : (
             <div className="min-h-0 flex-1 overflow-auto">
               <RunRowsTable
@@ -254,7 +256,7 @@ export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }
               onOpenRun={(runId) => void choose(runId)}
             />
           ) : (
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
               {selected
                 ? "Opening the run…"
                 : "Choose a run to see its payload, result, console, trace and files here."}

@@ -45,7 +45,9 @@ function FieldNotes({ id, field, problems }: { id: string; field: FormField; pro
   return (
     <span id={id} className="block">
       {(field.description || hint) && (
-        <span className="block text-zinc-500">{[field.description, hint].filter(Boolean).join(" · ")}</span>
+        <span className="block text-zinc-600 dark:text-zinc-400">
+          {[field.description, hint].filter(Boolean).join(" · ")}
+        </span>
       )}
       {problems.map((problem) => (
         <span key={problem} className="block text-red-600" data-testid="schema-field-problem">
@@ -60,7 +62,7 @@ function Label({ field }: { field: FormField }) {
   return (
     <>
       <span className="font-mono">{field.key}</span>
-      {field.required && <span className="text-zinc-500"> (required)</span>}
+      {field.required && <span className="text-zinc-600 dark:text-zinc-400"> (required)</span>}
     </>
   );
 }
@@ -166,7 +168,7 @@ function BooleanField({ field, root, messages, onPayloadText }: FieldProps) {
           onChange={(e) => onPayloadText(editPayload(root, field, e.target.checked))}
         />
         <Label field={field} />
-        {value === undefined && <span className="text-zinc-500">(not set)</span>}
+        {value === undefined && <span className="text-zinc-600 dark:text-zinc-400">(not set)</span>}
       </label>
       <FieldNotes id={`${id}-notes`} field={field} problems={problems} />
     </div>

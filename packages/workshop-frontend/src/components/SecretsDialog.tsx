@@ -93,13 +93,13 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
             </label>
             <button
               type="submit"
-              className="rounded bg-sky-600 px-2 py-0.5 text-xs text-white hover:bg-sky-700 disabled:opacity-50"
+              className="rounded bg-sky-700 px-2 py-0.5 text-xs text-white hover:bg-sky-800 disabled:opacity-50"
               disabled={busy}
             >
               {busy ? "Setting…" : "Set secret"}
             </button>
           </div>
-          <span id="secret-value-hint" className="text-xs text-zinc-500">
+          <span id="secret-value-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
             Setting a name that exists replaces its value. The value is never shown again, here or anywhere.
           </span>
         </form>
@@ -122,7 +122,9 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
               {errorMessage(secrets.error)}
             </p>
           )}
-          {secrets.isSuccess && rows.length === 0 && <p className="text-xs text-zinc-500">None yet.</p>}
+          {secrets.isSuccess && rows.length === 0 && (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">None yet.</p>
+          )}
           <ul className="flex flex-col gap-1 text-xs">
             {rows.map((row) => (
               <ConfirmableItem
@@ -135,7 +137,7 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
                 data={{ "data-testid": "secret", "data-name": row.name }}
               >
                 <p className="font-mono font-semibold">{row.name}</p>
-                <p className="text-zinc-500">
+                <p className="text-zinc-600 dark:text-zinc-400">
                   {row.size} · {row.set} · {row.usedBy}
                 </p>
               </ConfirmableItem>

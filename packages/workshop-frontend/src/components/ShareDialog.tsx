@@ -124,7 +124,11 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
             aria-describedby="embed-host-help"
           />
         </label>
-        <p id="embed-host-help" className={`text-xs ${host.ok ? "text-zinc-500" : "text-red-600"}`} role="note">
+        <p
+          id="embed-host-help"
+          className={`text-xs ${host.ok ? "text-zinc-600 dark:text-zinc-400" : "text-red-600"}`}
+          role="note"
+        >
           {host.ok
             ? "With a host, only that origin's page can run the embed or change its files through the host API."
             : host.error}
@@ -145,7 +149,7 @@ export function ShareDialog({ shareId, files, onClose }: { shareId: string; file
         >
           Copy snippet
         </button>
-        <p className="text-xs text-zinc-500">Preview</p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">Preview</p>
         <iframe
           key={src}
           src={src}

@@ -38,7 +38,8 @@ export function SharePage({ shareId }: { shareId: string }) {
   const offerFork = new URLSearchParams(window.location.search).get("fork") === "1";
 
   if (missing) return <NotFound message={missing} />;
-  if (!snapshot || !share) return <p className="p-6 text-sm text-zinc-500">Opening the shared gadget…</p>;
+  if (!snapshot || !share)
+    return <p className="p-6 text-sm text-zinc-600 dark:text-zinc-400">Opening the shared gadget…</p>;
 
   const manifest = checkManifest(snapshot.files);
   const dark = theme === "dark";
@@ -49,14 +50,14 @@ export function SharePage({ shareId }: { shareId: string }) {
           Gadget Workshop
         </a>
         <h1 className="text-sm">{snapshot.name}</h1>
-        <span className="truncate text-xs text-zinc-500">{snapshot.description}</span>
-        <span className="text-xs text-zinc-500" title="Fork it to edit your own copy">
+        <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">{snapshot.description}</span>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400" title="Fork it to edit your own copy">
           read-only · fork to edit
         </span>
         <div className="ml-auto flex items-center gap-2">
           <button
             type="button"
-            className="flex items-center gap-1 rounded bg-sky-600 px-3 py-0.5 text-sm text-white hover:bg-sky-700 disabled:opacity-50"
+            className="flex items-center gap-1 rounded bg-sky-700 px-3 py-0.5 text-sm text-white hover:bg-sky-800 disabled:opacity-50"
             disabled={forking}
             onClick={() => void fork()}
             title="Copy this gadget into your own workspace to edit and run it"
@@ -77,7 +78,7 @@ export function SharePage({ shareId }: { shareId: string }) {
           <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
           <button
             type="button"
-            className="rounded bg-sky-600 px-3 py-0.5 text-white disabled:opacity-50"
+            className="rounded bg-sky-700 px-3 py-0.5 text-white disabled:opacity-50"
             disabled={forking}
             onClick={() => void fork()}
           >
@@ -86,7 +87,7 @@ export function SharePage({ shareId }: { shareId: string }) {
         </div>
       )}
       {/* Side by side on a wide window, stacked on a phone. */}
-      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+      <main className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div className="min-h-0 min-w-0 flex-[3] border-b border-zinc-200 md:border-r md:border-b-0 dark:border-zinc-800">
           <ReadOnlyCode
             files={snapshot.files}
@@ -114,7 +115,7 @@ export function SharePage({ shareId }: { shareId: string }) {
             <ConsolePanel dark={dark} onOpenFrame={() => {}} />
           </div>
         </div>
-      </div>
+      </main>
     </div>
   );
 }

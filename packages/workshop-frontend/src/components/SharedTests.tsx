@@ -9,7 +9,7 @@ export function SharedTests({ files, status }: { files: readonly GadgetFile[]; s
     <section className="border-b border-zinc-200 p-2 text-xs dark:border-zinc-800" aria-label="Tests">
       <h2 className="font-semibold">
         Tests{" "}
-        <span className="font-normal text-zinc-500" data-testid="shared-tests-summary">
+        <span className="font-normal text-zinc-600 dark:text-zinc-400" data-testid="shared-tests-summary">
           {status
             ? `${status.passed}/${status.total} passed when shared (${new Date(status.at).toLocaleString()})`
             : "not run for this version"}
@@ -27,7 +27,7 @@ export function SharedTests({ files, status }: { files: readonly GadgetFile[]; s
                       ? "text-emerald-700 dark:text-emerald-400"
                       : result === "failed"
                         ? "text-red-700 dark:text-red-400"
-                        : "text-zinc-500"
+                        : "text-zinc-600 dark:text-zinc-400"
                   }
                 >
                   {result === "passed" ? "✓" : result === "failed" ? "✗" : "–"}

@@ -31,7 +31,7 @@ export function SaveBadge({ state }: { state: SaveState | undefined }) {
   }[state.status];
   return (
     <span
-      className={`text-xs ${state.status === "conflict" || state.status === "error" ? "text-red-600" : "text-zinc-500"}`}
+      className={`text-xs ${state.status === "conflict" || state.status === "error" ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}
       data-testid="save-state"
       role="status"
     >

@@ -9,8 +9,8 @@ const STATUS_TEXT: Record<RowStatus, string> = { passed: "✓ pass", failed: "�
 const STATUS_STYLE: Record<RowStatus, string> = {
   passed: "text-emerald-700 dark:text-emerald-400",
   failed: "text-red-700 dark:text-red-400",
-  running: "text-zinc-500",
-  "not run": "text-zinc-500",
+  running: "text-zinc-600 dark:text-zinc-400",
+  "not run": "text-zinc-600 dark:text-zinc-400",
 };
 
 /** The draft's test cases with their status, Run tests (Ctrl/Cmd+Shift+Enter), and each failing case's diff (shown until folded). */
@@ -41,7 +41,7 @@ export function TestsPanel({
     <section className="flex h-full flex-col text-xs" aria-label="Tests">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
         <h2 className="font-semibold">Tests</h2>
-        <span className="text-zinc-500" data-testid="tests-summary" aria-live="polite">
+        <span className="text-zinc-600 dark:text-zinc-400" data-testid="tests-summary" aria-live="polite">
           {running && "running…"}
           {summary?.status === "invalid" && "invalid test file"}
           {summary && summary.status !== "invalid" && `${summary.passed}/${summary.total} passed`}
@@ -57,7 +57,7 @@ export function TestsPanel({
         </button>
         <button
           type="button"
-          className="rounded bg-emerald-600 px-2 py-0.5 text-white disabled:opacity-50"
+          className="rounded bg-emerald-700 px-2 py-0.5 text-white disabled:opacity-50"
           onClick={onRun}
           disabled={running}
           title="Run tests (Ctrl+Shift+Enter)"
@@ -82,7 +82,7 @@ export function TestsPanel({
       )}
       <div className="min-h-0 flex-1 overflow-auto">
         {cases.ok && rows.length === 0 ? (
-          <p className="p-2 text-zinc-500">
+          <p className="p-2 text-zinc-600 dark:text-zinc-400">
             No test cases yet. Run the gadget, then “Save as test case”, or add {TESTS_PATH} (see Help).
           </p>
         ) : (
@@ -133,7 +133,7 @@ function FragmentRow({ row, open, onToggle }: { row: TestRow; open: boolean; onT
           {STATUS_TEXT[row.status]}
           {row.stale && " (earlier version)"}
         </td>
-        <td className="px-2 text-right tabular-nums text-zinc-500">
+        <td className="px-2 text-right tabular-nums text-zinc-600 dark:text-zinc-400">
           {row.result ? `${row.result.outcome.timings.totalMs} ms` : ""}
         </td>
       </tr>

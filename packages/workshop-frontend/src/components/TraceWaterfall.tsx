@@ -63,7 +63,7 @@ export function TraceWaterfall({
     <section className="flex h-full min-h-0 flex-col text-xs" aria-label="Trace" data-testid="trace">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
         <h2 className="font-semibold">Trace</h2>
-        <span className="text-zinc-500">
+        <span className="text-zinc-600 dark:text-zinc-400">
           {trace.spans.length} spans
           {trace.droppedSpans > 0 && ` · ${trace.droppedSpans} dropped (past the trace's caps)`}
         </span>
@@ -114,7 +114,9 @@ export function TraceWaterfall({
                   style={{ left: `${Math.min(row.left, 99.5)}%`, width: `${Math.min(row.width, 100 - row.left)}%` }}
                 />
               </span>
-              <span className="w-14 shrink-0 text-right tabular-nums text-zinc-500">{row.span.durationMs} ms</span>
+              <span className="w-14 shrink-0 text-right tabular-nums text-zinc-600 dark:text-zinc-400">
+                {row.span.durationMs} ms
+              </span>
             </button>
             {/* Every row keeps this slot, so the bars line up. */}
             <span className="w-9 shrink-0 text-right">

@@ -43,7 +43,7 @@ function ObjectTree({ data, dark }: { data: unknown; dark: boolean }) {
   useLayoutEffect(() => {
     const tree = box.current;
     if (!tree) return;
-    tree.querySelector('[role="tree"]')?.setAttribute("aria-label", "Logged value");
+    tree.querySelector('[role="tree"]')?.setAttribute("aria-label", "Value");
     rove(tree, document.activeElement);
     const observer = new MutationObserver(() => rove(tree, document.activeElement));
     observer.observe(tree, { childList: true, subtree: true });

@@ -212,7 +212,7 @@ export function Workbench() {
       </div>
     </>
   ) : draftId ? (
-    <p className="m-auto text-sm text-zinc-500">Opening the draft…</p>
+    <p className="m-auto text-sm text-zinc-600 dark:text-zinc-400">Opening the draft…</p>
   ) : (
     <NoDraft onTemplate={(templateId) => void createFromTemplate(templateId)} />
   );
@@ -383,33 +383,40 @@ export function Workbench() {
       )}
       {narrow && <NarrowTabs view={narrowView} onView={setNarrowView} />}
       {narrow && drawer && <SidebarDrawer onClose={() => setDrawer(false)}>{sidebar}</SidebarDrawer>}
-      {narrow ? (
-        <div className="flex min-h-0 flex-1 flex-col">
-          <div className="flex min-h-0 flex-1 flex-col" hidden={narrowView !== "code"}>
-            {editorPane}
+      <main className="flex min-h-0 flex-1 flex-col">
+        {narrow ? (
+          <div className="flex min-h-0 flex-1 flex-col">
+            <div className="flex min-h-0 flex-1 flex-col" hidden={narrowView !== "code"}>
+              {editorPane}
+            </div>
+            {narrowView !== "code" && <div className="min-h-0 flex-1">{runColumn("narrow")}</div>}
           </div>
-          {narrowView !== "code" && <div className="min-h-0 flex-1">{runColumn("narrow")}</div>}
-        </div>
-      ) : (
-        <Group
-          orientation="horizontal"
-          className="min-h-0 flex-1"
-          defaultLayout={columns.defaultLayout}
-          onLayoutChanged={columns.onLayoutChanged}
-        >
-          <Panel id="sidebar" defaultSize="18" minSize="12" className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40">
-            {sidebar}
-          </Panel>
-          <Separator className={resizer} aria-label="Resize the sidebar and the editor" />
-          <Panel id="editor" defaultSize="47" minSize="25" className="flex flex-col">
-            {editorPane}
-          </Panel>
-          <Separator className={resizer} aria-label="Resize the editor and the run column" />
-          <Panel id="run" defaultSize="35" minSize="22">
-            {runColumn("wide")}
-          </Panel>
-        </Group>
-      )}
+        ) : (
+          <Group
+            orientation="horizontal"
+            className="min-h-0 flex-1"
+            defaultLayout={columns.defaultLayout}
+            onLayoutChanged={columns.onLayoutChanged}
+          >
+            <Panel
+              id="sidebar"
+              defaultSize="18"
+              minSize="12"
+              className="overflow-auto bg-zinc-50/60 dark:bg-zinc-900/40"
+            >
+              {sidebar}
+            </Panel>
+            <Separator className={resizer} aria-label="Resize the sidebar and the editor" />
+            <Panel id="editor" defaultSize="47" minSize="25" className="flex flex-col">
+              {editorPane}
+            </Panel>
+            <Separator className={resizer} aria-label="Resize the editor and the run column" />
+            <Panel id="run" defaultSize="35" minSize="22">
+              {runColumn("wide")}
+            </Panel>
+          </Group>
+        )}
+      </main>
       <StatusBar runState={runState} saveState={editor ? saveState : undefined}>
         <QuotaStatus />
       </StatusBar>

@@ -17,7 +17,8 @@ export function defineWorkshopThemes(): void {
     colors: {
       "editor.background": "#ffffff",
       "editor.lineHighlightBackground": "#f4f4f5",
-      "editorLineNumber.foreground": "#a1a1aa",
+      // zinc-500: 4.8:1 on white (WCAG AA for text).
+      "editorLineNumber.foreground": "#71717a",
       "editorLineNumber.activeForeground": "#3f3f46",
       "editorGutter.background": "#ffffff",
       "editorWidget.background": "#fafafa",
@@ -32,7 +33,8 @@ export function defineWorkshopThemes(): void {
     colors: {
       "editor.background": "#09090b",
       "editor.lineHighlightBackground": "#18181b",
-      "editorLineNumber.foreground": "#52525b",
+      // zinc-400: 7.8:1 on zinc-950 (WCAG AA for text).
+      "editorLineNumber.foreground": "#a1a1aa",
       "editorLineNumber.activeForeground": "#d4d4d8",
       "editorGutter.background": "#09090b",
       "editorWidget.background": "#18181b",

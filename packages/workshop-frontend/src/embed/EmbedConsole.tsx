@@ -25,7 +25,7 @@ export function EmbedConsole({ lines, outcome }: Pick<EmbedState, "lines" | "out
         </div>
       ))}
       {outcome && (
-        <div className="px-2 text-zinc-500" data-testid="embed-outcome">
+        <div className="px-2 text-zinc-600 dark:text-zinc-400" data-testid="embed-outcome">
           {outcome.status === "ok" ? (
             `→ ${JSON.stringify(outcome.result)}`
           ) : (

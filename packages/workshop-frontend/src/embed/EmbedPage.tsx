@@ -30,11 +30,11 @@ function LoadedEmbed({
     return (
       <main className="p-4 text-sm" data-testid="not-found">
         <h1 className="font-semibold">Not found</h1>
-        <p className="text-zinc-500">{state.error}</p>
+        <p className="text-zinc-600 dark:text-zinc-400">{state.error}</p>
       </main>
     );
   }
-  if (!snapshot) return <p className="p-4 text-sm text-zinc-500">Loading…</p>;
+  if (!snapshot) return <p className="p-4 text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
 
   const shown = shownPath(state.files, picked, options.file);
   const code = state.files.find((file) => file.path === shown)?.content ?? "";
@@ -47,7 +47,7 @@ function LoadedEmbed({
         <span className="font-semibold">{snapshot.name}</span>
         <button
           type="button"
-          className="rounded bg-emerald-600 px-2 py-0.5 text-white disabled:opacity-50"
+          className="rounded bg-emerald-700 px-2 py-0.5 text-white disabled:opacity-50"
           disabled={state.running}
           onClick={run}
         >
@@ -71,7 +71,7 @@ function LoadedEmbed({
           Open in Workshop
         </a>
       </header>
-      <div className="flex min-h-0 flex-1 flex-col">
+      <main className="flex min-h-0 flex-1 flex-col">
         {panes.editor && (
           <div className="flex min-h-0 flex-1 flex-col">
             <div
@@ -85,7 +85,7 @@ function LoadedEmbed({
                   type="button"
                   role="tab"
                   aria-selected={file.path === shown}
-                  className={`px-2 py-0.5 ${file.path === shown ? "border-b-2 border-sky-500" : "text-zinc-500"}`}
+                  className={`px-2 py-0.5 ${file.path === shown ? "border-b-2 border-sky-500" : "text-zinc-600 dark:text-zinc-400"}`}
                   onClick={() => setPicked(file.path)}
                 >
                   {file.path}
@@ -112,7 +112,7 @@ function LoadedEmbed({
           </div>
         )}
         {panes.console && <EmbedConsole lines={state.lines} outcome={state.outcome} />}
-      </div>
+      </main>
     </div>
   );
 }

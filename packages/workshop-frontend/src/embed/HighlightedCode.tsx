@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { highlight, type TokenKind } from "./highlight.ts";
 
 const TOKEN_STYLE: Record<TokenKind, string> = {
-  comment: "text-zinc-500 italic",
+  comment: "text-zinc-600 dark:text-zinc-400 italic",
   string: "text-emerald-700 dark:text-emerald-400",
   number: "text-orange-700 dark:text-orange-300",
   keyword: "text-violet-700 dark:text-violet-300",

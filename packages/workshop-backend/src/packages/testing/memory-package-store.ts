@@ -5,6 +5,7 @@
 
 import { migrate } from "../../storage/migrations.ts";
 import { sqliteStorage } from "../../storage/testing/sqlite-storage.ts";
+import type { BeforeWrite } from "../package-fetch.ts";
 import { PACKAGE_STORE_MIGRATIONS, PackageTable } from "../package-table.ts";
 import type { OpenPackageStore, PackageStoreObject } from "../stored-packages.ts";
 
@@ -43,3 +44,6 @@ export class MemoryPackageStores {
       .map((row) => row.integrity);
   }
 }
+
+/** Lets every write through (tests of everything but the write guard). */
+export const ALWAYS_WRITE: BeforeWrite = async () => {};
