@@ -280,9 +280,9 @@ export class RunnerPool {
     this.#direct.release(leaseIds);
   }
 
-  /** What became of a direct run the Worker has no reply for (see DirectRuns.fate). */
-  fate(runId: string, startBy: number): Promise<DirectFate> {
-    return this.#direct.fate(runId, startBy);
+  /** What became of a direct run whose Worker lost its link to the runner (see DirectRuns.fate). */
+  fate(runId: string, leaseId: string): Promise<DirectFate> {
+    return this.#direct.fate(runId, leaseId);
   }
 
   /**
