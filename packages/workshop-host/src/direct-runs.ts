@@ -12,6 +12,7 @@
  */
 
 import type { ExecuteResult } from "@gadgets/workshop-backend/executor";
+import { detached } from "@gadgets/workshop-backend/detached";
 import type { DirectFate, Lease, LeaseListener } from "@gadgets/workshop-backend/runner-api";
 import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import type { ActiveRun, ActiveRuns } from "./active-runs.ts";
@@ -53,6 +54,7 @@ export class DirectRuns {
   adopted = 0;
 
   readonly #options: DirectRunsOptions;
+  readonly #log = (line: string) => this.#options.onOutput?.(line);
 
   constructor(options: DirectRunsOptions) {
     this.#options = options;
@@ -81,7 +83,7 @@ export class DirectRuns {
   /** Tells the holders of leases on `slot` to send it nothing more, and closes its direct lane. */
   revoke(slot: Slot): void {
     this.#leases.revokeAll(slot);
-    if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
+    if (slot.leased && !slot.retired) detached(`closing runner ${slot.id}'s lane`, slot.runner.close(), this.#log);
   }
 
   /**
@@ -157,7 +159,8 @@ export class DirectRuns {
     this.#fates.set(active.runId, "finished");
     // Only a run that wrote events has a reply waiting for them (one message a run saved otherwise).
     const listener = active.direct?.listener;
-    if (listener && eventLines > 0) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
+    if (listener && eventLines > 0)
+      detached("telling a Worker its run's events are all sent", listener.finished(active.runId), this.#log);
     this.#close(active);
   }
 
@@ -181,7 +184,7 @@ export class DirectRuns {
     // A run sent on a lease unknown here (forged, or long gone) is watched all the same; nobody hears of it.
     const listener = this.#leases.listener(start.leaseId, slot);
     const tell = (call: (listener: LeaseListener) => unknown) => {
-      if (listener) void Promise.resolve(call(listener)).catch(() => {});
+      if (listener) detached("telling a Worker of its direct run", call(listener), this.#log);
     };
     if (slot.runs.size === 0) slot.baselineRss = slot.runner.rss() ?? slot.freshRss;
     slot.runs.add(runId);

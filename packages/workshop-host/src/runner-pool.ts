@@ -440,7 +440,13 @@ export class RunnerPool {
     slot.closing = true;
     this.#direct.revoke(slot);
     void Promise.race([
-      slot.runner.close().catch(() => {}),
+      slot.runner
+        .close()
+        .catch((error: unknown) =>
+          this.#options.onOutput?.(
+            `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        ),
       new Promise((done) => setTimeout(done, LEFTOVER_CLOSE_WAIT_MS)),
     ]).then(() => {
       if (slot.runs.size === 0) kill();

@@ -19,6 +19,7 @@ import type {
   RunnerPoolApi,
 } from "../runner/runner-api.ts";
 import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
+import { detached } from "./detached.ts";
 import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
 import { refusedReplyOutcome } from "./refused-reply.ts";
 import type { CapabilityTarget } from "./sink-target.ts";
@@ -274,7 +275,7 @@ export class DirectLanes {
       () => null,
     );
     if (!socket) {
-      Promise.resolve(pool.releaseLease(lease.leaseId)).catch(() => {});
+      detached("releasing a lease whose lane did not open", pool.releaseLease(lease.leaseId));
       return;
     }
     socket.accept();
@@ -305,7 +306,7 @@ export class DirectLanes {
     if (this.#lanes.get(workspace) === lane) this.#lanes.delete(workspace);
     if (lane.revoked) return;
     lane.revoked = true;
-    if (!byPool) Promise.resolve(lane.pool.releaseLease(lane.leaseId)).catch(() => {});
+    if (!byPool) detached("releasing a lease", lane.pool.releaseLease(lane.leaseId));
     if (lane.inFlight === 0) lane.runner[Symbol.dispose]();
   }
 
