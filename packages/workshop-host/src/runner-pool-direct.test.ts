@@ -45,7 +45,7 @@ async function leasedPool() {
   const lease = await pool.lease("a", listener);
   if (!lease) throw new Error("no lease");
   /** The runner starting a direct run, as its control line says. */
-  const start = (runId: string, timeoutMs = 1000) => runner.control(runId, "start", [lease.leaseId, timeoutMs, 0]);
+  const start = (runId: string, timeoutMs = 1000) => runner.control(runId, "start", [lease.leaseId, timeoutMs]);
   const end = (runId: string, eventLines = 0) => runner.control(runId, "end", [eventLines, 0]);
   return { pool, runners, runner, lease, heard, start, end };
 }
@@ -104,7 +104,7 @@ describe("the runner pool's direct lane", () => {
     const { pool, runner, heard, start } = await leasedPool();
     start("d3", 300);
     runner.line(`${EVENT_LINE_MARKER}["d3","end:guess",[0,0]]`);
-    runner.line(`${EVENT_LINE_MARKER}["d4","start:guess",["x",100000,0]]`);
+    runner.line(`${EVENT_LINE_MARKER}["d4","start:guess",["x",100000]]`);
     await settle();
     expect(pool.stats().active).toBe(1);
     vi.advanceTimersByTime(300);

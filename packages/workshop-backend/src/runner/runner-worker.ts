@@ -156,9 +156,7 @@ class DirectLane extends RpcTarget implements DirectRunnerApi {
     }
     const { leaseId, ...plain } = job;
     // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
-    console.log(
-      controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs, job.nested === true ? 1 : 0]),
-    );
+    console.log(controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs]));
     const run = state.execute(plain, capabilities);
     state.leave();
     state.direct.add(run);
