@@ -29,7 +29,7 @@ describe("a noisy outsider", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("does not keep a valid client from anything", { timeout: 120_000 }, async () => {
+  it("does not keep a valid client from anything", { timeout: 150_000 }, async () => {
     using publisher = await newWorkspace(server.url);
     const published = await publisher.getSession().createDraft({ files: gadgetFiles("public", ECHO_SOURCE) });
     const { shareId: publicShare } = await publisher.getSession().shareDraft(published.id, { input: "p" });
@@ -52,10 +52,11 @@ describe("a noisy outsider", () => {
     outsider.once("exit", () => {
       exited = true;
     });
-    // More misses than the old server-wide limiters allowed (600 a minute) before the valid client starts.
-    await expect
-      .poll(() => exited || (latest.tokenMisses > 600 && latest.shareMisses > 600), { timeout: 60_000, interval: 200 })
-      .toBe(true);
+    // More misses than the old server-wide limiters allowed (600 a minute), and some of every kind of
+    // noise, before the valid client starts: waited for, since how much fits in a while depends on the load.
+    const noisy = () =>
+      latest.tokenMisses > 600 && latest.shareMisses > 600 && latest.pageMisses > 100 && latest.anonymousRuns > 20;
+    await expect.poll(() => exited || noisy(), { timeout: 90_000, interval: 200 }).toBe(true);
     expect(exited, "the outsider process is still hammering").toBe(false);
 
     for (let round = 0; round < 3; round++) {
@@ -78,7 +79,5 @@ describe("a noisy outsider", () => {
 
     outsider.kill("SIGTERM");
     await new Promise((done) => outsider?.once("exit", done));
-    expect(latest.pageMisses).toBeGreaterThan(100);
-    expect(latest.anonymousRuns).toBeGreaterThan(20);
   });
 });

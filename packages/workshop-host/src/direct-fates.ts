@@ -1,12 +1,12 @@
 /**
- * What the pool knows of each direct run by id — running, ended with the outcome it gave it, finished
- * by its runner, or withdrawn (declared never started) — and cancels asked for before a run's start
+ * What the pool knows of each direct run by id — running, ended with the outcome it gave it, or finished
+ * by its runner — and cancels asked for before a run's start
  * line was read. Both are bounded: the oldest are forgotten first.
  */
 
 import type { ExecuteResult } from "@gadgets/workshop-backend/executor";
 
-export type DirectRunFate = ExecuteResult | "running" | "finished" | "withdrawn";
+export type DirectRunFate = ExecuteResult | "running" | "finished";
 export type CancelReason = "timeout" | "cancelled";
 
 export class DirectFates {

@@ -5,25 +5,21 @@
  * adopts the run at its start line — same deadline, memory, cancel and demotion rules — tells the
  * lease's holder of its events and outcome, and lets it go at its end line.
  *
- * It also answers for runs it never saw start: a job starts by its `startBy` or never, so once any start
- * line could have been read, a run without one is withdrawn for good (a late start line for it, or a
- * second one for any run, gets its runner killed), and the Worker may send it the pool's way instead.
+ * It also answers for a run whose Worker lost its link to the runner before the reply came: that runner
+ * is stopped, and once its output has been read to the end (`closed`: no line can come after), a run
+ * with no start line on it never started and never will, so the Worker may send it again. No clock
+ * takes part in that answer. (A second start line for a run gets its runner killed: it cannot happen.)
  */
 
 import type { ExecuteResult } from "@gadgets/workshop-backend/executor";
-import {
-  DIRECT_START_WITHIN_MS,
-  type DirectFate,
-  type Lease,
-  type LeaseListener,
-  START_LINE_MARGIN_MS,
-} from "@gadgets/workshop-backend/runner-api";
+import { detached } from "@gadgets/workshop-backend/detached";
+import type { DirectFate, Lease, LeaseListener } from "@gadgets/workshop-backend/runner-api";
 import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import type { ActiveRun, ActiveRuns } from "./active-runs.ts";
 import { type CancelReason, DirectFates } from "./direct-fates.ts";
 import { DRAIN_TIMEOUT_MS, MAX_LINES_PER_RUN, RunEventRelay } from "./event-relay.ts";
 import { DIRECT_RUN_GRACE_MS, LeaseBook } from "./lease-book.ts";
-import { cancelOutcome, crashOutcome } from "./pool-outcomes.ts";
+import { cancelOutcome, crashOutcome, linkLostOutcome } from "./pool-outcomes.ts";
 import type { RunnerSlots, Slot } from "./runner-slots.ts";
 
 /** How long a cancel of a direct run not seen starting yet waits for its start line. */
@@ -49,10 +45,16 @@ export interface DirectRunsOptions {
 export class DirectRuns {
   readonly #leases = new LeaseBook<Slot>({ graceMs: DIRECT_RUN_GRACE_MS, maxEnded: MAX_FATES });
   readonly #fates = new DirectFates({ max: MAX_FATES, cancelWithinMs: PENDING_CANCEL_MS });
+  /**
+   * The runs whose start line was read, per runner: what `fate` answers from once the runner's output
+   * is closed. Bounded by the runs one runner serves before it is recycled.
+   */
+  readonly #startedOn = new WeakMap<Slot, Set<string>>();
   /** Direct runs adopted so far. */
   adopted = 0;
 
   readonly #options: DirectRunsOptions;
+  readonly #log = (line: string) => this.#options.onOutput?.(line);
 
   constructor(options: DirectRunsOptions) {
     this.#options = options;
@@ -81,32 +83,43 @@ export class DirectRuns {
   /** Tells the holders of leases on `slot` to send it nothing more, and closes its direct lane. */
   revoke(slot: Slot): void {
     this.#leases.revokeAll(slot);
-    if (slot.leased && !slot.retired) slot.runner.close().catch(() => {});
+    if (slot.leased && !slot.retired) detached(`closing runner ${slot.id}'s lane`, slot.runner.close(), this.#log);
   }
 
   /**
-   * What became of a direct run the Worker has no reply for. Answered once any start line the runner
-   * could have written (it starts a direct job by `startBy` or never) has been read: a run with none
-   * never started, and is marked withdrawn — should its start line come after all, it is stopped at once.
+   * What became of a direct run sent on `leaseId` whose Worker lost its link to the runner before the
+   * run's reply came. Nobody can hear that runner's replies any more, so it is stopped; the answer
+   * waits until its output is closed, so every start line it wrote has been read.
    */
-  async fate(runId: string, startBy: number): Promise<DirectFate> {
-    const readBy = Math.min(startBy, Date.now() + DIRECT_START_WITHIN_MS) + START_LINE_MARGIN_MS;
-    for (;;) {
-      const wait = readBy - Date.now();
-      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-      // A last turn of the event loop (past its poll phase): lines already in the pipe are read first.
-      await new Promise((done) => setImmediate(done));
-      if (this.#options.runs.has(runId)) return { status: "running" };
-      const known = this.#fates.get(runId);
-      if (known === undefined) {
-        if (Date.now() < readBy) continue;
-        this.#fates.set(runId, "withdrawn");
-        return { status: "never-started" };
-      }
-      if (known === "running" || known === "finished") return { status: known };
-      if (known === "withdrawn") return { status: "never-started" };
-      return { status: "ended", result: known };
+  async fate(runId: string, leaseId: string): Promise<DirectFate> {
+    const slot = this.#leases.runnerOf(leaseId);
+    if (!slot) return { status: "unknown" };
+    // Died by itself (its exit may not have been read yet), or a run on it spins: its own exit, or the
+    // spinner's deadline, ends it. Only a runner that still answers lost just the link, and is stopped.
+    const answers = await Promise.race([
+      slot.runner.ping().then(
+        () => slot.runner.alive(),
+        () => false,
+      ),
+      slot.runner.exited.then(() => false),
+    ]);
+    if (answers) {
+      this.#options.onOutput?.(`runner ${slot.id} stopped: a Worker lost its link to it with run ${runId} in flight`);
+      const onIt = [...slot.runs]
+        .map((id) => this.#options.runs.get(id))
+        .find((active) => active && !active.stoppedWith);
+      if (onIt) this.#options.runs.stop(onIt, linkLostOutcome());
+      else this.#options.slots.recycle(slot, true);
     }
+    await slot.runner.closed;
+    // Its start line was read after the runner was killed: the run ended with it.
+    const late = this.#options.runs.get(runId);
+    if (late?.slot === slot && !late.stoppedWith) this.#options.runs.finish(late, linkLostOutcome(), true);
+    if (!this.#startedOn.get(slot)?.has(runId)) return { status: "never-started" };
+    const known = this.#fates.get(runId);
+    if (known === undefined || known === "running") return { status: "unknown" };
+    if (known === "finished") return { status: "finished" };
+    return { status: "ended", result: known };
   }
 
   /**
@@ -126,7 +139,7 @@ export class DirectRuns {
     }
   }
 
-  /** A start line: the run is adopted, or — started twice, or after it was withdrawn — its runner is stopped. */
+  /** A start line: the run is adopted, or — started twice — its runner is stopped. */
   started(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
     if (this.#options.runs.has(runId) || this.#fates.has(runId)) this.#startedTwice(slot, runId);
     else this.#adopt(slot, runId, start);
@@ -146,7 +159,8 @@ export class DirectRuns {
     this.#fates.set(active.runId, "finished");
     // Only a run that wrote events has a reply waiting for them (one message a run saved otherwise).
     const listener = active.direct?.listener;
-    if (listener && eventLines > 0) void Promise.resolve(listener.finished(active.runId)).catch(() => {});
+    if (listener && eventLines > 0)
+      detached("telling a Worker its run's events are all sent", listener.finished(active.runId), this.#log);
     this.#close(active);
   }
 
@@ -170,10 +184,13 @@ export class DirectRuns {
     // A run sent on a lease unknown here (forged, or long gone) is watched all the same; nobody hears of it.
     const listener = this.#leases.listener(start.leaseId, slot);
     const tell = (call: (listener: LeaseListener) => unknown) => {
-      if (listener) void Promise.resolve(call(listener)).catch(() => {});
+      if (listener) detached("telling a Worker of its direct run", call(listener), this.#log);
     };
     if (slot.runs.size === 0) slot.baselineRss = slot.runner.rss() ?? slot.freshRss;
     slot.runs.add(runId);
+    const started = this.#startedOn.get(slot) ?? new Set<string>();
+    started.add(runId);
+    this.#startedOn.set(slot, started);
     const active: ActiveRun = {
       runId,
       slot,
@@ -208,18 +225,18 @@ export class DirectRuns {
   }
 
   /**
-   * A start line for a run that was already started, or given up as never started (and perhaps sent
-   * elsewhere since): the runner broke the start rule, and the copy on it must not run. Its runner is
-   * killed at once, and the runs on it end saying why.
+   * A start line for a run that was already started: the Worker sends a job again only once it can no
+   * longer start where it was sent, so this cannot happen; should it, the copy must not run. Its runner
+   * is killed at once, and the runs on it end saying why.
    */
   #startedTwice(slot: Slot, runId: string): void {
-    this.#options.onOutput?.(`runner ${slot.id} started run ${runId} past its start deadline: stopped`);
+    this.#options.onOutput?.(`runner ${slot.id} started run ${runId} a second time: stopped`);
     const onIt = [...slot.runs].map((id) => this.#options.runs.get(id)).find((active) => active && !active.stoppedWith);
     if (onIt)
       this.#options.runs.stop(onIt, {
         status: "error",
         kind: "cancelled",
-        message: `Run ${runId} started on this runner after it had been sent elsewhere, so the runner was stopped. Run it again.`,
+        message: `Run ${runId} started on this runner a second time, so the runner was stopped. Run it again.`,
       });
     else this.#options.slots.recycle(slot, true);
   }

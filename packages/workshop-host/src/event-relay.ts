@@ -5,6 +5,7 @@
  */
 
 import type { IsolateEvent, IsolateEventSink, RawError } from "@gadgets/workshop-backend/executor";
+import { detached } from "@gadgets/workshop-backend/detached";
 import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { DROPPED_TALLY_EVERY, MAX_EVENTS_PER_RUN } from "@gadgets/workshop-shared/limits";
@@ -115,7 +116,7 @@ export class RunEventRelay {
     if (this.#batch.length > 0) {
       const batch = this.#batch;
       this.#batch = [];
-      void Promise.resolve(this.#sink.events(batch)).catch(() => {});
+      detached("sending a run's events", this.#sink.events(batch));
     }
     if (this.#dropped <= this.#droppedSent) return;
     const wait = all ? 0 : this.#droppedSentAt + DROPPED_SEND_EVERY_MS - this.#now();
@@ -124,7 +125,7 @@ export class RunEventRelay {
       this.#droppedTimer = undefined;
       this.#droppedSent = this.#dropped;
       this.#droppedSentAt = this.#now();
-      void Promise.resolve(this.#sink.dropped(this.#dropped)).catch(() => {});
+      detached("sending a run's dropped count", this.#sink.dropped(this.#dropped));
     } else {
       this.#droppedTimer ??= setTimeout(() => {
         this.#droppedTimer = undefined;

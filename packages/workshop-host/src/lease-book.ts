@@ -6,6 +6,7 @@
  */
 
 import type { LeaseListener } from "@gadgets/workshop-backend/runner-api";
+import { detached } from "@gadgets/workshop-backend/detached";
 import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { randomBytes } from "node:crypto";
 
@@ -69,7 +70,7 @@ export class LeaseBook<Runner> {
     for (const [leaseId, lease] of this.#held) {
       if (lease.runner !== runner) continue;
       this.end(leaseId);
-      void Promise.resolve(lease.listener.revoked(leaseId)).catch(() => {});
+      detached("telling a Worker its lease was revoked", lease.listener.revoked(leaseId));
     }
   }
 

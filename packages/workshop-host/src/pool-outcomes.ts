@@ -69,3 +69,12 @@ export function cancelOutcome(reason: "timeout" | "cancelled"): ExecuteResult {
     ? timeoutOutcome()
     : { status: "error", kind: "cancelled", message: "The run was cancelled." };
 }
+
+/** A run whose Worker lost its link to the runner mid-run: its reply could no longer reach anyone. */
+export function linkLostOutcome(): ExecuteResult {
+  return {
+    status: "error",
+    kind: "cancelled",
+    message: "The link to the process running this gadget broke mid-run, so that process was stopped. Run it again.",
+  };
+}

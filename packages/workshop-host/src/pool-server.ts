@@ -63,8 +63,8 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
     this.#pool.releaseLeases([String(leaseId)]);
     letGo();
   }
-  fate(runId: string, startBy: number): Promise<DirectFate> {
-    return this.#pool.fate(String(runId), Number.isFinite(startBy) ? Number(startBy) : Date.now());
+  fate(runId: string, leaseId: string): Promise<DirectFate> {
+    return this.#pool.fate(String(runId), String(leaseId));
   }
   execute(job: ExecuteJob, sink: IsolateEventSink, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     return this.#pool.execute(job, sink, capabilities);

@@ -45,7 +45,7 @@ async function leasedPool() {
   const lease = await pool.lease("a", listener);
   if (!lease) throw new Error("no lease");
   /** The runner starting a direct run, as its control line says. */
-  const start = (runId: string, timeoutMs = 1000) => runner.control(runId, "start", [lease.leaseId, timeoutMs, 0]);
+  const start = (runId: string, timeoutMs = 1000) => runner.control(runId, "start", [lease.leaseId, timeoutMs]);
   const end = (runId: string, eventLines = 0) => runner.control(runId, "end", [eventLines, 0]);
   return { pool, runners, runner, lease, heard, start, end };
 }
@@ -66,7 +66,7 @@ describe("the runner pool's direct lane", () => {
   });
 
   it("watches a direct run from its start line: deadline, then the runner is killed and the Worker told", async () => {
-    const { pool, runner, heard, start } = await leasedPool();
+    const { pool, runner, lease, heard, start } = await leasedPool();
     start("d1", 300);
     expect(pool.stats().directRuns).toBe(1);
     expect(pool.stats().active).toBe(1);
@@ -79,9 +79,7 @@ describe("the runner pool's direct lane", () => {
     expect(result?.status === "error" && result.kind).toBe("timeout");
     expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/300 ms/);
     expect(runner.killed).toBe(true);
-    const fate = pool.fate("d1", Date.now());
-    await vi.advanceTimersByTimeAsync(200);
-    expect(await fate).toEqual({ status: "ended", result });
+    expect(await pool.fate("d1", lease.leaseId)).toEqual({ status: "ended", result });
   });
 
   it("forwards a direct run's events, says when they are all sent, and frees its place at the end line", async () => {
@@ -106,7 +104,7 @@ describe("the runner pool's direct lane", () => {
     const { pool, runner, heard, start } = await leasedPool();
     start("d3", 300);
     runner.line(`${EVENT_LINE_MARKER}["d3","end:guess",[0,0]]`);
-    runner.line(`${EVENT_LINE_MARKER}["d4","start:guess",["x",100000,0]]`);
+    runner.line(`${EVENT_LINE_MARKER}["d4","start:guess",["x",100000]]`);
     await settle();
     expect(pool.stats().active).toBe(1);
     vi.advanceTimersByTime(300);
@@ -142,29 +140,58 @@ describe("the runner pool's direct lane", () => {
     expect(runner.killed).toBe(true);
   });
 
-  it("says a run never started once no start line can still come, and kills a runner that starts it after all", async () => {
-    const { pool, runner, heard, start } = await leasedPool();
+  it("says a run never started only once its runner is gone and all it wrote was read, whatever the clock says", async () => {
+    const { pool, runner, lease, heard, start } = await leasedPool();
+    runner.outputOpenOnDeath = true;
     start("d7");
-    const running = pool.fate("d7", Date.now() + 100);
-    const never = pool.fate("d8", Date.now() + 100);
-    // Answered only after the start window and the pipe's margin.
-    await vi.advanceTimersByTimeAsync(100);
-    let early: unknown;
-    void never.then((fate) => {
-      early = fate;
+    // The Worker lost its link to the runner with three runs in flight: the runner is stopped.
+    const answers = new Map<string, unknown>();
+    for (const runId of ["d7", "d8", "d9"])
+      void pool.fate(runId, lease.leaseId).then((fate) => answers.set(runId, fate));
+    await vi.waitFor(() => expect(runner.killed).toBe(true));
+    // Long after any margin a clock could give, nothing is answered while its output may still hold a start line.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(answers.size).toBe(0);
+    start("d9");
+    runner.closeOutput();
+    await vi.waitFor(() => expect(answers.size).toBe(3));
+    expect(answers.get("d8")).toEqual({ status: "never-started" });
+    for (const runId of ["d7", "d9"]) {
+      expect(answers.get(runId)).toMatchObject({ status: "ended", result: { status: "error" } });
+      expect(heard.ended.get(runId)?.status).toBe("error");
+    }
+    expect(pool.stats().active).toBe(0);
+  });
+
+  it("waits for a runner blocked by a spinning run to be stopped at that run's deadline, then answers", async () => {
+    const { pool, runner, lease, start } = await leasedPool();
+    start("d14", 500);
+    runner.blocked = true;
+    let answer: unknown;
+    void pool.fate("d15", lease.leaseId).then((fate) => {
+      answer = fate;
     });
-    await settle();
-    expect(early).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(60);
-    expect(await running).toEqual({ status: "running" });
-    expect(await never).toEqual({ status: "never-started" });
-    // A runner that broke the rule would run it twice: the pool gives it up at once.
-    start("d8");
-    await settle();
-    // Its runner is killed even with another run on it (which is told why): the copy must not go on.
+    await vi.advanceTimersByTimeAsync(400);
+    expect(runner.killed).toBe(false);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
     expect(runner.killed).toBe(true);
-    const result = heard.ended.get("d7");
-    expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/d8 started/);
+    await vi.waitFor(() => expect(answer).toEqual({ status: "never-started" }));
+  });
+
+  it("knows nothing of a run sent on a lease it never granted", async () => {
+    const { pool } = await leasedPool();
+    expect(await pool.fate("d12", "no-such-lease")).toEqual({ status: "unknown" });
+  });
+
+  it("kills a runner that writes a second start line for a run: the copy must not go on", async () => {
+    const { runner, heard, start } = await leasedPool();
+    start("d13");
+    start("d13");
+    await settle();
+    expect(runner.killed).toBe(true);
+    const result = heard.ended.get("d13");
+    expect(result?.status === "error" && "message" in result ? result.message : "").toMatch(/d13 started/);
   });
 
   it("tells the Worker of a direct run whose runner died, with a clear outcome", async () => {
@@ -183,7 +210,7 @@ describe("the runner pool's direct lane", () => {
     const others = ["b", "c", "z"].map((workspace) => pool.execute(job(workspace), noSink, noCapabilities));
     await settle();
     expect(heard.revoked.has(lease.leaseId)).toBe(true);
-    expect(runner.closed).toBe(true);
+    expect(runner.laneClosed).toBe(true);
     // Killed only once the direct runs it already took have ended.
     expect(runner.killed).toBe(false);
     runner.finishClose();
@@ -225,9 +252,9 @@ describe("the runner pool's direct lane", () => {
   it("closes a leased runner's lane before stopping it for left-over memory: a run that just started ends normally", async () => {
     const { pool, runner, lease, heard, start, end } = await leasedPool();
     runner.rssBytes += 200 * MB;
-    for (let waited = 0; waited < 1000 && !runner.closed; waited += 10) await vi.advanceTimersByTimeAsync(10);
+    for (let waited = 0; waited < 1000 && !runner.laneClosed; waited += 10) await vi.advanceTimersByTimeAsync(10);
     expect(heard.revoked.has(lease.leaseId)).toBe(true);
-    expect(runner.closed).toBe(true);
+    expect(runner.laneClosed).toBe(true);
     // A direct run started just before the lane closed: its start line comes now.
     start("d11");
     await vi.advanceTimersByTimeAsync(150);

@@ -280,9 +280,9 @@ export class RunnerPool {
     this.#direct.release(leaseIds);
   }
 
-  /** What became of a direct run the Worker has no reply for (see DirectRuns.fate). */
-  fate(runId: string, startBy: number): Promise<DirectFate> {
-    return this.#direct.fate(runId, startBy);
+  /** What became of a direct run whose Worker lost its link to the runner (see DirectRuns.fate). */
+  fate(runId: string, leaseId: string): Promise<DirectFate> {
+    return this.#direct.fate(runId, leaseId);
   }
 
   /**
@@ -440,7 +440,13 @@ export class RunnerPool {
     slot.closing = true;
     this.#direct.revoke(slot);
     void Promise.race([
-      slot.runner.close().catch(() => {}),
+      slot.runner
+        .close()
+        .catch((error: unknown) =>
+          this.#options.onOutput?.(
+            `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        ),
       new Promise((done) => setTimeout(done, LEFTOVER_CLOSE_WAIT_MS)),
     ]).then(() => {
       if (slot.runs.size === 0) kill();

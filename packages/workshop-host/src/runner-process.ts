@@ -20,6 +20,8 @@ export interface RunnerHandle {
   readonly pid: number;
   /** Resolves with the exit code or signal once the process is gone. */
   readonly exited: Promise<number | string>;
+  /** Resolves once the process is gone and every line it wrote has been read: none can come after. */
+  readonly closed: Promise<void>;
   alive(): boolean;
   /**
    * Whether its link to the supervisor is up. A call that fails while it is was refused by the runner
@@ -121,6 +123,7 @@ export async function startRunner(
     api,
     pid: process.pid,
     exited: process.exited,
+    closed: process.closed,
     alive: () => process.alive,
     connected: () => linked && process.alive,
     execute: (job, capabilities) => api.execute(job, capabilities),

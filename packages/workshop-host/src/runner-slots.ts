@@ -175,7 +175,11 @@ export class RunnerSlots {
       });
       slot.runner
         .close()
-        .catch(() => {})
+        .catch((error: unknown) =>
+          this.#options.onOutput?.(
+            `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
         .finally(() => slot.runner.kill());
     } else slot.runner.kill();
     if (!this.#stopped) void this.#spawn();

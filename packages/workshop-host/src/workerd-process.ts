@@ -49,6 +49,11 @@ export interface WorkerdProcess {
   readonly ports: Record<string, number>;
   /** Resolves with the exit code (or signal name) when the process ends. */
   readonly exited: Promise<number | string>;
+  /**
+   * Resolves once the process has ended and everything it wrote to stdout and stderr has been read
+   * (the child's `close`, which comes after `exit`): no line of it can arrive after this.
+   */
+  readonly closed: Promise<void>;
   readonly alive: boolean;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -120,6 +125,8 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
     });
   });
 
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+
   const ports: Record<string, number> = {};
   const control = child.stdio[3] as Readable;
   await new Promise<void>((resolve, reject) => {
@@ -155,6 +162,7 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
     pid: child.pid,
     ports,
     exited,
+    closed,
     get alive() {
       return alive;
     },

@@ -2,6 +2,7 @@ import { RpcTarget, type RpcStub } from "capnweb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DirectFate, DirectJob, DirectReply, Lease, LeaseListener, RunnerPoolApi } from "../runner/runner-api.ts";
 import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
+import { CapabilityTarget } from "./sink-target.ts";
 import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "./executor.ts";
 import { upgradingFetch } from "./testing/socket-pair.ts";
 
@@ -37,7 +38,12 @@ class FakeLane extends RpcTarget {
   }
 }
 
-function setup(answer: (job: DirectJob, lanes: DirectLanes) => Promise<unknown>) {
+const LOST: DirectFate = {
+  status: "ended",
+  result: { status: "error", kind: "cancelled", message: "runner went away" },
+};
+
+function setup(answer: (job: DirectJob, lanes: DirectLanes) => Promise<unknown>, fate: DirectFate = LOST) {
   const lanes = new DirectLanes();
   const runner = new FakeLane((job) => answer(job, lanes));
   const served = upgradingFetch(() => runner);
@@ -46,9 +52,10 @@ function setup(answer: (job: DirectJob, lanes: DirectLanes) => Promise<unknown>)
   const fates: string[] = [];
   const pool = {
     lease: async (_workspace: string, _listener: LeaseListener): Promise<Lease> => ({ leaseId: "L1", url: "fake://" }),
-    fate: async (runId: string): Promise<DirectFate> => {
+    fate: async (runId: string, leaseId: string): Promise<DirectFate> => {
       fates.push(runId);
-      return { status: "ended", result: { status: "error", kind: "cancelled", message: "runner went away" } };
+      expect(leaseId).toBe("L1");
+      return fate;
     },
     releaseLease: async () => {},
     cancel: async () => true,
@@ -97,5 +104,42 @@ describe("DirectLanes", () => {
     expect(await lanes.execute(pool, run, sink, null, never)).toMatchObject({ kind: "cancelled" });
     expect(fates).toEqual([run.runId]);
     expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+  });
+
+  it("sends a lost run elsewhere only when the pool saw it never start and no capability call of it came", async () => {
+    let close: () => void = () => {};
+    const { lanes, pool, fates, sockets } = setup(
+      async () => {
+        close();
+        return new Promise(() => {});
+      },
+      { status: "never-started" },
+    );
+    close = () => sockets.at(-1)?.close();
+    await openLane(lanes, pool);
+    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    await openLane(lanes, pool);
+    const calls = new CapabilityTarget({ call: async () => ({ ok: true, value: null }) });
+    await calls.call({ capability: "kv", op: "get", key: "k" });
+    // A capability call came: whatever the pool read, the run started, so it is never sent again.
+    expect(await lanes.execute(pool, job(), sink, calls, never)).toMatchObject({ kind: "cancelled" });
+    expect(fates).toHaveLength(2);
+  });
+
+  it("never gives up on a silent runner by the clock: it waits for the reply, the pool's outcome or the abort", async () => {
+    let abort: (result: ExecuteResult) => void = () => {};
+    const aborted = new Promise<ExecuteResult>((resolve) => {
+      abort = resolve;
+    });
+    const { lanes, runner, pool, fates } = setup(() => new Promise(() => {}));
+    await openLane(lanes, pool);
+    const run = lanes.execute(pool, job(), sink, null, aborted);
+    await vi.waitFor(() => expect(runner.jobs).toHaveLength(1));
+    // Longer than the start window the old rule gave a job (100 ms and a 50 ms margin).
+    await new Promise((done) => setTimeout(done, 300));
+    expect(fates).toEqual([]);
+    abort({ status: "error", kind: "cancelled", message: "cancelled" });
+    expect(await run).toMatchObject({ kind: "cancelled", message: "cancelled" });
+    expect(fates).toEqual([]);
   });
 });

@@ -4,24 +4,25 @@
  * to the runner: one hop instead of two, and no relay through Node for the job, the reply or the
  * capability calls. The supervisor stays the watchdog: it reads each run's start and end from the
  * runner's stdout, enforces deadline and memory, forwards events, and sends an outcome when it stops a
- * run. A run a runner refuses, or that never started before its runner went away, goes the
- * supervisor's way instead — never twice.
+ * run. A run goes the supervisor's way instead only when it cannot have started on the lane: its
+ * runner refused it (its own decision, before the start line), or its runner is gone and the supervisor,
+ * having read all it wrote, saw no start line for it. No clock decides whether a job ran.
  */
 
 import { type RpcStub, RpcTarget } from "capnweb";
-import {
-  DIRECT_START_WITHIN_MS,
-  type DirectFate,
-  type DirectReply,
-  type DirectRunnerApi,
-  type Lease,
-  type LeaseListener,
-  type RunnerPoolApi,
-  START_LINE_MARGIN_MS,
+import type {
+  DirectFate,
+  DirectReply,
+  DirectRunnerApi,
+  Lease,
+  LeaseListener,
+  RunnerPoolApi,
 } from "../runner/runner-api.ts";
 import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
-import type { CapabilityHandler, ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
+import { detached } from "./detached.ts";
+import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
 import { refusedReplyOutcome } from "./refused-reply.ts";
+import type { CapabilityTarget } from "./sink-target.ts";
 
 /** After the supervisor had no lease for a workspace, how long before asking again. */
 const LEASE_RETRY_MS = 1000;
@@ -63,45 +64,11 @@ type Answer =
   | { by: "outcome"; result: ExecuteResult }
   | { by: "lost" };
 
-/** How long the outcome of a started run whose runner went away may take to come from the supervisor. */
-const LOST_OUTCOME_WAIT_MS = 1000;
-/** How often runs in flight are checked for silence past their start deadline. */
-const SWEEP_MS = 25;
 const ANSWER_LOST: ExecuteResult = {
   status: "error",
   kind: "cancelled",
   message: "The run's runner went away before its answer was read. Run it again.",
 };
-
-/**
- * Tells runs that heard nothing by a given time. One timer for all of a session's runs in flight, so a
- * stream of warm runs costs a sweep every SWEEP_MS rather than a timer each.
- */
-class SilenceWatch {
-  readonly #waiting = new Set<{ by: number; fire(): void }>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  watch(by: number): { fired: Promise<void>; cancel(): void } {
-    const entry = { by, fire: () => {} };
-    const fired = new Promise<void>((resolve) => {
-      entry.fire = resolve;
-    });
-    this.#waiting.add(entry);
-    this.#timer ??= setTimeout(() => this.#sweep(), SWEEP_MS);
-    return { fired, cancel: () => this.#waiting.delete(entry) };
-  }
-
-  #sweep(): void {
-    this.#timer = undefined;
-    const now = Date.now();
-    for (const entry of this.#waiting) {
-      if (entry.by > now) continue;
-      this.#waiting.delete(entry);
-      entry.fire();
-    }
-    if (this.#waiting.size > 0) this.#timer = setTimeout(() => this.#sweep(), SWEEP_MS);
-  }
-}
 
 /** A timer that resolves `fired` (with undefined) after `ms`, unless cancelled first. */
 function timer(ms: number): { fired: Promise<undefined>; cancel(): void } {
@@ -145,7 +112,6 @@ export class DirectLanes {
   readonly #runs = new Map<string, DirectRun>();
   readonly #listener = new ListenerTarget(this);
   readonly #revokedEarly = new Set<string>();
-  readonly #silence = new SilenceWatch();
 
   run(runId: string): DirectRun | undefined {
     return this.#runs.get(runId);
@@ -188,7 +154,7 @@ export class DirectLanes {
     pool: RpcStub<RunnerPoolApi>,
     job: ExecuteJob,
     sink: IsolateEventSink,
-    capabilities: CapabilityHandler | null,
+    capabilities: CapabilityTarget | null,
     aborted: Promise<ExecuteResult>,
   ): Promise<ExecuteResult | typeof NOT_DIRECT> {
     const lane = this.#lanes.get(job.workspaceId);
@@ -217,11 +183,9 @@ export class DirectLanes {
       let withCode = !lane.sent.has(job.gadget.hash);
       for (;;) {
         const { modules: _modules, ...reference } = job.gadget;
-        const sentAt = Date.now();
-        const startBy = sentAt + DIRECT_START_WITHIN_MS;
         const replied = Promise.resolve(
           lane.runner.execute(
-            { ...job, gadget: withCode ? job.gadget : reference, leaseId: lane.leaseId, sentAt },
+            { ...job, gadget: withCode ? job.gadget : reference, leaseId: lane.leaseId },
             capabilities,
           ),
         ).then(
@@ -229,38 +193,12 @@ export class DirectLanes {
           // The lane hears of a broken link before its calls fail (see #open).
           (thrown): Answer => (lane.broken ? { by: "lost" } : { by: "refused", thrown }),
         );
-        // Silent past the time the run had to start by: the runner may be blocked by a spinning run.
-        const silence = this.#silence.watch(startBy + START_LINE_MARGIN_MS);
-        let settled: Answer | "silent" = await Promise.race([
-          replied,
-          byPool,
-          byAbort,
-          silence.fired.then(() => "silent" as const),
-        ]);
-        silence.cancel();
-        if (settled === "silent" || settled.by === "lost") {
-          const fate = await Promise.race([
-            Promise.resolve(pool.fate(job.runId, startBy)).catch((): DirectFate => ({ status: "running" })),
-            stopped.then((result): DirectFate => ({ status: "ended", result })),
-            aborted.then((result): DirectFate => ({ status: "ended", result })),
-          ]);
-          if (fate.status === "ended") return fate.result;
-          if (fate.status === "never-started") {
-            // It never will start there: it goes the supervisor's way, and so do the next ones for now.
-            this.#dropLane(job.workspaceId, lane);
-            return NOT_DIRECT;
-          }
-          if (settled === "silent") settled = await Promise.race([replied, byPool, byAbort]);
-          if (settled.by === "lost") {
-            // It started and its runner went away: the supervisor sends the outcome it gave it.
-            this.#dropLane(job.workspaceId, lane);
-            const lost = timer(LOST_OUTCOME_WAIT_MS);
-            const result = await Promise.race([stopped, aborted, lost.fired.then(() => ANSWER_LOST)]);
-            lost.cancel();
-            // Only the link to its runner broke, perhaps: the run is told to stop rather than left going.
-            if (result === ANSWER_LOST) Promise.resolve(pool.cancel(job.runId, "cancelled")).catch(() => {});
-            return result;
-          }
+        // No clock: a runner blocked by a spinning run is stopped at that run's deadline, and then this
+        // one is lost (below), or it answers once the spinner is done.
+        const settled = await Promise.race([replied, byPool, byAbort]);
+        if (settled.by === "lost") {
+          this.#dropLane(job.workspaceId, lane);
+          return await this.#lost(pool, job.runId, lane.leaseId, capabilities, stopped, aborted);
         }
         if (settled.by === "outcome") return settled.result;
         if (settled.by === "refused") {
@@ -272,7 +210,8 @@ export class DirectLanes {
         }
         const reply = settled.reply;
         if (reply.status === "refused") {
-          // Full or late are a moment's state; closed or not assigned mean the lease is over.
+          // The runner's own word that it did not start the job. Full is a moment's state; closed or not
+          // assigned mean the lease is over.
           if (reply.reason === "closed" || reply.reason === "not-assigned") this.#dropLane(job.workspaceId, lane);
           return NOT_DIRECT;
         }
@@ -307,13 +246,36 @@ export class DirectLanes {
     }
   }
 
+  /**
+   * A run whose link to its runner broke before its reply came: whether it started there is the
+   * supervisor's to say, once it has stopped that runner and read all it wrote. Only a run that never
+   * started — and of which no capability call came, the one way a run has an effect — goes elsewhere.
+   */
+  async #lost(
+    pool: RpcStub<RunnerPoolApi>,
+    runId: string,
+    leaseId: string,
+    capabilities: CapabilityTarget | null,
+    stopped: Promise<ExecuteResult>,
+    aborted: Promise<ExecuteResult>,
+  ): Promise<ExecuteResult | typeof NOT_DIRECT> {
+    const fate = await Promise.race([
+      Promise.resolve(pool.fate(runId, leaseId)).catch((): DirectFate => ({ status: "unknown" })),
+      stopped.then((result): DirectFate => ({ status: "ended", result })),
+      aborted.then((result): DirectFate => ({ status: "ended", result })),
+    ]);
+    if (fate.status === "ended") return fate.result;
+    if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0) return NOT_DIRECT;
+    return ANSWER_LOST;
+  }
+
   async #open(pool: RpcStub<RunnerPoolApi>, workspace: string, lease: Lease): Promise<void> {
     const socket = await fetch(lease.url, { headers: { Upgrade: "websocket" } }).then(
       (response) => response.webSocket,
       () => null,
     );
     if (!socket) {
-      Promise.resolve(pool.releaseLease(lease.leaseId)).catch(() => {});
+      detached("releasing a lease whose lane did not open", pool.releaseLease(lease.leaseId));
       return;
     }
     socket.accept();
@@ -344,7 +306,7 @@ export class DirectLanes {
     if (this.#lanes.get(workspace) === lane) this.#lanes.delete(workspace);
     if (lane.revoked) return;
     lane.revoked = true;
-    if (!byPool) Promise.resolve(lane.pool.releaseLease(lane.leaseId)).catch(() => {});
+    if (!byPool) detached("releasing a lease", lane.pool.releaseLease(lane.leaseId));
     if (lane.inFlight === 0) lane.runner[Symbol.dispose]();
   }
 

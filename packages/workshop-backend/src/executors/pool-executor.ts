@@ -8,6 +8,7 @@
 import type { RpcStub } from "capnweb";
 import type { RunnerPoolApi } from "../runner/runner-api.ts";
 import { abortResult } from "./abort-result.ts";
+import { detached } from "./detached.ts";
 import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
 import { type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
@@ -84,13 +85,14 @@ export class PoolExecutor implements Executor {
         const result = abortResult(signal);
         // Stopping the isolate means killing its runner; the pool does that. A run sent on a lease names
         // it: its runner, should its start line not have been read yet, then takes no new run.
-        pool
-          .cancel(
+        detached(
+          "asking the pool to stop a run",
+          pool.cancel(
             job.runId,
             result.status === "error" && result.kind === "timeout" ? "timeout" : "cancelled",
             this.#lanes.run(job.runId)?.leaseId,
-          )
-          .catch(() => {});
+          ),
+        );
         resolve(result);
       };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -136,6 +138,10 @@ export class PoolExecutor implements Executor {
     this.#lanes[Symbol.dispose]();
     const pool = this.#pool;
     this.#pool = undefined;
-    pool?.then((stub) => stub[Symbol.dispose]()).catch(() => {});
+    if (pool)
+      detached(
+        "closing the pool session",
+        pool.then((stub) => stub[Symbol.dispose]()),
+      );
   }
 }

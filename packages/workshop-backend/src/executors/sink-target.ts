@@ -50,13 +50,20 @@ const NO_CAPABILITIES: CapabilityHandler = {
 /** A run's capability handler as an RPC target, callable from the isolate (or another process). */
 export class CapabilityTarget extends RpcTarget implements CapabilityHandler {
   readonly #handler: CapabilityHandler;
+  /** Calls received: a run that made one has started, whatever else is known of it. */
+  #calls = 0;
 
   constructor(handler: CapabilityHandler | undefined) {
     super();
     this.#handler = handler ?? NO_CAPABILITIES;
   }
 
+  get calls(): number {
+    return this.#calls;
+  }
+
   call(call: CapabilityCall): Promise<CapabilityReply> {
+    this.#calls++;
     return this.#handler.call(call);
   }
 }

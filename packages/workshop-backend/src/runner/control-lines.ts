@@ -12,7 +12,7 @@ export type ControlKind = "start" | "end";
 /** How a direct run ended, as its `end` line says. */
 export const END_STATE = { done: 0, hung: 2 } as const;
 
-/** `start`: [leaseId, timeoutMs, nested 0|1]; `end`: [event lines written, END_STATE]. */
+/** `start`: [leaseId, timeoutMs]; `end`: [event lines written, END_STATE]. */
 export function controlLine(nonce: string, runId: string, kind: ControlKind, data: (string | number)[]): string {
   return `${EVENT_LINE_MARKER}${JSON.stringify([runId, `${kind}:${nonce}`, data])}`;
 }
@@ -22,7 +22,7 @@ export function readControl(
   nonce: string,
   body: string,
 ):
-  | { kind: "start"; leaseId: string; timeoutMs: number; nested: boolean }
+  | { kind: "start"; leaseId: string; timeoutMs: number }
   | { kind: "end"; eventLines: number; hung: boolean }
   | undefined {
   for (const kind of ["start", "end"] as const) {
@@ -36,9 +36,9 @@ export function readControl(
     }
     if (!Array.isArray(data)) return undefined;
     if (kind === "start") {
-      const [leaseId, timeoutMs, nested] = data as unknown[];
+      const [leaseId, timeoutMs] = data as unknown[];
       if (typeof leaseId !== "string" || typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs)) return undefined;
-      return { kind, leaseId, timeoutMs, nested: nested === 1 };
+      return { kind, leaseId, timeoutMs };
     }
     const [eventLines, state] = data as unknown[];
     return { kind, eventLines: typeof eventLines === "number" ? eventLines : 0, hung: state === END_STATE.hung };

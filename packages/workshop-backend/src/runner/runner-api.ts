@@ -27,25 +27,16 @@ export interface RunnerApi {
   close(): Promise<void>;
 }
 
-/**
- * A direct job may start on its runner only this long after the Worker sent it; later it is refused
- * unstarted. So a Worker that has heard nothing by then (the runner is blocked by a spinning run) can
- * learn from the supervisor, which reads every start line, that the job will never start — and send
- * it elsewhere without ever running it twice.
- */
-export const DIRECT_START_WITHIN_MS = 100;
-/** How long after that the supervisor allows a start line to take through the pipe before answering. */
-export const START_LINE_MARGIN_MS = 50;
-
 /** A job sent on a lease: which lease, so the supervisor sends its events and verdict to the right Worker session. */
 export interface DirectJob extends ExecuteJob {
   leaseId: string;
-  /** The Worker's clock when it sent the job: it starts by `sentAt + DIRECT_START_WITHIN_MS` or never. */
-  sentAt: number;
 }
 
-/** A runner's answer on the direct lane: a reply, or that it did not take the job (it never started). */
-export type DirectReply = ExecuteReply | { status: "refused"; reason: "closed" | "full" | "not-assigned" | "late" };
+/**
+ * A runner's answer on the direct lane: a reply, or that it did not take the job. A refusal is the
+ * runner's own decision, made before the job could start: it never starts there, so it may be sent again.
+ */
+export type DirectReply = ExecuteReply | { status: "refused"; reason: "closed" | "full" | "not-assigned" };
 
 /** What a runner offers the Worker on its direct lane (`/direct/<secret>`). */
 export interface DirectRunnerApi {
@@ -77,15 +68,16 @@ export interface LeaseListener {
 }
 
 /**
- * What became of a direct run the Worker has no reply for, as far as the supervisor knows: the outcome
- * it gave it; still running, or finished (its reply is the runner's to send); or that it never started
- * and never will (so it may be sent elsewhere).
+ * What became of a direct run whose link to its runner broke before its reply came, as the supervisor
+ * knows it once that runner is gone and every line it wrote has been read: the outcome it gave the run;
+ * that it finished (its reply is lost with the link); that it never started and never will (no start
+ * line, and no line can come any more: so it may be sent again); or nothing (the lease is unknown).
  */
 export type DirectFate =
   | { status: "ended"; result: ExecuteResult }
-  | { status: "running" }
   | { status: "finished" }
-  | { status: "never-started" };
+  | { status: "never-started" }
+  | { status: "unknown" };
 
 /** What the supervisor of the runner pool offers the overseer. */
 export interface RunnerPoolApi {
@@ -103,10 +95,11 @@ export interface RunnerPoolApi {
    */
   lease(workspaceId: string, listener: LeaseListener): Promise<Lease | null>;
   /**
-   * A direct run's fate, for a Worker with no reply (its runner is silent, or went away): answered once
-   * no start line sent by `startBy` can still be in the pipe.
+   * A direct run's fate, for a Worker whose link to the runner of `leaseId` broke before the run's
+   * reply came. That runner is stopped (nobody could hear its replies any more), and the answer waits
+   * until its output has been read to the end: no clock decides whether a job ran.
    */
-  fate(runId: string, startBy: number): Promise<DirectFate>;
+  fate(runId: string, leaseId: string): Promise<DirectFate>;
   /** The Worker stopped using a lease (its lane broke or was refused): the pool forgets it. */
   releaseLease(leaseId: string): Promise<void>;
 }

@@ -15,13 +15,7 @@ import type { CapabilityHandler, ExecuteJob, ExecuteReply, IsolateEventSink } fr
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 import { sameSecret } from "../same-secret.ts";
 import { controlLine, END_STATE } from "./control-lines.ts";
-import {
-  DIRECT_START_WITHIN_MS,
-  type DirectJob,
-  type DirectReply,
-  type DirectRunnerApi,
-  type RunnerApi,
-} from "./runner-api.ts";
+import type { DirectJob, DirectReply, DirectRunnerApi, RunnerApi } from "./runner-api.ts";
 
 interface RunnerEnv {
   LOADER: WorkerLoader;
@@ -65,7 +59,7 @@ class RunnerState {
    * Waits for room for a direct job: a short wait here (behind the same workspace's own runs) is
    * cheaper than the supervisor's queue; too long or too many waiting, and the job goes that way.
    */
-  turn(startBy: number): Promise<boolean> {
+  turn(): Promise<boolean> {
     if (this.running + this.#granted < this.maxRuns && this.#waiting.length === 0) {
       this.#granted++;
       return Promise.resolve(true);
@@ -77,14 +71,11 @@ class RunnerState {
         this.#granted++;
         resolve(true);
       };
-      const timer = setTimeout(
-        () => {
-          const at = this.#waiting.indexOf(granted);
-          if (at !== -1) this.#waiting.splice(at, 1);
-          resolve(false);
-        },
-        Math.min(DIRECT_WAIT_MS, Math.max(0, startBy - Date.now())),
-      );
+      const timer = setTimeout(() => {
+        const at = this.#waiting.indexOf(granted);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        resolve(false);
+      }, DIRECT_WAIT_MS);
       this.#waiting.push(granted);
     });
   }
@@ -152,24 +143,20 @@ class DirectLane extends RpcTarget implements DirectRunnerApi {
     const state = this.state;
     if (!state.open) return { status: "refused", reason: "closed" };
     if (job.workspaceId !== state.owner) return { status: "refused", reason: "not-assigned" };
-    // Past this the Worker may already have sent it elsewhere: never start it then.
-    const startBy = job.sentAt + DIRECT_START_WITHIN_MS;
-    if (!(Date.now() <= startBy)) return { status: "refused", reason: "late" };
-    if (!(await state.turn(startBy))) return { status: "refused", reason: "full" };
-    const refusal = !state.open ? "closed" : Date.now() > startBy ? "late" : undefined;
-    if (refusal) {
+    // Every refusal below is decided here, before the start line: a refused job never starts, so the
+    // Worker may send it elsewhere. Nothing else lets it send a job twice.
+    if (!(await state.turn())) return { status: "refused", reason: "full" };
+    if (!state.open) {
       state.leave();
-      return { status: "refused", reason: refusal };
+      return { status: "refused", reason: "closed" };
     }
     if (!job.gadget.modules && !state.executor.hasCode(job.gadget.hash)) {
       state.leave();
       return { status: "missing-code" };
     }
-    const { leaseId, sentAt: _sentAt, ...plain } = job;
+    const { leaseId, ...plain } = job;
     // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
-    console.log(
-      controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs, job.nested === true ? 1 : 0]),
-    );
+    console.log(controlLine(state.nonce, job.runId, "start", [leaseId, job.limits.timeoutMs]));
     const run = state.execute(plain, capabilities);
     state.leave();
     state.direct.add(run);

@@ -11,6 +11,7 @@ export class FakeRunner implements RunnerHandle {
   static #nextPid = 1000;
   readonly pid = FakeRunner.#nextPid++;
   readonly exited: Promise<number | string>;
+  readonly closed: Promise<void>;
   readonly jobs = new Map<
     string,
     { job: ExecuteJob; reply(reply: ExecuteReply): void; fail(): void; refuse(reason: string): void }
@@ -25,16 +26,22 @@ export class FakeRunner implements RunnerHandle {
   readonly controlNonce = `nonce${this.pid}`;
   /** The direct lane: the workspace it was opened for, until `close`. */
   assigned: { workspaceId: string; maxRuns: number } | undefined;
-  closed = false;
+  laneClosed = false;
+  /** When it dies, lines may still come until `closeOutput` (as a pipe is read after the process exits). */
+  outputOpenOnDeath = false;
   /** Resolves `close` (a test settles it, as the end of the direct runs it waits for). */
   finishClose: () => void = () => {};
   #exit: (code: number | string) => void = () => {};
+  #close: () => void = () => {};
   readonly #onLine: (line: string) => void;
 
   constructor(onLine: (line: string) => void) {
     this.#onLine = onLine;
     this.exited = new Promise((resolve) => {
       this.#exit = resolve;
+    });
+    this.closed = new Promise((resolve) => {
+      this.#close = resolve;
     });
   }
 
@@ -66,6 +73,7 @@ export class FakeRunner implements RunnerHandle {
   }
 
   ping(): Promise<unknown> {
+    if (this.killed) return Promise.reject(new Error("gone"));
     return this.blocked ? new Promise(() => {}) : Promise.resolve("pong");
   }
 
@@ -76,7 +84,7 @@ export class FakeRunner implements RunnerHandle {
   }
 
   close(): Promise<void> {
-    this.closed = true;
+    this.laneClosed = true;
     if (this.killed) return Promise.reject(new Error("gone"));
     return new Promise((resolve) => {
       this.finishClose = resolve;
@@ -110,13 +118,22 @@ export class FakeRunner implements RunnerHandle {
     this.die("SIGKILL");
   }
 
-  /** Dies as if from outside (a crash, a kill -9): its calls fail. */
-  die(exit: number | string): void {
+  /**
+   * Dies as if from outside (a crash, a kill -9): its calls fail. Its output is read to the end at
+   * once, unless `outputOpen`: then lines may still come until `closeOutput`.
+   */
+  die(exit: number | string, options: { outputOpen?: boolean } = { outputOpen: this.outputOpenOnDeath }): void {
     if (this.killed) return;
     this.killed = true;
     for (const { fail } of this.jobs.values()) fail();
     this.jobs.clear();
     this.#exit(exit);
+    if (!options.outputOpen) this.closeOutput();
+  }
+
+  /** The last of its output has been read. */
+  closeOutput(): void {
+    void this.exited.then(() => this.#close());
   }
 }
 
