@@ -17,6 +17,7 @@ import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, sta
 import { startFloor } from "./floor-server.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
+import { measurePackages } from "./packages-bench.ts";
 import { measureSchedules } from "./schedule-bench.ts";
 import { type Row, type Summary, summarize, timeEach, warmUntilStable } from "./stats.ts";
 
@@ -36,12 +37,13 @@ const ROUNDS = 5;
 const soak = process.argv.includes("--soak");
 /**
  * `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. `--only schedules`:
- * the bare ping and the schedule rows (on a Workshop of their own).
+ * the bare ping and the schedule rows (on a Workshop of their own). `--only packages`: the bare ping
+ * and the npm package rows (on a Workshop and a loopback registry of their own).
  */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (onlyAt >= 0 && only !== "mcp" && only !== "schedules")
-  throw new Error(`--only takes one section, mcp or schedules; got ${only ?? "nothing"}`);
+if (onlyAt >= 0 && only !== "mcp" && only !== "schedules" && only !== "packages")
+  throw new Error(`--only takes one section, mcp, schedules or packages; got ${only ?? "nothing"}`);
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
@@ -87,10 +89,13 @@ const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 /** The Workshop as `pnpm start` runs it, in a process of its own, and its processes by role. */
-async function startWorkshopProcess(dataDir: string): Promise<{ child: Child; url: string; roles(): Roles }> {
+async function startWorkshopProcess(
+  dataDir: string,
+  args: string[] = [],
+): Promise<{ child: Child; url: string; roles(): Roles }> {
   const child = await startNode(
     join(REPO_ROOT, "packages/workshop-host/src/cli.ts"),
-    ["--port", "0", "--data", dataDir, "--quiet"],
+    ["--port", "0", "--data", dataDir, "--quiet", ...args],
     /running at http/,
   );
   const url = /(http:\/\/\S+)/.exec(child.line)?.[1] ?? "";
@@ -194,6 +199,11 @@ async function main(): Promise<void> {
     }
     if (only === "schedules") {
       await scheduleRows();
+      print(baseline);
+      return;
+    }
+    if (only === "packages") {
+      await packageRows();
       print(baseline);
       return;
     }
@@ -468,6 +478,7 @@ async function main(): Promise<void> {
     bundles = ide.bundles;
     embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
     await directPath();
+    await packageRows();
     await scheduleRows();
 
     peer[Symbol.dispose]();
@@ -494,6 +505,21 @@ async function scheduleRows(): Promise<void> {
 /** MCP tools/call, Code Mode and payload validation, each against a warm agent.run() (mcp-bench.ts). */
 async function mcpRows(url: string): Promise<void> {
   const measured = await measureMcp({ url, samples: N, rounds: ROUNDS });
+  rows.push(...measured.rows);
+  notes.push(...measured.notes);
+}
+
+/** npm packages on a Workshop and a loopback registry of their own, restarted once (packages-bench.ts). */
+async function packageRows(): Promise<void> {
+  const measured = await measurePackages({
+    firstRuns: quick ? 5 : 20,
+    samples: N,
+    rounds: ROUNDS,
+    startWorkshop: async (dataDir, args) => {
+      const started = await startWorkshopProcess(dataDir, args);
+      return { url: started.url, stop: () => started.child.stop() };
+    },
+  });
   rows.push(...measured.rows);
   notes.push(...measured.notes);
 }

@@ -134,18 +134,15 @@ function mainConfig(
     `(name = "DISK_STATUS", service = "disk-status")`,
     ...deployed.bindings,
   ];
-  const assets = worker.assets
-    ? [
-        `(name = ${text(ASSETS_SERVICE)}, disk = (path = ${text(resolve(dirname(WRANGLER_TOML), worker.assets.directory))})),`,
-      ]
-    : [];
+  const assetsDir = worker.assets && resolve(dirname(WRANGLER_TOML), worker.assets.directory);
+  const assetsService = assetsDir ? `(name = ${text(ASSETS_SERVICE)}, disk = (path = ${text(assetsDir)})),` : "";
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .mainWorker),
     (name = "workspaces", disk = (path = ${text(dataDir)}, writable = true)),
-    ${assets.join("\n    ")}
+    ${assetsService}
     # The Worker's own outbound network: loopback only (the runner pool).
     (name = "loopback", network = (allow = ["local"])),
     # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this

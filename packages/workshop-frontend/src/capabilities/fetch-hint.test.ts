@@ -17,6 +17,7 @@ describe("globalFetchHint", () => {
     );
     expect(hint?.text).toMatch(/env\.fetch.*Grants/);
     expect(hint?.host).toBe("127.0.0.1:8080");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: gadget source holding a template literal
     expect(globalFetchHint(refused, files("fetch(`https://api.example.com/${id}`)"))?.host).toBe("api.example.com");
   });
 

@@ -10,7 +10,7 @@ export function StorageUsage() {
     <p
       data-testid="storage-usage"
       title={detail}
-      className={`px-3 py-1 text-xs ${nearlyFull ? "text-amber-700 dark:text-amber-400" : "text-zinc-500"}`}
+      className={`px-3 py-1 text-xs ${nearlyFull ? "text-amber-700 dark:text-amber-400" : "text-zinc-600 dark:text-zinc-400"}`}
     >
       {text}
       {nearlyFull && " — nearly full: delete drafts you no longer need"}

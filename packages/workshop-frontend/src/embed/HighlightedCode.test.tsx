@@ -16,6 +16,6 @@ describe("HighlightedCode", () => {
     const html = renderToStaticMarkup(<HighlightedCode source={"return 42; // done"} />);
     expect(html).toContain('<span class="text-violet-700 dark:text-violet-300">return</span>');
     expect(html).toContain('<span class="text-orange-700 dark:text-orange-300">42</span>');
-    expect(html).toContain('<span class="text-zinc-500 italic">// done</span>');
+    expect(html).toContain('<span class="text-zinc-600 dark:text-zinc-400 italic">// done</span>');
   });
 });

@@ -6,8 +6,6 @@ import { useDrafts } from "./use-drafts.ts";
 /** What the Workbench offers as app commands; an action left out cannot run now. */
 export interface WorkbenchActions {
   run?(): void;
-  /** Runs the open draft's tests (and shows them). */
-  runTests?(): void;
   cancelRun?(): void;
   save?(): void;
   publish?(): void;
@@ -23,7 +21,7 @@ export interface WorkbenchActions {
 
 /**
  * The Workbench's app commands (palette and keys, `commands/app-commands.ts`), and whether the palette
- * is open.
+ * is open. Run tests is the output panel's (`RunColumn`).
  */
 export function useWorkbenchCommands(actions: WorkbenchActions) {
   const [paletteOpen, setPaletteOpen] = useState(false);
@@ -34,7 +32,6 @@ export function useWorkbenchCommands(actions: WorkbenchActions) {
     runs(() => setPaletteOpen(true)),
   );
   useCommand("run", runs(actions.run));
-  useCommand("run-tests", runs(actions.runTests));
   useCommand("cancel-run", runs(actions.cancelRun));
   useCommand("save", runs(actions.save));
   useCommand("publish", runs(actions.publish));
