@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRpcClient, type GadgetFile, type RunOutcome } from "@gadgets/workshop-shared";
+import { createRpcClient, type GadgetFile, type RunOutcome, type RunTimings } from "@gadgets/workshop-shared";
 import { LOCK_PATH } from "@gadgets/workshop-shared/api";
 // The e2e suite's registry harness, used as it is: one way to run a real registry for both.
 import type { TarEntry } from "../../../e2e/registry/tarball.ts";
@@ -30,7 +30,7 @@ export interface PackagesBenchOptions {
 const LIBRARY = "bench-lib";
 /** Modules of the package besides its index, each about 25 KB: ~100 KB of code in all. */
 const MODULES = 4;
-const FUNCTIONS_PER_MODULE = 300;
+const FUNCTIONS_PER_MODULE = 240;
 
 /** A package of ~100 KB of ES modules whose bytes (and so integrity) differ by version. */
 function libraryEntries(version: string): { entries: TarEntry[]; bytes: number } {
@@ -75,9 +75,17 @@ const gadget = (name: string, source: string, dependencies?: Record<string, stri
   ...(lock === undefined ? [] : [{ path: LOCK_PATH, content: lock }]),
 ];
 
-function expectEcho(what: string, outcome: RunOutcome): void {
+/** Checks the run answered the echo; its timings, as the Worker took them. */
+function expectEcho(what: string, outcome: RunOutcome): RunTimings {
   if (outcome.status !== "ok" || outcome.result !== "Echo: x")
     throw new Error(`${what}: expected "Echo: x", got ${JSON.stringify(outcome)}`);
+  return outcome.timings;
+}
+
+/** Where a kind of run spends its time in the Worker: build (files, packages, modules) and isolate (load and run). */
+function split(timings: readonly RunTimings[]): string {
+  const median = (pick: (t: RunTimings) => number) => summarize(timings.map(pick)).median.toFixed(0);
+  return `in the Worker, p50 build ${median((t) => t.buildMs)} ms + isolate ${median((t) => t.runMs)} ms`;
 }
 
 const times = (r: number) => `${r.toFixed(2)}×`;
@@ -182,16 +190,23 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
     echoAgain[Symbol.dispose]();
     const coldAfter: number[] = [];
     const firstAfter: number[] = [];
+    const coldAfterTimings: RunTimings[] = [];
+    const firstAfterTimings: RunTimings[] = [];
     for (const [i, id] of packagedDrafts.entries()) {
       let start = performance.now();
-      expectEcho("cold run after the restart", await session.runDraft(coldAfterDrafts[i] ?? "", { input: "x" }));
+      const coldTimings = expectEcho(
+        "cold run after the restart",
+        await session.runDraft(coldAfterDrafts[i] ?? "", { input: "x" }),
+      );
       const coldMs = performance.now() - start;
       start = performance.now();
-      expectEcho("first run after the restart", await session.runDraft(id, { input: "x" }));
+      const firstTimings = expectEcho("first run after the restart", await session.runDraft(id, { input: "x" }));
       const runMs = performance.now() - start;
       if (i === 0) continue;
       coldAfter.push(coldMs);
       firstAfter.push(runMs);
+      coldAfterTimings.push(coldTimings);
+      firstAfterTimings.push(firstTimings);
     }
     session[Symbol.dispose]();
     client[Symbol.dispose]();
@@ -227,11 +242,12 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
       {
         name: "packages: cold run of new code without the dependency, after a restart",
         summary: s.coldAfter,
+        note: split(coldAfterTimings),
       },
       {
         name: "packages: the same drafts' first run after a Workshop restart (registry stopped: all from the store)",
         summary: s.firstAfter,
-        note: `${times(after)} the cold run without it (${verdict(after, 1.3)})`,
+        note: `${times(after)} the cold run without it (${verdict(after, 1.3)}); ${split(firstAfterTimings)}`,
       },
       {
         name: "packages: warm echo run (the reference of the row below)",
