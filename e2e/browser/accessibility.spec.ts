@@ -63,9 +63,7 @@ async function shareAndRecord(page: Page): Promise<{ shareId: string; recordId: 
 }
 
 test.describe("accessibility", () => {
-  test("the IDE in light and dark, with a dialog open, has no serious or critical axe violations", async ({
-    page,
-  }) => {
+  test("the IDE in light and dark, with a dialog open, has no serious or critical axe violations", async ({ page }) => {
     await newDraft(page, "Echo");
     await replaceEditorText(page, LOGGER);
     await expect(page.getByTestId("save-state")).toContainText("saved");

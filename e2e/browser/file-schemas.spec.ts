@@ -10,15 +10,19 @@ test("gadget.json and gadget.tests.json are checked against their schemas as the
   await newDraft(page, "Echo");
   await page.getByRole("tab", { name: "gadget.json" }).click();
 
+  const valid = JSON.stringify({ name: "echo", entry: "index.ts", grants: { kv: true } }, null, 2);
   await replaceEditorText(page, JSON.stringify({ name: "echo", entry: "index.ts", grants: { kvv: true } }, null, 2));
   await expect(squiggles(page).first()).toBeVisible();
+  // Each mistake is shown apart: the valid text clears the last one's marks first.
+  await replaceEditorText(page, valid);
+  await expect(squiggles(page)).toHaveCount(0);
   await replaceEditorText(page, JSON.stringify({ name: "echo", entry: "index.ts", grants: { kv: "yes" } }, null, 2));
   await expect(squiggles(page).first()).toBeVisible();
   // The message is the manifest check's own sentence (F8: the editor's next problem, with its text).
   await page.keyboard.press("F8");
   await expect(page.locator(".monaco-editor").getByText('"grants.kv" must be true or false.').first()).toBeVisible();
   await page.keyboard.press("Escape");
-  await replaceEditorText(page, JSON.stringify({ name: "echo", entry: "index.ts", grants: { kv: true } }, null, 2));
+  await replaceEditorText(page, valid);
   await expect(squiggles(page)).toHaveCount(0);
 
   // gadget.tests.json: saving a case makes the file; then it is checked too.

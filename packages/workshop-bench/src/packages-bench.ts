@@ -25,6 +25,8 @@ export interface PackagesBenchOptions {
   rounds: number;
   /** Starts a Workshop as `pnpm start` does on `dataDir` with these extra arguments. */
   startWorkshop(dataDir: string, args: string[]): Promise<{ url: string; stop(): Promise<void> }>;
+  /** The floor's `run(code, payload)` (floor-worker.ts): what the same code costs a bare Worker Loader isolate. */
+  floor: { run(code: string, payload: unknown): Promise<unknown> };
 }
 
 const LIBRARY = "bench-lib";
@@ -32,23 +34,27 @@ const LIBRARY = "bench-lib";
 const MODULES = 4;
 const FUNCTIONS_PER_MODULE = 240;
 
-/** A package of ~100 KB of ES modules whose bytes (and so integrity) differ by version. */
-function libraryEntries(version: string): { entries: TarEntry[]; bytes: number } {
-  const salt = version.replaceAll(".", "");
-  const files: Record<string, string> = {};
-  for (let m = 0; m < MODULES; m++) {
+const GREET = 'export function greet(input) { return "Echo: " + input; }';
+
+/** The package's modules of functions: their text differs by `salt`, so each version is new code. */
+function libraryModules(salt: string): string[] {
+  return Array.from({ length: MODULES }, (_, m) => {
     const lines: string[] = [];
     for (let f = 0; f < FUNCTIONS_PER_MODULE; f++)
       lines.push(
         `export function f${m}_${f}(x) { const y = x * ${f + 1} + ${salt}; return y > 1000 ? y % 97 : [y, "${m}-${f}"].join(":"); }`,
       );
-    files[`lib/m${m}.js`] = `${lines.join("\n")}\n`;
-  }
-  files["index.js"] = [
-    ...Array.from({ length: MODULES }, (_, m) => `export * from "./lib/m${m}.js";`),
-    'export function greet(input) { return "Echo: " + input; }',
-    "",
-  ].join("\n");
+    return `${lines.join("\n")}\n`;
+  });
+}
+
+/** A package of ~100 KB of ES modules whose bytes (and so integrity) differ by version. */
+function libraryEntries(version: string): { entries: TarEntry[]; bytes: number } {
+  const files: Record<string, string> = {};
+  for (const [m, text] of libraryModules(version.replaceAll(".", "")).entries()) files[`lib/m${m}.js`] = text;
+  files["index.js"] = [...Array.from({ length: MODULES }, (_, m) => `export * from "./lib/m${m}.js";`), GREET, ""].join(
+    "\n",
+  );
   files["index.d.ts"] = "export declare function greet(input: string): string;\n";
   const packageJson = { name: LIBRARY, version, type: "module", exports: "./index.js", types: "./index.d.ts" };
   files["package.json"] = JSON.stringify(packageJson, null, 2);

@@ -1,6 +1,6 @@
 import type { IsolateEvent, IsolateEventSink } from "@gadgets/workshop-backend/executor";
 import { DROPPED_TALLY_EVERY } from "@gadgets/workshop-shared/limits";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DROPPED_SEND_EVERY_MS, MAX_EVENTS_PER_BATCH, RunEventRelay } from "./event-relay.ts";
 
 function sink() {
@@ -18,16 +18,26 @@ function sink() {
 
 const log = (i: number) => `"log",["log",[{"t":"number","v":${i}}]]]`;
 
+// The relay sends what it read in one turn of the event loop from a setImmediate: faked, a test ends
+// the turn itself (`endTurn`) instead of waiting for the real one.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setImmediate"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const endTurn = () => vi.runOnlyPendingTimers();
+
 describe("the event relay", () => {
   it("sends lines read in one turn as one batch, and a long backlog in batches of at most the batch size", async () => {
     const { target, batches } = sink();
     const relay = new RunEventRelay(target, 10_000);
     for (let i = 0; i < 3; i++) relay.push(log(i));
     expect(batches).toHaveLength(0);
-    await new Promise((done) => setImmediate(done));
+    endTurn();
     expect(batches.map((batch) => batch.length)).toEqual([3]);
     for (let i = 0; i < MAX_EVENTS_PER_BATCH + 1; i++) relay.push(log(i));
-    await new Promise((done) => setImmediate(done));
+    endTurn();
     expect(batches.slice(1).map((batch) => batch.length)).toEqual([MAX_EVENTS_PER_BATCH, 1]);
   });
 
@@ -88,16 +98,16 @@ describe("the event relay", () => {
     let now = 0;
     const relay = new RunEventRelay(target, 1, () => now);
     relay.push(`"dropped",[100]]`);
-    await new Promise((done) => setImmediate(done));
+    endTurn();
     for (let total = 200; total <= 1000; total += 100) {
       now += 10;
       relay.push(`"dropped",[${total}]]`);
-      await new Promise((done) => setImmediate(done));
+      endTurn();
     }
     expect(dropped).toEqual([100]);
     now = DROPPED_SEND_EVERY_MS;
     relay.push(`"dropped",[1100]]`);
-    await new Promise((done) => setImmediate(done));
+    endTurn();
     expect(dropped).toEqual([100, 1100]);
     now += 1;
     relay.push(`"dropped",[1200]]`);

@@ -2,7 +2,7 @@ import type { ExecuteJob, ExecuteReply, IsolateEvent, IsolateEventSink } from "@
 import { EVENT_LINE_MARKER } from "@gadgets/workshop-backend/runner-api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
-import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+import { fakeRunners } from "./testing/fake-runner.ts";
 import { MB, SMALL_POOL, testJob } from "./testing/pool-fixtures.ts";
 
 const job = testJob;
@@ -42,9 +42,7 @@ async function startPool(options: Partial<RunnerPoolOptions> = {}) {
     });
     return { job: j, reply, settled: () => settled };
   };
-  /** The fake runner executing `runId`, once it got there. */
-  const runnerOf = (runId: string) => runners.all.find((runner) => runner.jobs.has(runId)) as FakeRunner;
-  return { pool, runners, reports, run, runnerOf };
+  return { pool, runners, reports, run, runnerOf: runners.runnerOf };
 }
 
 const ok: ExecuteReply = { status: "ok", result: "done", eventLines: 0 };
@@ -58,25 +56,25 @@ afterEach(() => {
 
 describe("the runner pool", () => {
   it("refuses a workspace past its own cap with a message naming that cap, while another workspace runs", async () => {
-    const { pool, run, runnerOf } = await startPool();
+    const { pool, run, runnerOf, runners } = await startPool();
     const a = Array.from({ length: 4 }, () => run(job("a")));
-    await settle();
+    // Two are on a's runner, two wait their turn: all four count.
+    const aRunner = await runners.until(() => runners.all.find((runner) => runner.jobs.size === 2));
     const refused = await pool.execute(job("a"), recordingSink().sink, noCapabilities);
     expect(refused).toMatchObject({ status: "error", kind: "busy" });
     expect("message" in refused && refused.message).toMatch(/server is busy with this workspace's runs: .*4 runs/);
     expect("message" in refused && refused.message).not.toMatch(/loop|your code/i);
     const b = run(job("b"));
-    await settle();
-    runnerOf(b.job.runId).jobs.get(b.job.runId)?.reply(ok);
+    (await runnerOf(b.job.runId)).jobs.get(b.job.runId)?.reply(ok);
     expect(await b.reply).toEqual(ok);
-    for (const entry of a.slice(0, 2)) runnerOf(entry.job.runId).jobs.get(entry.job.runId)?.reply(ok);
+    for (const entry of a.slice(0, 2)) aRunner.jobs.get(entry.job.runId)?.reply(ok);
     await pool.stop();
   });
 
   it("refuses past the server's cap with a message naming the whole server", async () => {
-    const { pool, run } = await startPool({ maxRuns: 3 });
-    for (const workspace of ["a", "b", "c"]) run(job(workspace));
-    await settle();
+    const { pool, run, runnerOf } = await startPool({ maxRuns: 3 });
+    const running = ["a", "b", "c"].map((workspace) => run(job(workspace)));
+    for (const entry of running) await runnerOf(entry.job.runId);
     const refused = await pool.execute(job("d"), recordingSink().sink, noCapabilities);
     expect("message" in refused && refused.message).toMatch(/server is busy: 3 runs from all workspaces/);
     await pool.stop();
@@ -87,23 +85,23 @@ describe("the runner pool", () => {
     const first = run(job("a", 1000));
     const sink = recordingSink();
     const second = run(job("a", 1000), sink.sink);
-    await settle();
+    const firstRunner = await runnerOf(first.job.runId);
     await vi.advanceTimersByTimeAsync(900);
-    runnerOf(first.job.runId).jobs.get(first.job.runId)?.reply(ok);
-    await settle();
+    firstRunner.jobs.get(first.job.runId)?.reply(ok);
+    const secondRunner = await runnerOf(second.job.runId);
     // 900 ms waited + 900 ms running: past 1000 ms since it was handed over, within its own 1000 ms.
     await vi.advanceTimersByTimeAsync(900);
     expect(second.settled()).toBeUndefined();
-    runnerOf(second.job.runId).jobs.get(second.job.runId)?.reply(ok);
+    secondRunner.jobs.get(second.job.runId)?.reply(ok);
     expect(await second.reply).toEqual(ok);
     await pool.stop();
   });
 
   it("ends a run that waited too long as busy, saying the server is busy (not the run's code)", async () => {
-    const { pool, run } = await startPool({ size: 1, runsPerRunner: 1, maxWaitMs: 2000 });
-    run(job("a", 10_000));
+    const { pool, run, runnerOf } = await startPool({ size: 1, runsPerRunner: 1, maxWaitMs: 2000 });
+    const running = run(job("a", 10_000));
     const waiting = run(job("a", 10_000));
-    await settle();
+    await runnerOf(running.job.runId);
     await vi.advanceTimersByTimeAsync(2000);
     const reply = await waiting.reply;
     expect(reply).toMatchObject({ status: "error", kind: "busy" });
@@ -121,18 +119,14 @@ describe("the runner pool", () => {
       maxRuns: 20,
     });
     const a = Array.from({ length: 5 }, () => run(job("a", 10_000)));
-    await settle();
+    const first = a[0]?.job.runId as string;
+    const aRunner = await runnerOf(first);
     const b = run(job("b", 10_000));
-    await settle();
     // a's first run ends: its runner is recycled for b (tenant affinity), b goes before a's backlog.
-    runnerOf((a[0] ?? a[1])?.job.runId as string)
-      .jobs.get(a[0]?.job.runId as string)
-      ?.reply(ok);
-    await settle();
-    await settle();
-    expect(runners.all[0]?.killed).toBe(true);
-    const bRunner = runnerOf(b.job.runId);
-    expect(bRunner).toBeDefined();
+    aRunner.jobs.get(first)?.reply(ok);
+    const bRunner = await runnerOf(b.job.runId);
+    expect(aRunner.killed).toBe(true);
+    expect(bRunner).not.toBe(aRunner);
     expect(bRunner.jobs.size).toBe(1);
     bRunner.jobs.get(b.job.runId)?.reply(ok);
     expect(await b.reply).toEqual(ok);
@@ -143,9 +137,8 @@ describe("the runner pool", () => {
     const { pool, run, runnerOf, runners } = await startPool();
     const sibling = run(job("a", 5000));
     const spinner = run(job("a", 1000));
-    await settle();
-    const runner = runnerOf(spinner.job.runId);
-    expect(runnerOf(sibling.job.runId)).toBe(runner);
+    const runner = await runnerOf(spinner.job.runId);
+    expect(await runnerOf(sibling.job.runId)).toBe(runner);
     runner.blocked = true;
     await vi.advanceTimersByTimeAsync(1000 + 10);
     expect(await spinner.reply).toMatchObject({ status: "error", kind: "timeout" });
@@ -153,7 +146,8 @@ describe("the runner pool", () => {
     expect(other).toMatchObject({ status: "error", kind: "cancelled" });
     expect("message" in other && other.message).toContain(spinner.job.runId);
     expect(runner.killed).toBe(true);
-    await settle();
+    // A fresh runner replaces it.
+    await runners.started(4);
     expect(runners.alive()).toHaveLength(3);
     await pool.stop();
   });
@@ -162,8 +156,8 @@ describe("the runner pool", () => {
     const { pool, run, runnerOf } = await startPool();
     const sibling = run(job("a", 5000));
     const slow = run(job("a", 1000));
-    await settle();
-    const runner = runnerOf(slow.job.runId);
+    const runner = await runnerOf(slow.job.runId);
+    expect(await runnerOf(sibling.job.runId)).toBe(runner);
     await vi.advanceTimersByTimeAsync(1000);
     expect(await slow.reply).toMatchObject({ status: "error", kind: "timeout" });
     expect(runner.killed).toBe(false);
@@ -175,12 +169,12 @@ describe("the runner pool", () => {
   it("ends a run the runtime found hung as a timeout at its deadline, without killing its runner", async () => {
     const { pool, run, runnerOf } = await startPool();
     const hung = run(job("a", 1000));
-    await settle();
-    const runner = runnerOf(hung.job.runId);
+    const runner = await runnerOf(hung.job.runId);
     runner.jobs.get(hung.job.runId)?.reply({ status: "hung" });
-    await settle();
+    // The pool has heard the reply and holds the run until its deadline.
+    await vi.advanceTimersByTimeAsync(999);
     expect(hung.settled()).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1);
     expect(await hung.reply).toMatchObject({ status: "error", kind: "timeout" });
     expect(runner.killed).toBe(false);
     await pool.stop();
@@ -190,9 +184,8 @@ describe("the runner pool", () => {
     const { pool, run, runnerOf, reports } = await startPool();
     const a = run(job("a"));
     const b = run(job("b", 10_000));
-    await settle();
-    const aRunner = runnerOf(a.job.runId);
-    const bRunner = runnerOf(b.job.runId);
+    const aRunner = await runnerOf(a.job.runId);
+    const bRunner = await runnerOf(b.job.runId);
     aRunner.jobs.get(a.job.runId)?.reply(ok);
     expect(await a.reply).toEqual(ok);
     for (let i = 0; i < 10; i++) {
@@ -211,16 +204,17 @@ describe("the runner pool", () => {
   it("ends a run whose runner died under it with a clear outcome, and heals", async () => {
     const { pool, run, runnerOf, runners } = await startPool();
     const a = run(job("a"));
-    await settle();
-    runnerOf(a.job.runId).die("SIGKILL");
+    const crashed = await runnerOf(a.job.runId);
+    crashed.die("SIGKILL");
     const reply = await a.reply;
     expect(reply).toMatchObject({ status: "error", kind: "user", error: { name: "RunnerCrashed" } });
     expect(JSON.stringify(reply)).toContain("SIGKILL");
-    await settle();
+    await runners.started(4);
     expect(runners.alive()).toHaveLength(3);
     const next = run(job("a"));
-    await settle();
-    runnerOf(next.job.runId).jobs.get(next.job.runId)?.reply(ok);
+    const nextRunner = await runnerOf(next.job.runId);
+    expect(nextRunner).not.toBe(crashed);
+    nextRunner.jobs.get(next.job.runId)?.reply(ok);
     expect(await next.reply).toEqual(ok);
     await pool.stop();
   });
@@ -230,9 +224,8 @@ describe("the runner pool", () => {
     const sink = recordingSink();
     const deep = run(job("a"), sink.sink);
     const sibling = run(job("a"));
-    await settle();
-    const runner = runnerOf(deep.job.runId);
-    expect(runnerOf(sibling.job.runId)).toBe(runner);
+    const runner = await runnerOf(deep.job.runId);
+    expect(await runnerOf(sibling.job.runId)).toBe(runner);
     runner.line(
       `${EVENT_LINE_MARKER}${JSON.stringify([deep.job.runId, "log", ["log", [{ t: "string", v: "before" }]]])}`,
     );
@@ -249,8 +242,7 @@ describe("the runner pool", () => {
     runner.jobs.get(sibling.job.runId)?.reply(ok);
     expect(await sibling.reply).toEqual(ok);
     const next = run(job("a"));
-    await settle();
-    expect(runnerOf(next.job.runId)).toBe(runner);
+    expect(await runnerOf(next.job.runId)).toBe(runner);
     runner.jobs.get(next.job.runId)?.reply(ok);
     expect(await next.reply).toEqual(ok);
     expect(runners.all).toHaveLength(3);
@@ -261,8 +253,7 @@ describe("the runner pool", () => {
     const { pool, run, runnerOf } = await startPool();
     const sink = recordingSink();
     const a = run(job("a"), sink.sink);
-    await settle();
-    const runner = runnerOf(a.job.runId);
+    const runner = await runnerOf(a.job.runId);
     const line = (i: number) =>
       `${EVENT_LINE_MARKER}${JSON.stringify([a.job.runId, "log", ["log", [{ t: "number", v: i }]]])}`;
     for (let i = 0; i < 3000; i++) runner.line(line(i));
@@ -278,15 +269,14 @@ describe("the runner pool", () => {
   it("runs a nested catalog run beside its caller and counts it toward the caller's workspace", async () => {
     const { pool, run, runnerOf } = await startPool({ size: 2, runsPerRunner: 1, maxRunsPerWorkspace: 2 });
     const parent = run(job("a"));
-    await settle();
+    const parentRunner = await runnerOf(parent.job.runId);
     const child = run(job("a", 1000, { nested: true, isolateKey: "a:agent-code" }));
-    await settle();
-    expect(runnerOf(child.job.runId)).toBe(runnerOf(parent.job.runId));
+    expect(await runnerOf(child.job.runId)).toBe(parentRunner);
     const refused = await pool.execute(job("a"), recordingSink().sink, noCapabilities);
     expect("message" in refused && refused.message).toMatch(/this workspace's runs: it already has 2 runs/);
-    runnerOf(child.job.runId).jobs.get(child.job.runId)?.reply(ok);
+    parentRunner.jobs.get(child.job.runId)?.reply(ok);
     expect(await child.reply).toEqual(ok);
-    runnerOf(parent.job.runId).jobs.get(parent.job.runId)?.reply(ok);
+    parentRunner.jobs.get(parent.job.runId)?.reply(ok);
     expect(await parent.reply).toEqual(ok);
     await pool.stop();
   });
@@ -294,26 +284,25 @@ describe("the runner pool", () => {
   it("reads memory every few ms while runs start back to back: a bomb beside a stream of short runs is stopped", async () => {
     const { pool, run, runnerOf } = await startPool({ runsPerRunner: 4 });
     const bomb = run(job("a", 10_000));
-    await settle();
-    const runner = runnerOf(bomb.job.runId);
+    const runner = await runnerOf(bomb.job.runId);
     runner.rssBytes += 200 * MB;
     // A short run starts and ends every 4 ms: each start used to put the 10 ms sample off again.
     for (let i = 0; i < 10 && bomb.settled() === undefined; i++) {
       const short = run(job("a", 10_000));
-      await settle();
+      await runnerOf(short.job.runId);
       await vi.advanceTimersByTimeAsync(4);
       runner.jobs.get(short.job.runId)?.reply(ok);
-      await settle();
+      await short.reply;
     }
     expect(bomb.settled()).toMatchObject({ status: "error", kind: "memory" });
     await pool.stop();
   });
 
   it("drains: running and waiting runs end as cancelled because the Workshop is shutting down", async () => {
-    const { pool, run } = await startPool({ size: 1, runsPerRunner: 1 });
+    const { pool, run, runnerOf } = await startPool({ size: 1, runsPerRunner: 1 });
     const running = run(job("a"));
     const waiting = run(job("a"));
-    await settle();
+    await runnerOf(running.job.runId);
     const drained = pool.drain();
     for (const entry of [running, waiting])
       expect(await entry.reply).toMatchObject({ kind: "cancelled", message: "The Workshop is shutting down." });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RunnerSlots, type Slot } from "./runner-slots.ts";
-import { type FakeRunner, fakeRunners, settle } from "./testing/fake-runner.ts";
+import { type FakeRunner, fakeRunners } from "./testing/fake-runner.ts";
 
 function slotsWith(options: {
   size: number;
@@ -18,10 +18,16 @@ function slotsWith(options: {
     recycleAfterRuns: options.recycleAfterRuns ?? 100,
     start: runners.start,
     onLine: () => {},
-    onChange: () => changes++,
+    // A change is the event a test waits on (a runner added, a place freed).
+    onChange: () => {
+      changes++;
+      runners.changed();
+    },
     onDied: (slot) => died.push(slot),
   });
-  return { slots, runners, died, changes: () => changes };
+  /** Once a fresh runner is ready to be taken. */
+  const freshReady = () => runners.until(() => slots.counts().fresh > 0);
+  return { slots, runners, died, changes: () => changes, freshReady };
 }
 
 describe("runner slots", () => {
@@ -56,13 +62,13 @@ describe("runner slots", () => {
   });
 
   it("makes room for a waiting workspace by recycling an idle runner of another; a fresh one replaces it", async () => {
-    const { slots, runners } = slotsWith({ size: 1 });
+    const { slots, runners, freshReady } = slotsWith({ size: 1 });
     await slots.start();
     const a = slots.take("a", "a1") as Slot;
     slots.release(a, "a1");
     slots.makeRoom(["b"]);
     expect((a.runner as FakeRunner).killed).toBe(true);
-    await settle();
+    await freshReady();
     expect(runners.alive()).toHaveLength(1);
     const b = slots.take("b", "b1");
     expect(b?.owner).toBe("b");
@@ -70,7 +76,7 @@ describe("runner slots", () => {
   });
 
   it("closes a busy runner of the workspace holding the most, and recycles it when its runs end", async () => {
-    const { slots } = slotsWith({ size: 2, runnersPerWorkspace: 2, runsPerRunner: 1 });
+    const { slots, freshReady } = slotsWith({ size: 2, runnersPerWorkspace: 2, runsPerRunner: 1 });
     await slots.start();
     const first = slots.take("a", "a1") as Slot;
     const second = slots.take("a", "a2") as Slot;
@@ -80,16 +86,16 @@ describe("runner slots", () => {
     const victim = closing[0] as Slot;
     slots.release(victim, [...victim.runs][0] as string);
     expect((victim.runner as FakeRunner).killed).toBe(true);
-    await settle();
+    await freshReady();
     expect(slots.take("b", "b1")?.owner).toBe("b");
   });
 
   it("replaces a runner that died on its own and says so", async () => {
-    const { slots, runners, died } = slotsWith({ size: 1 });
+    const { slots, runners, died, freshReady } = slotsWith({ size: 1 });
     await slots.start();
     const a = slots.take("a", "a1") as Slot;
     (a.runner as FakeRunner).die("SIGKILL");
-    await settle();
+    await freshReady();
     expect(died).toEqual([a]);
     expect(runners.alive()).toHaveLength(1);
     expect(slots.counts()).toMatchObject({ runners: 1, fresh: 1 });

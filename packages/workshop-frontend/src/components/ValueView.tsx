@@ -80,6 +80,7 @@ function ObjectTree({ data, dark }: { data: unknown; dark: boolean }) {
     target.focus();
   };
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keys and focus come from the tree's items inside (react-inspector's markup); the span only delegates.
     <span
       ref={box}
       className="inline-block align-top [&_li:focus-visible]:outline-2 [&_li:focus-visible]:outline-sky-600"

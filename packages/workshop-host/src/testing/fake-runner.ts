@@ -1,11 +1,13 @@
 /**
  * A stand-in for a runner process in the pool's unit tests: runs never start by themselves, the test
- * settles them; memory, CPU, blocking and death are set by the test. No timing is involved.
+ * settles them; memory, CPU, blocking and death are set by the test. No timing is involved: a test
+ * waits for what the pool does to its fakes (`fakeRunners().until`), told by the fakes themselves.
  */
 
 import type { CapabilityHandler, ExecuteJob, ExecuteReply } from "@gadgets/workshop-backend/executor";
 import { controlLine } from "@gadgets/workshop-backend/control-lines";
 import type { RunnerHandle, StartRunner } from "../runner-process.ts";
+import { Conditions } from "./conditions.ts";
 
 export class FakeRunner implements RunnerHandle {
   static #nextPid = 1000;
@@ -34,9 +36,12 @@ export class FakeRunner implements RunnerHandle {
   #exit: (code: number | string) => void = () => {};
   #close: () => void = () => {};
   readonly #onLine: (line: string) => void;
+  /** Told whenever the pool does something to this runner (a job, a lane opened or closed, a kill). */
+  readonly #changed: () => void;
 
-  constructor(onLine: (line: string) => void) {
+  constructor(onLine: (line: string) => void, changed: () => void = () => {}) {
     this.#onLine = onLine;
+    this.#changed = changed;
     this.exited = new Promise((resolve) => {
       this.#exit = resolve;
     });
@@ -55,7 +60,7 @@ export class FakeRunner implements RunnerHandle {
 
   execute(job: ExecuteJob, _capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
     if (this.killed) return Promise.reject(new Error("gone"));
-    return new Promise((resolve, reject) => {
+    const reply = new Promise<ExecuteReply>((resolve, reject) => {
       this.jobs.set(job.runId, {
         job,
         reply: (reply) => {
@@ -70,6 +75,8 @@ export class FakeRunner implements RunnerHandle {
         },
       });
     });
+    this.#changed();
+    return reply;
   }
 
   ping(): Promise<unknown> {
@@ -80,11 +87,13 @@ export class FakeRunner implements RunnerHandle {
   assign(workspaceId: string, maxRuns: number): Promise<void> {
     if (this.killed) return Promise.reject(new Error("gone"));
     this.assigned = { workspaceId, maxRuns };
+    this.#changed();
     return Promise.resolve();
   }
 
   close(): Promise<void> {
     this.laneClosed = true;
+    this.#changed();
     if (this.killed) return Promise.reject(new Error("gone"));
     return new Promise((resolve) => {
       this.finishClose = resolve;
@@ -129,6 +138,7 @@ export class FakeRunner implements RunnerHandle {
     this.jobs.clear();
     this.#exit(exit);
     if (!options.outputOpen) this.closeOutput();
+    this.#changed();
   }
 
   /** The last of its output has been read. */
@@ -137,22 +147,31 @@ export class FakeRunner implements RunnerHandle {
   }
 }
 
-/** A StartRunner that makes fake runners and keeps every one it made, newest last. */
-export function fakeRunners(): { start: StartRunner; all: FakeRunner[]; alive(): FakeRunner[] } {
+/**
+ * A StartRunner that makes fake runners and keeps every one it made, newest last; `until` waits for a
+ * state the pool reaches by acting on them (checked again whenever one is started, given a job, has its
+ * lane opened or closed, or dies), and any other event a test reports with `changed`.
+ */
+export function fakeRunners() {
   const all: FakeRunner[] = [];
+  const conditions = new Conditions();
+  const changed = () => conditions.changed();
+  const start: StartRunner = async (onLine) => {
+    const runner = new FakeRunner(onLine, changed);
+    all.push(runner);
+    changed();
+    return runner;
+  };
+  const until = <T>(check: () => T | undefined | null | false) => conditions.until(check);
   return {
     all,
     alive: () => all.filter((runner) => !runner.killed),
-    start: async (onLine) => {
-      const runner = new FakeRunner(onLine);
-      all.push(runner);
-      return runner;
-    },
+    start,
+    until,
+    changed,
+    /** The runner `runId` was sent to, once the pool sent it. */
+    runnerOf: (runId: string) => until(() => all.find((runner) => runner.jobs.has(runId))),
+    /** Once `count` runners have been started in all (replacements included). */
+    started: (count: number) => until(() => all.length >= count),
   };
-}
-
-/** Lets pending promise callbacks run (the fakes settle through microtasks only). */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-  await new Promise((done) => setImmediate(done));
 }
