@@ -58,5 +58,7 @@ test.describe("app commands", () => {
     for (const keys of ["Ctrl/Cmd+Enter", "Ctrl/Cmd+Shift+Enter", "Escape", "Ctrl/Cmd+K · Ctrl/Cmd+Shift+P", "F1"])
       await expect(sheet.getByText(keys, { exact: true })).toBeVisible();
     await expect(sheet).toContainText("Run tests");
+    // Ctrl/Cmd+K is the palette's, so the sheet says where the editor's Ctrl/Cmd+K chords went.
+    await expect(sheet).toContainText("Show or Focus Hover");
   });
 });

@@ -67,6 +67,8 @@ function libraryEntries(version: string): { entries: TarEntry[]; bytes: number }
   return { entries, bytes };
 }
 
+/** The echo for the floor, already JavaScript. */
+const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input; } };';
 const echoSource = (tag: string) =>
   `export default { async run({ input }: { input: string }) { return "Echo: " + input; } };\n// ${tag}\n`;
 const packagedSource = (tag: string) =>
@@ -153,6 +155,7 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
     const fetches: number[] = [];
     const firstBefore: number[] = [];
     const packagedDrafts: string[] = [];
+    const locks: string[] = [];
     const coldAfterDrafts: string[] = [];
     for (const [i, version] of versions.entries()) {
       const cold = await session.createDraft({ files: gadget("echo", echoSource(`before-${i}`)) });
@@ -170,6 +173,7 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
         files: gadget("packaged", packagedSource(`first-${i}`), dependencies, resolved.lock),
       });
       packagedDrafts.push(draft.id);
+      locks.push(resolved.lock);
       start = performance.now();
       expectEcho("first run with a new dependency", await session.runDraft(draft.id, { input: "x" }));
       const runMs = performance.now() - start;
@@ -214,8 +218,44 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
       coldAfterTimings.push(coldTimings);
       firstAfterTimings.push(firstTimings);
     }
+    // New drafts on the packages this Worker has just loaded: what each build still reads of the store.
+    const coldAgain: number[] = [];
+    const newDraft: number[] = [];
+    const newDraftTimings: RunTimings[] = [];
+    for (const [i, lock] of locks.entries()) {
+      const cold = await session.createDraft({ files: gadget("echo", echoSource(`again-${i}`)) });
+      const draft = await session.createDraft({
+        files: gadget("packaged", packagedSource(`again-${i}`), { [LIBRARY]: versions[i] ?? "" }, lock),
+      });
+      let start = performance.now();
+      expectEcho("cold run", await session.runDraft(cold.id, { input: "x" }));
+      const coldMs = performance.now() - start;
+      start = performance.now();
+      const timings = expectEcho("new draft on a loaded package", await session.runDraft(draft.id, { input: "x" }));
+      const runMs = performance.now() - start;
+      if (i === 0) continue;
+      coldAgain.push(coldMs);
+      newDraft.push(runMs);
+      newDraftTimings.push(timings);
+    }
     session[Symbol.dispose]();
     client[Symbol.dispose]();
+
+    // The floor: the same code as one module in a bare Worker Loader isolate, beside the echo alone.
+    const floorEcho: number[] = [];
+    const floorLibrary: number[] = [];
+    for (let i = 0; i <= firstRuns; i++) {
+      const tag = `\n// floor-${i}-${Date.now()}`;
+      let start = performance.now();
+      await options.floor.run(`${ECHO_JS}${tag}`, { input: "x" });
+      const echoMs = performance.now() - start;
+      start = performance.now();
+      await options.floor.run(`${libraryModules(`${i}`).join("")}${GREET}\n${ECHO_JS}${tag}`, { input: "x" });
+      const libraryMs = performance.now() - start;
+      if (i === 0) continue;
+      floorEcho.push(echoMs);
+      floorLibrary.push(libraryMs);
+    }
 
     const s = {
       coldBefore: summarize(coldBefore),
@@ -223,12 +263,17 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
       fetch: summarize(fetches),
       coldAfter: summarize(coldAfter),
       firstAfter: summarize(firstAfter),
+      coldAgain: summarize(coldAgain),
+      newDraft: summarize(newDraft),
+      floorEcho: summarize(floorEcho),
+      floorLibrary: summarize(floorLibrary),
       echo: summarize(warm.echo),
       packaged: summarize(warm.packaged),
     } satisfies Record<string, Summary>;
     const before = s.firstBefore.median / s.coldBefore.median;
     const after = s.firstAfter.median / s.coldAfter.median;
     const warmRatio = s.packaged.median / s.echo.median;
+    const floorRatio = s.floorLibrary.median / s.floorEcho.median;
     const kb = `${Math.round(unpackedBytes / 1024)} KB`;
     const rows: Row[] = [
       {
@@ -254,6 +299,16 @@ export async function measurePackages(options: PackagesBenchOptions): Promise<{ 
         name: "packages: the same drafts' first run after a Workshop restart (registry stopped: all from the store)",
         summary: s.firstAfter,
         note: `${times(after)} the cold run without it (${verdict(after, 1.3)}); ${split(firstAfterTimings)}`,
+      },
+      {
+        name: "packages: a new draft on a package this Worker already loaded (cold isolate)",
+        summary: s.newDraft,
+        note: `${times(s.newDraft.median / s.coldAgain.median)} a cold run without it taken in turns (p50 ${s.coldAgain.median.toFixed(2)} ms); ${split(newDraftTimings)}`,
+      },
+      {
+        name: `floor: cold run of the echo with the package's ${kb} of code in its module (bare Worker Loader isolate)`,
+        summary: s.floorLibrary,
+        note: `${times(floorRatio)} the floor's cold echo (p50 ${s.floorEcho.median.toFixed(2)} ms): what compiling the code costs any isolate`,
       },
       {
         name: "packages: warm echo run (the reference of the row below)",

@@ -203,7 +203,7 @@ async function main(): Promise<void> {
       return;
     }
     if (only === "packages") {
-      await packageRows();
+      await packageRows(floor.url);
       print(baseline);
       return;
     }
@@ -478,7 +478,7 @@ async function main(): Promise<void> {
     bundles = ide.bundles;
     embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
     await directPath();
-    await packageRows();
+    await packageRows(floor.url);
     await scheduleRows();
 
     peer[Symbol.dispose]();
@@ -510,8 +510,10 @@ async function mcpRows(url: string): Promise<void> {
 }
 
 /** npm packages on a Workshop and a loopback registry of their own, restarted once (packages-bench.ts). */
-async function packageRows(): Promise<void> {
+async function packageRows(floorUrl: string): Promise<void> {
+  const floor = connectCodeRunner(floorUrl);
   const measured = await measurePackages({
+    floor,
     firstRuns: quick ? 5 : 20,
     samples: N,
     rounds: ROUNDS,
@@ -520,6 +522,7 @@ async function packageRows(): Promise<void> {
       return { url: started.url, stop: () => started.child.stop() };
     },
   });
+  floor[Symbol.dispose]();
   rows.push(...measured.rows);
   notes.push(...measured.notes);
 }

@@ -112,7 +112,7 @@ describe("the runner pool", () => {
   });
 
   it("serves waiting workspaces in turns: one workspace's backlog does not delay another's run", async () => {
-    const { pool, run, runnerOf, runners } = await startPool({
+    const { pool, run, runnerOf } = await startPool({
       size: 1,
       runsPerRunner: 1,
       maxRunsPerWorkspace: 10,

@@ -705,7 +705,18 @@ export interface CreatedKey {
 export interface WorkspaceUsage {
   quotaBytes: number;
   usedBytes: number;
-  bytes: { drafts: number; versions: number; records: number; kv: number; shares: number };
+  bytes: {
+    drafts: number;
+    versions: number;
+    records: number;
+    kv: number;
+    shares: number;
+    /**
+     * npm packages from the workspace's own registry, stored for it alone (the default registry's are
+     * shared by every workspace and charged to none). Absent from a Workshop that predates it.
+     */
+    packages?: number;
+  };
 }
 
 /** The object a Cap'n Web session at `/api` starts with. */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DirectFate, DirectJob, DirectReply, Lease, LeaseListener, RunnerPoolApi } from "../runner/runner-api.ts";
 import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
 import { CapabilityTarget } from "./sink-target.ts";
-import type { ExecuteJob, ExecuteResult, IsolateEventSink } from "./executor.ts";
+import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "./executor.ts";
 import { upgradingFetch } from "./testing/socket-pair.ts";
 
 /** Deeper than any Cap'n Web link will carry (its limit is 256): a reply holding it cannot be sent. */
@@ -50,25 +50,47 @@ function setup(answer: (job: DirectJob, lanes: DirectLanes) => Promise<unknown>,
   const fetch = vi.fn(served.fetch);
   vi.stubGlobal("fetch", fetch);
   const fates: string[] = [];
+  const released: string[] = [];
+  /** What the supervisor would tell this session: the listener it was given with the lease. */
+  let listener: LeaseListener | undefined;
   const pool = {
-    lease: async (_workspace: string, _listener: LeaseListener): Promise<Lease> => ({ leaseId: "L1", url: "fake://" }),
+    lease: async (_workspace: string, given: LeaseListener): Promise<Lease> => {
+      listener = given;
+      return { leaseId: "L1", url: "fake://" };
+    },
     fate: async (runId: string, leaseId: string): Promise<DirectFate> => {
       fates.push(runId);
       expect(leaseId).toBe("L1");
       return fate;
     },
-    releaseLease: async () => {},
+    releaseLease: async (leaseId: string) => {
+      released.push(leaseId);
+    },
     cancel: async () => true,
   } as unknown as RpcStub<RunnerPoolApi>;
-  return { lanes, runner, pool, fetch, fates, sockets: served.sockets };
+  const supervisor = () => listener as LeaseListener;
+  return { lanes, runner, pool, fetch, fates, released, supervisor, sockets: served.sockets };
 }
 
+/** Opens workspace "w"'s lane: resolves once the lease is held and its socket open. */
 async function openLane(lanes: DirectLanes, pool: RpcStub<RunnerPoolApi>) {
-  lanes.want(pool, "w");
-  for (let i = 0; i < 20; i++) await new Promise((done) => setTimeout(done));
+  await lanes.want(pool, "w");
 }
+
+/** Starts a direct run, and says whether it has ended yet. */
+function started(result: Promise<ExecuteResult | typeof NOT_DIRECT>) {
+  let over = false;
+  void result.then(() => {
+    over = true;
+  });
+  return { result, over: () => over };
+}
+
+const TIMEOUT: ExecuteResult = { status: "error", kind: "timeout", message: "The run took longer than 1000 ms." };
+const CANCELLED: ExecuteResult = { status: "error", kind: "cancelled", message: "The run was cancelled." };
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
@@ -140,6 +162,129 @@ describe("DirectLanes", () => {
     expect(fates).toEqual([]);
     abort({ status: "error", kind: "cancelled", message: "cancelled" });
     expect(await run).toMatchObject({ kind: "cancelled", message: "cancelled" });
+    expect(fates).toEqual([]);
+  });
+  it("sends a gadget its runner already has by its hash, and its code again when the runner lost it", async () => {
+    const known = new Set<string>();
+    let forget = false;
+    const { lanes, runner, pool } = setup(async (job) => {
+      if (forget) known.clear();
+      forget = false;
+      if (job.gadget.modules) known.add(job.gadget.hash);
+      else if (!known.has(job.gadget.hash)) return { status: "missing-code" };
+      return { status: "ok", result: "fine" };
+    });
+    await openLane(lanes, pool);
+    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
+    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
+    forget = true;
+    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
+    expect(runner.jobs.map((sent) => sent.gadget.modules !== undefined)).toEqual([true, false, false, true]);
+    expect(runner.jobs.every((sent) => sent.leaseId === "L1")).toBe(true);
+  });
+
+  it("ends as busy, naming the code, when the runner refuses code it was sent in full", async () => {
+    const { lanes, runner, pool, fates } = setup(async () => ({ status: "missing-code" }));
+    await openLane(lanes, pool);
+    const result = await lanes.execute(pool, job(), sink, null, never);
+    expect(result).toMatchObject({
+      status: "error",
+      kind: "busy",
+      message: expect.stringMatching(/did not accept the gadget's code/),
+    });
+    expect(runner.jobs).toHaveLength(1);
+    expect(fates).toEqual([]);
+  });
+
+  it("gives a job its full runner refused back to the caller, and keeps the lane for the next run", async () => {
+    let full = true;
+    const { lanes, runner, pool, released } = setup(async () => {
+      if (full) return { status: "refused", reason: "full" };
+      return { status: "ok", result: "fine" };
+    });
+    await openLane(lanes, pool);
+    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    full = false;
+    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
+    expect(runner.jobs).toHaveLength(2);
+    expect(released).toEqual([]);
+  });
+
+  it("lets go of a lane whose runner says it is closed: the pool is told, later runs go its way", async () => {
+    const { lanes, runner, pool, released } = setup(async () => ({ status: "refused", reason: "closed" }));
+    await openLane(lanes, pool);
+    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    expect(released).toEqual(["L1"]);
+    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    expect(runner.jobs).toHaveLength(1);
+  });
+
+  it("stops using a lane the supervisor revoked, without telling it back", async () => {
+    const { lanes, runner, pool, released, supervisor } = setup(async () => ({ status: "ok", result: "fine" }));
+    await openLane(lanes, pool);
+    supervisor().revoked("L1");
+    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    expect(runner.jobs).toHaveLength(0);
+    expect(released).toEqual([]);
+  });
+
+  it("holds a run its runner found hung until the supervisor's outcome at the deadline", async () => {
+    const { lanes, runner, pool, fates, supervisor } = setup(async () => ({ status: "hung" }));
+    await openLane(lanes, pool);
+    vi.useFakeTimers();
+    const run = job();
+    const direct = started(lanes.execute(pool, run, sink, null, never));
+    // Every message in flight is delivered (the fake sockets use timers): the hung reply is in.
+    await vi.runAllTimersAsync();
+    expect(runner.jobs).toHaveLength(1);
+    expect(direct.over()).toBe(false);
+    supervisor().ended(run.runId, TIMEOUT);
+    expect(await direct.result).toEqual(TIMEOUT);
+    expect(fates).toEqual([]);
+  });
+
+  it("waits for a run's last events when its reply says it wrote some, up to the drain bound", async () => {
+    const events: IsolateEvent[][] = [];
+    const recording: IsolateEventSink = { ...sink, events: (batch) => events.push(batch) };
+    const { lanes, pool, supervisor } = setup(async () => ({ status: "ok", result: "fine", eventLines: 1 }));
+    await openLane(lanes, pool);
+    vi.useFakeTimers();
+    const first = job();
+    const drained = started(lanes.execute(pool, first, recording, null, never));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(drained.over()).toBe(false);
+    supervisor().events(first.runId, [{ kind: "log", level: "log", values: [] }]);
+    supervisor().finished(first.runId);
+    expect(await drained.result).toEqual({ status: "ok", result: "fine" });
+    expect(events).toHaveLength(1);
+    // Its events never said they were all sent: the reply goes after the bound all the same.
+    const late = started(lanes.execute(pool, job(), sink, null, never));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(late.over()).toBe(false);
+    // The bound (1000 ms) runs from the reply's arrival, a few fake milliseconds in.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(late.over()).toBe(true);
+    expect(await late.result).toEqual({ status: "ok", result: "fine" });
+  });
+
+  it("ends a cancelled run with its cancel, and sends the runs after it the supervisor's way", async () => {
+    let cancel: (result: ExecuteResult) => void = () => {};
+    const aborted = new Promise<ExecuteResult>((resolve) => {
+      cancel = resolve;
+    });
+    const { lanes, runner, pool, fates, released } = setup(() => new Promise(() => {}));
+    await openLane(lanes, pool);
+    const run = job();
+    const direct = lanes.execute(pool, run, sink, null, aborted);
+    expect(lanes.run(run.runId)?.leaseId).toBe("L1");
+    cancel(CANCELLED);
+    expect(await direct).toEqual(CANCELLED);
+    expect(lanes.run(run.runId)).toBeUndefined();
+    // Its runner is about to be killed for it: the next run must not race that kill on this lane.
+    expect(released).toEqual(["L1"]);
+    const next = job();
+    expect(await lanes.execute(pool, next, sink, null, never)).toBe(NOT_DIRECT);
+    expect(runner.jobs.map((sent) => sent.runId)).not.toContain(next.runId);
     expect(fates).toEqual([]);
   });
 });

@@ -129,15 +129,18 @@ export class DirectLanes {
     this.#revokedEarly.add(leaseId);
   }
 
-  /** Asks for a lease on `workspace`'s runner in the background, unless one is held or was just refused. */
-  want(pool: RpcStub<RunnerPoolApi>, workspace: string): void {
-    if (this.#lanes.has(workspace) || this.#asking.has(workspace)) return;
-    if ((this.#noLeaseUntil.get(workspace) ?? 0) > Date.now()) return;
+  /**
+   * Asks for a lease on `workspace`'s runner in the background, unless one is held or was just refused.
+   * Resolves (never rejects) once the ask is over, the lane open or not; runs need not wait for it.
+   */
+  want(pool: RpcStub<RunnerPoolApi>, workspace: string): Promise<void> {
+    if (this.#lanes.has(workspace) || this.#asking.has(workspace)) return Promise.resolve();
+    if ((this.#noLeaseUntil.get(workspace) ?? 0) > Date.now()) return Promise.resolve();
     this.#asking.add(workspace);
     const later = () => {
       this.#noLeaseUntil.set(workspace, Date.now() + LEASE_RETRY_MS);
     };
-    Promise.resolve(pool.lease(workspace, this.#listener))
+    return Promise.resolve(pool.lease(workspace, this.#listener))
       .then(async (lease: Lease | null) => {
         if (lease) await this.#open(pool, workspace, lease);
         else later();

@@ -121,7 +121,7 @@ export class PoolExecutor implements Executor {
       if (direct !== NOT_DIRECT) return direct;
       const result = await Promise.race([send(!this.#sent.has(job.gadget.hash)), aborted]);
       // The workspace holds a runner now (unless the pool was too busy): later runs may go straight to it.
-      if (!(result.status === "error" && result.kind === "busy")) this.#lanes.want(pool, job.workspaceId);
+      if (!(result.status === "error" && result.kind === "busy")) void this.#lanes.want(pool, job.workspaceId);
       return result;
     } catch (error) {
       // The pool answered over a link still up, but its answer was refused on the way: this run ends so.

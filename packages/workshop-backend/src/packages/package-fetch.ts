@@ -11,6 +11,7 @@ import type { StoredPackageInfo } from "./package-table.ts";
 import type { RegistryClient } from "./registry-client.ts";
 import type { PackageStoreObject, StoredPackages } from "./stored-packages.ts";
 import { unpackTarball } from "./tarball.ts";
+import type { WriteGuard } from "./write-guard.ts";
 
 export interface FetchContext {
   stored: StoredPackages;
@@ -19,13 +20,11 @@ export interface FetchContext {
   /** Fetches tarballs (the token goes only to the registry's own origin). */
   registry: Pick<RegistryClient, "tarball">;
   /**
-   * Asked once the package is verified and unpacked, before its first byte is written: throws a
-   * "storage-full" PackageError to refuse (disk nearly full), so a refused package leaves nothing behind.
+   * Asked once the package is verified and unpacked, before its first byte is written (it throws a
+   * "storage-full" PackageError to refuse: disk nearly full, quota), and after a write that failed.
    */
-  beforeWrite: BeforeWrite;
+  guard: WriteGuard;
 }
-
-export type BeforeWrite = (entry: LockedPackage, unpackedBytes: number) => Promise<void>;
 
 export interface StoredPackage {
   object: PackageStoreObject;
@@ -46,9 +45,16 @@ export async function ensureStored(context: FetchContext, entry: LockedPackage):
       const bytes = await context.registry.tarball(entry.resolved, entry.name, entry.version);
       await verifyIntegrity(bytes, entry.integrity, entry.name, entry.version);
       const unpacked = await unpackTarball(bytes, entry.name, entry.version);
-      await context.beforeWrite(entry, unpacked.bytes);
-      const info = await context.stored.write(entry, context.privateRegistry, unpacked);
-      return { object: target, info };
+      const forWorkspace = context.stored.forWorkspace(entry, context.privateRegistry);
+      await context.guard.reserve(entry, unpacked.bytes, forWorkspace);
+      try {
+        const info = await context.stored.write(entry, context.privateRegistry, unpacked);
+        return { object: target, info };
+      } catch (error) {
+        // Not visible in the store (its row is written last): nothing stays charged for it.
+        await context.guard.release(entry, forWorkspace).catch(() => {});
+        throw error;
+      }
     })();
     inFlight.set(key, running);
     running.finally(() => inFlight.delete(key)).catch(() => {});

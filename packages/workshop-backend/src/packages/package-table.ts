@@ -41,6 +41,8 @@ export interface StoredPackageInfo {
 export type FilePart = [path: string, part: number, content: string];
 
 export interface FilePage {
+  /** On the first page (read from the start): the package's info, so one call finds and starts reading it. */
+  info?: StoredPackageInfo;
   parts: FilePart[];
   /** Where the next page starts, when there is one. */
   next?: { path: string; part: number };
@@ -96,7 +98,9 @@ export class PackageTable {
 
   /** Parts of a stored package in path order, from `after`, up to about `maxChars` of text per page. */
   read(integrity: string, after: { path: string; part: number } | undefined, maxChars: number): FilePage | undefined {
-    if (!this.info(integrity)) return undefined;
+    const info = this.info(integrity);
+    if (!info) return undefined;
+    const first = after ? {} : { info };
     const cursor = after
       ? this.sql.exec<{ path: string; part: number; content: string }>(
           "SELECT path, part, content FROM package_files WHERE integrity = ? AND (path > ? OR (path = ? AND part > ?)) ORDER BY path, part",
@@ -114,12 +118,12 @@ export class PackageTable {
     for (const row of cursor) {
       if (parts.length > 0 && chars + row.content.length > maxChars) {
         const last = parts[parts.length - 1] as FilePart;
-        return { parts, next: { path: last[0], part: last[1] } };
+        return { ...first, parts, next: { path: last[0], part: last[1] } };
       }
       parts.push([row.path, row.part, row.content]);
       chars += row.content.length;
     }
-    return { parts };
+    return { ...first, parts };
   }
 
   /** One file's text (its parts joined), or undefined when the package or the file is not stored. */

@@ -26,7 +26,7 @@ function setup(packages: Record<string, FakePackage>) {
     },
     async ensure(entry, access) {
       const registry = access?.client ?? (await this.client()).client;
-      return ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
+      return ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry);
     },
   };
   const source = storedPackageSource({

@@ -11,22 +11,21 @@ import { type PackageStoreObject, StoredPackages } from "./stored-packages.ts";
 
 export function storedOnlyPackageSource(env: Env): PackageSource {
   const namespace = env.PACKAGES;
-  // No workspace: only shared objects are ever named (`find(entry, false)` for a lock's public packages).
+  // No workspace: only shared objects are ever named (`load(entry, false)` for a lock's public packages).
   const stored = new StoredPackages(
     (name) => namespace.get(namespace.idFromName(name)) as unknown as PackageStoreObject,
     "anonymous",
   );
   return {
     async files(entry) {
-      const found = entry.private ? undefined : await stored.find(entry, false);
+      const found = entry.private ? undefined : await stored.load(entry, false);
       if (!found)
         return {
           ok: false,
           kind: "unknown-package",
           message: `Package "${entry.name}" ${entry.version} is not stored in this Workshop${entry.private ? " for anyone but the workspace whose registry it came from" : ""}: a shared gadget runs only packages its author's runs already stored.`,
         };
-      const { files, binaries } = await stored.read(found.object, entry, found.info);
-      return { ok: true, files, binaries };
+      return { ok: true, files: found.files, binaries: found.binaries };
     },
   };
 }

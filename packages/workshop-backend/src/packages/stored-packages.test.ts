@@ -39,11 +39,11 @@ describe("ensureStored", () => {
     const { fake, stores, stored, registry } = setup();
     const entry = await lockedFrom(fake, "a", "1.0.0");
     fake.requests.length = 0;
-    const first = await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
+    const first = await ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry);
     expect(first.info).toMatchObject({ name: "a", version: "1.0.0", files: 2, types: false });
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([entry.integrity]);
     expect(stores.opened.some((name) => name.startsWith("workspace:"))).toBe(false);
-    await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
+    await ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry);
     expect(fake.requests).toHaveLength(1);
     const files = await stored.read(first.object, entry, first.info);
     expect(files.files.get("index.js")).toBe("export default 1;");
@@ -52,7 +52,7 @@ describe("ensureStored", () => {
   it("stores a package of a workspace's own registry in that workspace's object only", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), private: true as const };
-    await ensureStored({ stored, privateRegistry: true, registry, beforeWrite: ALWAYS_WRITE }, entry);
+    await ensureStored({ stored, privateRegistry: true, registry, guard: ALWAYS_WRITE }, entry);
     expect(stores.stored(workspaceObjectName("ws1"))).toEqual([entry.integrity]);
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
     // Another workspace reading the same lock entry finds nothing of ws1's.
@@ -63,10 +63,9 @@ describe("ensureStored", () => {
   it("refuses a tarball whose integrity does not match and stores nothing", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };
-    const error = await ensureStored(
-      { stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE },
-      entry,
-    ).catch((caught: unknown) => caught);
+    const error = await ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(PackageError);
     expect((error as PackageError).kind).toBe("integrity");
     expect(stores.stored(sharedObjectName(entry.integrity))).toEqual([]);
@@ -77,7 +76,7 @@ describe("ensureStored", () => {
     const { fake, stored, registry } = setup({ "big.js": big, "small.js": "1" });
     const entry = await lockedFrom(fake, "a", "1.0.0");
     const { object, info } = await ensureStored(
-      { stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE },
+      { stored, privateRegistry: false, registry, guard: ALWAYS_WRITE },
       entry,
     );
     const read = await stored.read(object, entry, info);
@@ -89,8 +88,39 @@ describe("ensureStored", () => {
   it("keeps binary files by name and says whether the package has its own types", async () => {
     const { fake, stored, registry } = setup({ "index.d.ts": "export {};", "addon.node": new Uint8Array([0, 255]) });
     const entry = await lockedFrom(fake, "a", "1.0.0");
-    const { info } = await ensureStored({ stored, privateRegistry: false, registry, beforeWrite: ALWAYS_WRITE }, entry);
+    const { info } = await ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry);
     expect(info.binaries).toEqual(["addon.node"]);
     expect(info.types).toBe(true);
+  });
+});
+
+describe("StoredPackages.load", () => {
+  it("reads a stored package with no lookup before (its info comes with the first page), and nothing for one not stored", async () => {
+    const big = "y".repeat(5_000_000);
+    const { fake, stores, stored, registry } = setup({ "big.js": big, "index.js": "export default 1;" });
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    expect(await stored.load(entry, false)).toBeUndefined();
+    await ensureStored({ stored, privateRegistry: false, registry, guard: ALWAYS_WRITE }, entry);
+    const calls: string[] = [];
+    const counted = new StoredPackages((name) => {
+      const object = stores.open(name);
+      return {
+        ...object,
+        info: (integrity) => {
+          calls.push("info");
+          return object.info(integrity);
+        },
+        read: (integrity, after, maxChars) => {
+          calls.push("read");
+          return object.read(integrity, after, maxChars);
+        },
+      };
+    }, "ws1");
+    const loaded = await counted.load(entry, false);
+    expect(loaded?.info).toMatchObject({ name: "a", version: "1.0.0", files: 3 });
+    expect(loaded?.files.get("big.js")).toBe(big);
+    expect(loaded?.files.get("index.js")).toBe("export default 1;");
+    // Over BATCH_CHARS: two pages, two calls, and no `info` lookup.
+    expect(calls).toEqual(["read", "read"]);
   });
 });

@@ -81,7 +81,12 @@ export class StoredPackages {
    */
   objectNamesFor(entry: LockedPackage, privateRegistry: boolean): [string, ...string[]] {
     const shared = sharedObjectName(entry.integrity);
-    return entry.private || privateRegistry ? [workspaceObjectName(this.workspaceId), shared] : [shared];
+    return this.forWorkspace(entry, privateRegistry) ? [workspaceObjectName(this.workspaceId), shared] : [shared];
+  }
+
+  /** Whether a newly fetched package is written to the workspace's own object (and so charged to it). */
+  forWorkspace(entry: LockedPackage, privateRegistry: boolean): boolean {
+    return entry.private === true || privateRegistry;
   }
 
   writeTarget(entry: LockedPackage, privateRegistry: boolean): PackageStoreObject {
@@ -134,15 +139,37 @@ export class StoredPackages {
 
   /** Every text file of a stored package, read a page at a time. */
   async read(object: PackageStoreObject, entry: LockedPackage, info: StoredPackageInfo): Promise<StoredFiles> {
-    const files = new Map<string, string>();
-    let after: { path: string; part: number } | undefined;
-    do {
-      const page = await object.read(entry.integrity, after, BATCH_CHARS);
-      if (!page) break;
-      for (const [path, part, content] of page.parts)
-        files.set(path, part === 0 ? content : `${files.get(path) ?? ""}${content}`);
-      after = page.next;
-    } while (after);
-    return { files, binaries: info.binaries, info };
+    const first = await object.read(entry.integrity, undefined, BATCH_CHARS);
+    return { files: await readPages(object, entry, first), binaries: info.binaries, info };
   }
+
+  /**
+   * A stored package's files, or undefined when none of its objects holds it: the first page comes with
+   * the package's info, so a stored package costs one call per page and no lookup before.
+   */
+  async load(entry: LockedPackage, privateRegistry: boolean): Promise<StoredFiles | undefined> {
+    for (const name of this.objectNamesFor(entry, privateRegistry)) {
+      const object = this.open(name);
+      const first = await object.read(entry.integrity, undefined, BATCH_CHARS);
+      if (first?.info)
+        return { files: await readPages(object, entry, first), binaries: first.info.binaries, info: first.info };
+    }
+    return undefined;
+  }
+}
+
+/** The files of a package from its first page on. */
+async function readPages(
+  object: PackageStoreObject,
+  entry: LockedPackage,
+  first: FilePage | undefined,
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  let page = first;
+  while (page) {
+    for (const [path, part, content] of page.parts)
+      files.set(path, part === 0 ? content : `${files.get(path) ?? ""}${content}`);
+    page = page.next ? await object.read(entry.integrity, page.next, BATCH_CHARS) : undefined;
+  }
+  return files;
 }

@@ -16,7 +16,7 @@ import type { PackageSource } from "./package-source.ts";
 import { RegistryClient } from "./registry-client.ts";
 import { allowsLocalRegistry, registryFetch, type WorkspaceRegistry, workspaceRegistry } from "./registry-setting.ts";
 import { type PackageStoreObject, StoredPackages, type StoredFiles } from "./stored-packages.ts";
-import { refuseWritesWhen } from "./write-guard.ts";
+import { storeWriteGuard, type WriteGuard } from "./write-guard.ts";
 
 export interface RegistryAccess {
   registry: WorkspaceRegistry;
@@ -38,7 +38,14 @@ export class WorkspacePackages {
       workspaceId,
     );
     this.workspaceId = workspaceId;
+    // The disk guard for every package written; the workspace's quota for those stored for it alone.
+    this.#guard = storeWriteGuard(() => diskWriteRefusal(env), {
+      charge: (entry, bytes) => store.chargePackage(entry.integrity, entry.name, entry.version, bytes),
+      refund: (entry) => store.refundPackage(entry.integrity),
+    });
   }
+
+  readonly #guard: WriteGuard;
 
   readonly workspaceId: string;
 
@@ -71,13 +78,16 @@ export class WorkspacePackages {
         stored: this.stored,
         privateRegistry: !registry.isDefault,
         registry: client,
-        beforeWrite: refuseWritesWhen(() => diskWriteRefusal(this.env)),
+        guard: this.#guard,
       },
       entry,
     );
   }
 
   async files(entry: LockedPackage, access?: RegistryAccess): Promise<StoredFiles> {
+    // What a build asks: a stored package read straight away, without a lookup before.
+    const stored = await this.stored.load(entry, false);
+    if (stored) return stored;
     const { object, info } = await this.ensure(entry, access);
     return this.stored.read(object, entry, info);
   }

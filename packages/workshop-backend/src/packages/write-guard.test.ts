@@ -1,28 +1,49 @@
-import { describe, expect, it } from "vitest";
+import { WORKSPACE_QUOTA_BYTES } from "@gadgets/workshop-shared/limits";
+import { afterEach, describe, expect, it } from "vitest";
+import { type SqliteStorage, workspaceStorage } from "../storage/testing/sqlite-storage.ts";
+import { UsageTable } from "../storage/usage-table.ts";
 import { parseLock } from "./lock-text.ts";
 import { ensureStored } from "./package-fetch.ts";
 import { RegistryClient } from "./registry-client.ts";
 import { resolveLock, type ResolutionPackages } from "./resolution.ts";
-import { StoredPackages } from "./stored-packages.ts";
+import { type OpenPackageStore, StoredPackages, workspaceObjectName } from "./stored-packages.ts";
 import { MemoryPackageStores } from "./testing/memory-package-store.ts";
 import { FAKE_REGISTRY, FakeRegistry } from "./testing/fake-registry.ts";
 import { storedPackageSource } from "./workspace-packages.ts";
-import { refuseWritesWhen } from "./write-guard.ts";
+import { storeWriteGuard } from "./write-guard.ts";
 
 const DISK_FULL = "The Workshop's disk is nearly full. Nothing was saved; reading still works.";
 
-/** A resolution whose writes pass the guard only while `disk.full` is false. */
-function setup() {
+const opened: SqliteStorage[] = [];
+afterEach(() => {
+  for (const storage of opened.splice(0)) storage.close();
+});
+
+interface SetupOptions {
+  /** Resolves against the workspace's own registry: its packages are stored for it alone, and charged. */
+  privateRegistry?: boolean;
+  /** Bytes already used in the workspace before the resolution. */
+  used?: number;
+  /** Wraps the store objects (to make a write fail). */
+  wrap?: (open: OpenPackageStore) => OpenPackageStore;
+}
+
+/** A resolution through the real guard: the disk full while `disk.full`, the quota a real UsageTable's. */
+function setup({ privateRegistry = false, used = 0, wrap = (open) => open }: SetupOptions = {}) {
   const fake = new FakeRegistry({
     a: { versions: { "1.0.0": { dependencies: { b: "1" } } } },
     b: { versions: { "1.0.0": { files: { "index.js": "export default 2;" } } } },
   });
   const stores = new MemoryPackageStores();
-  const stored = new StoredPackages(stores.open, "ws1");
-  const disk = { full: true, asked: [] as number[] };
-  const beforeWrite = refuseWritesWhen(async (bytes) => {
-    disk.asked.push(bytes);
-    return disk.full ? DISK_FULL : undefined;
+  const stored = new StoredPackages(wrap(stores.open), "ws1");
+  const workspace = workspaceStorage();
+  opened.push(workspace);
+  const usage = new UsageTable(workspace.sql);
+  usage.grow("drafts", used);
+  const disk = { full: true };
+  const guard = storeWriteGuard(async () => (disk.full ? DISK_FULL : undefined), {
+    charge: async (entry, bytes) => usage.chargePackage(entry.integrity, entry.name, entry.version, bytes),
+    refund: async (entry) => usage.refundPackage(entry.integrity),
   });
   const resolution: ResolutionPackages = {
     async client(signal) {
@@ -32,11 +53,11 @@ function setup() {
         allowLocal: false,
         ...(signal ? { signal } : {}),
       });
-      return { registry: { base: FAKE_REGISTRY, isDefault: true }, client };
+      return { registry: { base: FAKE_REGISTRY, isDefault: !privateRegistry }, client };
     },
     async ensure(entry, access) {
       const registry = access?.client ?? (await this.client()).client;
-      return ensureStored({ stored, privateRegistry: false, registry, beforeWrite }, entry);
+      return ensureStored({ stored, privateRegistry, registry, guard }, entry);
     },
   };
   const committed = () => [...stores.tables.keys()].flatMap((name) => stores.stored(name));
@@ -50,12 +71,12 @@ function setup() {
       0,
     );
   const resolve = () => resolveLock(resolution, { dependencies: { a: "^1.0.0" } }, new AbortController().signal);
-  return { disk, resolution, stored, committed, parts, resolve };
+  return { disk, usage, resolution, stored, stores, committed, parts, resolve };
 }
 
 describe("the store's write guard", () => {
   it("answers a resolution on a nearly full disk as storage-full naming the package, storing nothing", async () => {
-    const { disk, committed, parts, resolve } = setup();
+    const { committed, parts, resolve } = setup();
     const outcome = await resolve();
     expect(outcome).toMatchObject({ status: "error", kind: "storage-full", package: expect.stringMatching(/^[ab]$/) });
     expect(outcome.status === "error" && outcome.message).toMatch(
@@ -63,8 +84,6 @@ describe("the store's write guard", () => {
     );
     expect(committed()).toEqual([]);
     expect(parts()).toBe(0);
-    // The guard was asked with the unpacked size, before any write.
-    expect(disk.asked.every((bytes) => bytes > 0)).toBe(true);
   });
 
   it("stores and locks the same tree once the disk has room again", async () => {
@@ -77,12 +96,12 @@ describe("the store's write guard", () => {
   });
 
   it("answers a build's package source as a storage-full failure, not a throw", async () => {
-    const { disk, resolve } = setup();
-    disk.full = false;
-    const outcome = await resolve();
+    const first = setup();
+    first.disk.full = false;
+    const outcome = await first.resolve();
     if (outcome.status !== "ok") throw new Error(outcome.message);
     const lock = parseLock(outcome.lock);
-    // A second Workshop store (another data folder) with the disk full: the lock's package is fetched there.
+    // Another Workshop's store (another data folder) with its disk full: the lock's package is fetched there.
     const other = setup();
     const source = storedPackageSource({
       files: async (entry) => {
@@ -97,5 +116,53 @@ describe("the store's write guard", () => {
       message: expect.stringMatching(/"b" 1\.0\.0 was not stored/),
     });
     expect(other.committed()).toEqual([]);
+  });
+});
+
+describe("the quota of a workspace's own packages", () => {
+  it("charges each package of its own registry once, by its unpacked bytes; the default registry's charge nothing", async () => {
+    const own = setup({ privateRegistry: true });
+    own.disk.full = false;
+    expect((await own.resolve()).status).toBe("ok");
+    expect(own.stores.stored(workspaceObjectName("ws1"))).toHaveLength(2);
+    const charged = own.usage.bytes().packages;
+    expect(charged).toBeGreaterThan(0);
+    expect(own.usage.usage().usedBytes).toBe(charged);
+    // A second resolution finds both stored: no new charge.
+    expect((await own.resolve()).status).toBe("ok");
+    expect(own.usage.bytes().packages).toBe(charged);
+
+    const shared = setup();
+    shared.disk.full = false;
+    expect((await shared.resolve()).status).toBe("ok");
+    expect(shared.usage.bytes().packages).toBe(0);
+  });
+
+  it("refuses a package that does not fit as storage-full with the quota's words, storing and charging nothing", async () => {
+    const full = setup({ privateRegistry: true, used: WORKSPACE_QUOTA_BYTES });
+    full.disk.full = false;
+    const outcome = await full.resolve();
+    expect(outcome).toMatchObject({ status: "error", kind: "storage-full" });
+    expect(outcome.status === "error" && outcome.message).toMatch(
+      /was not stored\. This workspace's storage quota is full/,
+    );
+    expect(full.committed()).toEqual([]);
+    expect(full.usage.bytes().packages).toBe(0);
+  });
+
+  it("gives the charge back when the write fails", async () => {
+    const failing = setup({
+      privateRegistry: true,
+      wrap: (open) => (name) => ({
+        ...open(name),
+        putParts: async () => {
+          throw new Error("storage went away");
+        },
+      }),
+    });
+    failing.disk.full = false;
+    await expect(failing.resolve()).rejects.toThrow("storage went away");
+    expect(failing.usage.bytes().packages).toBe(0);
+    expect(failing.committed()).toEqual([]);
   });
 });

@@ -1,25 +1,41 @@
 /**
- * What is asked before a fetched package is written to the store: the disk guard's refusal (and any
- * other reason not to store it) becomes a "storage-full" PackageError naming the package, which a
- * resolution answers as its outcome and a build as its error, with nothing of the package stored.
+ * What is asked before a fetched package is written to the store, and after a write that failed: the disk
+ * guard's refusal, and for a package stored for one workspace alone (from its own registry) that
+ * workspace's quota, charged once per integrity. A refusal is a "storage-full" PackageError naming the
+ * package, which a resolution answers as its outcome and a build as its error, with nothing of the
+ * package stored; a failed write gives its charge back.
  */
 
+import type { LockedPackage } from "@gadgets/workshop-shared/api";
 import { PackageError } from "./package-error.ts";
-import type { BeforeWrite } from "./package-fetch.ts";
 
-/** Why `bytes` more may not be stored now, or undefined when they may. */
-export type WriteRefusal = (unpackedBytes: number) => Promise<string | undefined>;
+export interface WriteGuard {
+  /** Before the first byte is written; `forWorkspace`: it goes to the workspace's own object. Throws to refuse. */
+  reserve(entry: LockedPackage, unpackedBytes: number, forWorkspace: boolean): Promise<void>;
+  /** After a write that failed: gives back what `reserve` took. */
+  release(entry: LockedPackage, forWorkspace: boolean): Promise<void>;
+}
 
-export function refuseWritesWhen(...refusals: WriteRefusal[]): BeforeWrite {
-  return async (entry, unpackedBytes) => {
-    for (const refusal of refusals) {
-      const reason = await refusal(unpackedBytes);
-      if (reason)
-        throw new PackageError(
-          "storage-full",
-          `"${entry.name}" ${entry.version} was not stored. ${reason}`,
-          entry.name,
-        );
-    }
+/** The workspace's quota for its own packages (the workspace store's `chargePackage`, `refundPackage`). */
+export interface PackageQuota {
+  /** The quota's refusal, or undefined once charged (a package already charged is not charged again). */
+  charge(entry: LockedPackage, unpackedBytes: number): Promise<string | undefined>;
+  refund(entry: LockedPackage): Promise<void>;
+}
+
+export function storeWriteGuard(diskRefusal: () => Promise<string | undefined>, quota: PackageQuota): WriteGuard {
+  const refuse = (entry: LockedPackage, reason: string) =>
+    new PackageError("storage-full", `"${entry.name}" ${entry.version} was not stored. ${reason}`, entry.name);
+  return {
+    async reserve(entry, unpackedBytes, forWorkspace) {
+      const disk = await diskRefusal();
+      if (disk) throw refuse(entry, disk);
+      if (!forWorkspace) return;
+      const over = await quota.charge(entry, unpackedBytes);
+      if (over) throw refuse(entry, over);
+    },
+    async release(entry, forWorkspace) {
+      if (forWorkspace) await quota.refund(entry);
+    },
   };
 }

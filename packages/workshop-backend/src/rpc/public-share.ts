@@ -23,10 +23,10 @@ import {
 } from "@gadgets/workshop-shared/limits";
 import { parseArgument, RunEventListenerSchema, RunIdSchema } from "@gadgets/workshop-shared/schemas";
 import { storedOnlyPackageSource } from "../packages/stored-only-source.ts";
-import { randomId } from "../storage/ids.ts";
 import { clientAnonymousRuns } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { RateLimiter } from "./rate-limiter.ts";
+import { type RunPlan, startRun } from "./run-launcher.ts";
 
 /**
  * Anonymous runs get a pseudo-workspace per connection: isolates are keyed by it, so one visitor's
@@ -57,7 +57,22 @@ function anonymousRunRefusal(connection: Connection): string | undefined {
   return undefined;
 }
 
-async function runAnonymously(
+/**
+ * How an anonymous run differs on the one launch path: a visitor's own pseudo-workspace (counted for
+ * no workspace), the anonymous budgets, no capability services and no secrets, only packages already
+ * stored (it never fetches), no error reports, and no record kept.
+ */
+function anonymousPlan(connection: Connection): RunPlan {
+  return {
+    workspaceId: anonymousWorkspace(connection),
+    countsForWorkspace: false,
+    admit: () => anonymousRunRefusal(connection),
+    packages: storedOnlyPackageSource(connection.env),
+    report: false,
+  };
+}
+
+function runAnonymously(
   connection: Connection,
   files: readonly GadgetFile[],
   payload: unknown,
@@ -65,39 +80,16 @@ async function runAnonymously(
   codeKey: string | undefined,
 ): Promise<RunOutcome> {
   const receivedAt = Date.now();
-  const runId = randomId();
-  const refuse = (message: string): RunOutcome => ({
-    status: "error",
-    runId,
-    kind: "busy",
-    message,
-    timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: 0 },
-  });
   const listener = parseArgument(RunEventListenerSchema, onEvent);
-  const refused = anonymousRunRefusal(connection);
-  if (refused) return refuse(refused);
-  const controller = connection.acquireRunSlot(runId);
-  if (!controller) return refuse(connection.busyMessage());
-  try {
-    const { outcome } = await connection.overseer.run({
-      runId,
-      executor: connection.executor,
-      workspaceId: anonymousWorkspace(connection),
-      source: { kind: "draft", draftId: "shared", version: 0 },
-      files,
-      payload,
-      timeoutMs: ANONYMOUS_RUN_TIMEOUT_MS,
-      listener,
-      signal: controller.signal,
-      receivedAt,
-      ...(codeKey === undefined ? {} : { codeKey }),
-      report: false,
-      packages: storedOnlyPackageSource(connection.env),
-    });
-    return outcome;
-  } finally {
-    connection.releaseRunSlot(runId);
-  }
+  return startRun(connection, anonymousPlan(connection), {
+    source: { kind: "draft", draftId: "shared", version: 0 },
+    files,
+    payload,
+    timeoutMs: ANONYMOUS_RUN_TIMEOUT_MS,
+    listener,
+    receivedAt,
+    ...(codeKey === undefined ? {} : { codeKey }),
+  });
 }
 
 /** Stops a run this same visitor started (runs live per connection: nobody can stop another's). */

@@ -1,6 +1,9 @@
 /**
- * Starts one run for a session: takes a run slot, hands the run to the overseer, stores the record
- * after the outcome is known (never before the isolate starts), and frees the slot.
+ * The one launch path of every run (drafts, agents, catalog calls, tests, triggers, Code Mode, shares
+ * and public records): checks the call's arguments, takes a run slot, hands the run to the overseer,
+ * keeps the work open past the client's departure, stores the record after the outcome is known
+ * (never before the isolate starts), and frees the slot. What tells one kind of run from another is a
+ * `RunPlan`, each difference an explicit option.
  */
 
 import type {
@@ -32,7 +35,8 @@ import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
-import type { RunRequest } from "../overseer.ts";
+import type { RunRequest, RunSecrets } from "../overseer.ts";
+import type { PackageSource } from "../packages/package-source.ts";
 import { packageSourceFor } from "../packages/workspace-packages.ts";
 import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
@@ -84,6 +88,42 @@ export interface LaunchRequest {
 
 /** A guessed run turned out to be of the wrong version: it left no trace; run the right one. */
 export const SUPERSEDED = Symbol("superseded");
+
+/** What `startRun` reads of a launch: the call's own arguments and how the run relates to others. */
+export type RunStart = Omit<
+  LaunchRequest,
+  "codeKey" | "scope" | "chain" | "catalogCalls" | "allowsAgent" | "onRecord"
+> & {
+  /** Immutable identity of the files; left out for files that may change (a share's edited files). */
+  codeKey?: string;
+};
+
+/**
+ * How one kind of run differs from another on the launch path. A workspace's runs get theirs from
+ * `workspacePlan`; anonymous runs of shares and public records from `public-share.ts`.
+ */
+export interface RunPlan {
+  /** Whose isolates and caches it uses: a workspace, or an anonymous visitor's pseudo-workspace. */
+  workspaceId: string;
+  /** Counted against its workspace's concurrent runs, not only its connection's (false: no workspace). */
+  countsForWorkspace: boolean;
+  /**
+   * Asked once the arguments are checked, before a slot is taken: a reason given ends the run as
+   * `busy` with that message (the anonymous budgets); nothing given, the run goes (and is counted).
+   */
+  admit?(): string | undefined;
+  /** What its granted capabilities act on, for the run's own signal; left out, every capability call fails. */
+  services?(runSignal: AbortSignal): CapabilityServices;
+  /** Where the secrets its manifest grants are read; left out, it gets none. */
+  secrets?: RunSecrets;
+  /** Where its build reads the packages its lock names. */
+  packages: PackageSource;
+  /** false: its failures are not filed with any workspace's error reports. */
+  report?: false;
+  via?: RunVia;
+  /** What becomes of its record once the caller has its outcome (stored, for a workspace); left out, none is kept. */
+  keep?(record: RunRecord): Promise<void>;
+}
 
 /** Where a session's runs keep their data: the workspace, its store and its records. */
 export interface RunContext {
@@ -205,7 +245,7 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
 }
 
 /** A call's own arguments (payload, options) checked before a run or a record exists, or what is wrong with them. */
-function checkArguments(request: LaunchRequest): Checked<{ payload: JsonValue; timeoutMs: number }> {
+function checkArguments(request: RunStart): Checked<{ payload: JsonValue; timeoutMs: number }> {
   const payload = check(PayloadSchema, request.payload);
   if (!payload.ok) return payload;
   const options = check(RunOptionsSchema, request.options);
@@ -220,13 +260,58 @@ function checkArguments(request: LaunchRequest): Checked<{ payload: JsonValue; t
 export function launchRun(context: RunContext, request: LaunchRequest & { confirmed?: undefined }): Promise<RunOutcome>;
 export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome | typeof SUPERSEDED>;
 export function launchRun(context: RunContext, request: LaunchRequest): Promise<RunOutcome | typeof SUPERSEDED> {
+  return startRun(context.connection, workspacePlan(context, request), request);
+}
+
+/**
+ * A workspace's own run (its drafts, agents, tests, triggers, catalog calls): counted for the
+ * workspace, its capabilities on the workspace's services, the secrets its manifest grants, packages
+ * from the workspace's store (and registry), failures reported, the record stored.
+ */
+function workspacePlan(context: RunContext, request: LaunchRequest): RunPlan {
+  return {
+    workspaceId: context.workspaceId,
+    countsForWorkspace: true,
+    services: (runSignal) => servicesFor(context, request, runSignal),
+    secrets: runSecrets(context.connection.env, context.workspaceId, context.store),
+    // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
+    packages: packageSourceFor(context.connection.env, context.workspaceId, context.store),
+    ...(context.via ? { via: context.via } : {}),
+    keep: (record) => {
+      request.onRecord?.(record);
+      // Stored after the caller has its outcome; the session's reads flush the writer first.
+      return context.records.add(record);
+    },
+  };
+}
+
+/**
+ * Runs one gadget as `plan` says, whatever kind of run it is. The work (the run, then what becomes of
+ * its record) is held open past the client's departure, so a disconnect cancels the run but never
+ * loses its record.
+ */
+export function startRun(
+  connection: Connection,
+  plan: RunPlan,
+  request: RunStart & { confirmed?: undefined },
+): Promise<RunOutcome>;
+export function startRun(
+  connection: Connection,
+  plan: RunPlan,
+  request: RunStart,
+): Promise<RunOutcome | typeof SUPERSEDED>;
+export function startRun(
+  connection: Connection,
+  plan: RunPlan,
+  request: RunStart,
+): Promise<RunOutcome | typeof SUPERSEDED> {
   unfinishedRuns++;
-  const run = runAndRecord(context, request);
+  const run = runAndKeep(connection, plan, request);
   const settled = run
     .then(({ stored }) => stored)
     .catch(() => {})
     .finally(() => unfinishedRuns--);
-  context.connection.waitUntil(settled);
+  connection.waitUntil(settled);
   return run.then(({ outcome }) => outcome);
 }
 
@@ -281,11 +366,12 @@ export function unfinishedRunCount(): number {
   return unfinishedRuns;
 }
 
-async function runAndRecord(
-  context: RunContext,
-  request: LaunchRequest,
+async function runAndKeep(
+  connection: Connection,
+  plan: RunPlan,
+  request: RunStart,
 ): Promise<{ outcome: RunOutcome | typeof SUPERSEDED; stored: Promise<void> }> {
-  const { connection, workspaceId, records } = context;
+  const { workspaceId } = plan;
   const runId = randomId();
   // A bad call is answered as data like any failed run, but it writes nothing: no record, no error report.
   const args = checkArguments(request);
@@ -300,21 +386,25 @@ async function runAndRecord(
     };
     return { outcome, stored: Promise.resolve() };
   }
-  const controller = connection.acquireRunSlot(runId, workspaceId);
-  if (!controller) {
-    const now = Date.now();
-    const outcome: RunOutcome = {
+  const busy = (message: string): { outcome: RunOutcome; stored: Promise<void> } => ({
+    outcome: {
       status: "error",
       runId,
       kind: "busy",
-      message: connection.busyMessage(workspaceId),
-      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: now - request.receivedAt },
-    };
-    return { outcome, stored: Promise.resolve() };
-  }
+      message,
+      timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs: Date.now() - request.receivedAt },
+    },
+    stored: Promise.resolve(),
+  });
+  const refused = plan.admit?.();
+  if (refused !== undefined) return busy(refused);
+  const slotWorkspace = plan.countsForWorkspace ? workspaceId : undefined;
+  const controller = connection.acquireRunSlot(runId, slotWorkspace);
+  if (!controller) return busy(connection.busyMessage(slotWorkspace));
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
   const guess = request.confirmed ? holdUntilConfirmed(request.confirmed, request.listener, controller) : undefined;
+  const services = plan.services?.(controller.signal);
   if (request.parentSignal?.aborted) endedByParent();
   else request.parentSignal?.addEventListener("abort", endedByParent, { once: true });
   try {
@@ -323,7 +413,7 @@ async function runAndRecord(
       executor: connection.executor,
       workspaceId,
       source: request.source,
-      via: context.via,
+      ...(plan.via ? { via: plan.via } : {}),
       ...(request.trigger ? { trigger: request.trigger } : {}),
       ...(request.recordedPayload !== undefined ? { recordedPayload: request.recordedPayload } : {}),
       ...(request.traceJoin ? { traceJoin: request.traceJoin } : {}),
@@ -333,22 +423,18 @@ async function runAndRecord(
       listener: guess ? guess.listener : request.listener,
       signal: controller.signal,
       receivedAt: request.receivedAt,
-      codeKey: request.codeKey,
-      services: guess
-        ? guess.gate(servicesFor(context, request, controller.signal))
-        : servicesFor(context, request, controller.signal),
+      ...(request.codeKey === undefined ? {} : { codeKey: request.codeKey }),
+      ...(services ? { services: guess ? guess.gate(services) : services } : {}),
       depth: request.depth ?? 0,
-      // Every run on this path is the workspace's own (its drafts, agents, tests, triggers): it may read
-      // what its manifest grants. Shares, embeds and public re-runs go another way (public-share.ts), with none.
-      secrets: runSecrets(connection.env, workspaceId, context.store),
-      // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
-      packages: packageSourceFor(connection.env, workspaceId, context.store),
+      // Only a workspace's own runs may read what their manifest grants; shares, embeds and public
+      // re-runs get none (their plan names no secrets).
+      ...(plan.secrets ? { secrets: plan.secrets } : {}),
+      packages: plan.packages,
+      ...(plan.report === false ? { report: false } : {}),
       ...(request.inheritedSecrets ? { inheritedSecrets: request.inheritedSecrets } : {}),
     });
     if (request.confirmed && !(await request.confirmed)) return { outcome: SUPERSEDED, stored: Promise.resolve() };
-    request.onRecord?.(record);
-    // Stored after the caller has its outcome; the session's reads flush the writer first.
-    return { outcome, stored: records.add(record) };
+    return { outcome, stored: plan.keep ? plan.keep(record) : Promise.resolve() };
   } finally {
     request.parentSignal?.removeEventListener("abort", endedByParent);
     // Whatever this run started (nested catalog runs, fetches) ends with it.

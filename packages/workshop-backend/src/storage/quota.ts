@@ -4,7 +4,7 @@ import type { WorkspaceUsage } from "@gadgets/workshop-shared/api";
 import { WORKSPACE_QUOTA_BYTES } from "@gadgets/workshop-shared/limits";
 
 export type UsageCategory = keyof WorkspaceUsage["bytes"];
-export const USAGE_CATEGORIES: readonly UsageCategory[] = ["drafts", "versions", "records", "kv", "shares"];
+export const USAGE_CATEGORIES: readonly UsageCategory[] = ["drafts", "versions", "records", "kv", "shares", "packages"];
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

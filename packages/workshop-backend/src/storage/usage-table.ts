@@ -12,7 +12,7 @@ export class UsageTable {
   constructor(private readonly sql: SqlStorage) {}
 
   bytes(): Record<UsageCategory, number> {
-    const bytes: Record<UsageCategory, number> = { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0 };
+    const bytes: Record<UsageCategory, number> = { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0, packages: 0 };
     for (const row of this.sql.exec<{ category: UsageCategory; bytes: number }>("SELECT * FROM usage").toArray())
       bytes[row.category] = row.bytes;
     return bytes;
@@ -33,9 +33,43 @@ export class UsageTable {
 
   /** Throws the quota's message when growing by `growth` bytes would pass it. */
   ensureRoom(growth: number): void {
-    const used = this.sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM usage").one().n;
-    const refusal = quotaRefusal(used, growth);
+    const refusal = this.#refusal(growth);
     if (refusal) throw new Error(refusal);
+  }
+
+  #refusal(growth: number): string | undefined {
+    const used = this.sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM usage").one().n;
+    return quotaRefusal(used, growth);
+  }
+
+  /**
+   * Charges a package stored for this workspace alone (from its own registry), once per integrity, before
+   * it is written; answers the quota's message instead when it does not fit, charging nothing.
+   */
+  chargePackage(integrity: string, name: string, version: string, bytes: number): string | undefined {
+    if (this.sql.exec("SELECT 1 FROM package_charges WHERE integrity = ?", integrity).toArray().length > 0) return;
+    const refusal = this.#refusal(bytes);
+    if (refusal) return refusal;
+    this.sql.exec(
+      "INSERT INTO package_charges (integrity, name, version, bytes, charged_at) VALUES (?, ?, ?, ?, ?)",
+      integrity,
+      name,
+      version,
+      bytes,
+      Date.now(),
+    );
+    this.grow("packages", bytes);
+    return undefined;
+  }
+
+  /** Gives back the charge of a package whose write failed (nothing of it is visible in the store). */
+  refundPackage(integrity: string): void {
+    const row = this.sql
+      .exec<{ bytes: number }>("SELECT bytes FROM package_charges WHERE integrity = ?", integrity)
+      .toArray()[0];
+    if (!row) return;
+    this.sql.exec("DELETE FROM package_charges WHERE integrity = ?", integrity);
+    this.grow("packages", -row.bytes);
   }
 
   /** Charges a share or record made from this workspace (stored elsewhere) to its quota. */

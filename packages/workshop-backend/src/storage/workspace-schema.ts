@@ -30,6 +30,8 @@ export function recountUsage(sql: SqlStorage): void {
       KV_ENTRY_OVERHEAD_BYTES,
     ),
     shares: sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM shares"),
+    // Counted from step 10 on; a workspace recounted at step 3 has none yet.
+    packages: hasTable(sql, "package_charges") ? sum("SELECT COALESCE(SUM(bytes), 0) AS n FROM package_charges") : 0,
   };
   for (const category of USAGE_CATEGORIES)
     sql.exec("INSERT OR REPLACE INTO usage (category, bytes) VALUES (?, ?)", category, counted[category]);
@@ -156,6 +158,16 @@ CREATE TABLE IF NOT EXISTS schedules (
   next_at INTEGER, paused INTEGER NOT NULL, last_at INTEGER, last_outcome TEXT, skipped INTEGER NOT NULL,
   PRIMARY KEY (agent_id, schedule));
 CREATE INDEX IF NOT EXISTS schedules_by_due ON schedules (paused, next_at);
+`),
+  },
+  {
+    version: 10,
+    what: "quota for npm packages of the workspace's own registry: each one charged once, by integrity, and their usage row",
+    up: (sql) =>
+      sql.exec(`
+CREATE TABLE IF NOT EXISTS package_charges (
+  integrity TEXT PRIMARY KEY, name TEXT NOT NULL, version TEXT NOT NULL, bytes INTEGER NOT NULL, charged_at INTEGER NOT NULL);
+INSERT OR IGNORE INTO usage (category, bytes) VALUES ('packages', 0);
 `),
   },
 ];

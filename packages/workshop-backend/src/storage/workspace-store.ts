@@ -181,6 +181,15 @@ export class WorkspaceStore extends DurableObject<unknown> {
     this.#usage.chargeShare(kind, id, bytes);
   }
 
+  /** Charges a package of the workspace's own registry before it is stored (kept elsewhere); the quota's refusal, else undefined. */
+  chargePackage(integrity: string, name: string, version: string, bytes: number): string | undefined {
+    return this.#usage.chargePackage(integrity, name, version, bytes);
+  }
+
+  refundPackage(integrity: string): void {
+    this.#usage.refundPackage(integrity);
+  }
+
   // ----- drafts
 
   listDrafts(): DraftSummary[] {

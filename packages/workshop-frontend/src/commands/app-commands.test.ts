@@ -61,6 +61,7 @@ describe("matchCommands", () => {
     expect(matchCommands("  STOP ", APP_COMMANDS).map((command) => command.id)).toEqual(["cancel-run"]);
     expect(matchCommands("dark", APP_COMMANDS)[0]?.id).toBe("toggle-theme");
     expect(matchCommands("switch draft", APP_COMMANDS)[0]?.id).toBe("switch-draft");
+    expect(matchCommands("hover", APP_COMMANDS)[0]?.id).toBe("editor-commands");
     expect(matchCommands("", APP_COMMANDS)).toHaveLength(APP_COMMANDS.length);
     expect(matchCommands("zzz", APP_COMMANDS)).toEqual([]);
   });
@@ -87,5 +88,7 @@ describe("the shortcut sheet", () => {
       bound.map((command) => command.keys.map(keyLabel).join(" · ")),
     );
     expect(rows.find((row) => row.keys === "Escape")?.what).toContain("while a run goes");
+    // Ctrl/Cmd+K is the palette's, so the sheet says where the editor's Ctrl/Cmd+K chords went.
+    expect(rows.find((row) => row.what.includes("Ctrl/Cmd+K chords"))?.what).toContain("Show or Focus Hover");
   });
 });

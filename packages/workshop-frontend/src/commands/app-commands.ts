@@ -91,7 +91,9 @@ export const APP_COMMANDS: readonly AppCommand[] = [
   {
     id: "palette",
     title: "Command palette",
-    detail: "Every app command, from anywhere on the page",
+    detail: "Every app command, from anywhere on the page, the editor too",
+    // Ctrl/Cmd+K in the editor too, as in web IDEs: people press it with the cursor in the code. The
+    // editor's own Ctrl/Cmd+K chords are then found by name under F1 (EDITOR_KEYS says so).
     keys: [
       { key: "k", mod: true, when: "always" },
       { key: "p", mod: true, shift: true, when: "always" },
@@ -101,6 +103,8 @@ export const APP_COMMANDS: readonly AppCommand[] = [
     id: "editor-commands",
     title: "Editor commands…",
     detail: "Every command of the code editor",
+    // What VS Code puts behind Ctrl/Cmd+K chords, which the palette's key takes here.
+    keywords: ["hover", "fold", "comment"],
     keys: [{ key: "F1", when: "editor" }],
   },
 ];
@@ -119,6 +123,10 @@ export const EDITOR_KEYS: readonly { keys: string; what: string }[] = [
   { keys: "Ctrl/Cmd+Shift+[ · ]", what: "Fold · unfold the block" },
   { keys: "Ctrl/Cmd+Shift+\\", what: "Jump to the matching bracket" },
   { keys: "Ctrl/Cmd+G", what: "Go to line" },
+  {
+    keys: "F1, then its name",
+    what: "What VS Code binds to Ctrl/Cmd+K chords (Show or Focus Hover, Fold All, Format Selection…): Ctrl/Cmd+K opens the command palette here",
+  },
 ];
 
 /** A binding as people read it: `Ctrl/Cmd+Shift+Enter`, `?`. */

@@ -16,7 +16,7 @@ interface Entry {
  * The command palette (Ctrl/Cmd+K, Ctrl/Cmd+Shift+P): the app commands that can run now, filtered as
  * you type; a command that needs a choice (Switch draft…) lists its choices in the same box.
  */
-export function CommandPalette({ onClose }: { onClose(): void }) {
+export function CommandPalette({ onClose }: { onClose(then?: () => void): void }) {
   const available = useAvailableCommands();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
@@ -45,8 +45,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   const choose = (entry: Entry | undefined) => {
     if (!entry) return;
     if (picking) {
-      onClose();
-      picking.pick(entry.id);
+      onClose(() => picking.pick(entry.id));
       return;
     }
     const command = available.find((candidate) => candidate.id === entry.id);
@@ -57,8 +56,8 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
       setActive(0);
       return;
     }
-    onClose();
-    if (command) appCommands.invoke(command.id);
+    // Run once the palette is gone, so focus the command moves stays where it put it.
+    onClose(command && (() => appCommands.invoke(command.id)));
   };
 
   const onKey = (event: KeyboardEvent) => {

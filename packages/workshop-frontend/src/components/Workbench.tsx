@@ -92,16 +92,16 @@ export function Workbench() {
     (frame: StackFrame) => (frame.file.startsWith("node_modules/") ? setPackageFrame(frame) : openFrame(frame)),
     [openFrame],
   );
-  const { typeFiles, undeclared, lookup, add: addPackage } = packages;
+  const { typeFiles, undeclared, lookups, add: addPackage } = packages;
   const editorPackages = useMemo(
     () => ({
       typeFiles,
       undeclared,
-      lookup,
+      lookups,
       add: (name: string, version: string) =>
         void addPackage(name, version).catch((error: unknown) => setNotice(errorMessage(error))),
     }),
-    [typeFiles, undeclared, lookup, addPackage, setNotice],
+    [typeFiles, undeclared, lookups, addPackage, setNotice],
   );
   const manifest = useMemo(() => checkManifest(files), [files]);
   const manifestText = files.find((file) => file.path === MANIFEST_PATH)?.content;

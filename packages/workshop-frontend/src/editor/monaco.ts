@@ -10,7 +10,11 @@ import "monaco-editor/languages/definitions/typescript/register";
 import "monaco-editor/languages/definitions/javascript/register";
 import "monaco-editor/languages/definitions/markdown/register";
 import "monaco-editor/languages/features/json/register";
+import { ignoreMonacoCancellations } from "./monaco-cancellation.ts";
 
 export * from "monaco-editor/editor";
 export * as typescript from "monaco-editor/languages/features/typescript/register";
 export * as json from "monaco-editor/languages/features/json/register";
+
+// Loaded with Monaco: its own unawaited cancellations are not page errors (see the module).
+ignoreMonacoCancellations(window);

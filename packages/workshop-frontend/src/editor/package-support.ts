@@ -3,17 +3,20 @@
  * (TypeScript finds them from file:///gadget/ as it would a real install, so `z.` completes and hovers),
  * a marker on each import of a package gadget.json does not declare, and its quick fix "Add zod 4.1.2 to
  * dependencies" with the version looked up before it is shown. Everything comes from the Workshop.
+ * The quick fix is computed synchronously from lookups made ahead: Monaco cancels a Ctrl+. request that
+ * is still pending when the next automatic one comes (after a cursor move or a marker change), so a
+ * provider that waits on the network loses the menu.
  */
 
-import type { PackageLookup } from "@gadgets/workshop-shared";
 import type { UndeclaredImport } from "../packages/package-imports.ts";
+import type { PackageLookupState } from "../packages/package-lookups.ts";
 import * as monaco from "./monaco.ts";
 
 /** What the editor is told about packages (from `usePackages`). */
 export interface EditorPackages {
   typeFiles: readonly { path: string; content: string }[];
   undeclared: readonly UndeclaredImport[];
-  lookup(name: string): Promise<PackageLookup | undefined>;
+  lookups: ReadonlyMap<string, PackageLookupState>;
   add(name: string, version: string): void;
 }
 
@@ -34,22 +37,23 @@ function registerOnce(): void {
     monaco.languages.registerCodeActionProvider(
       language,
       {
-        async provideCodeActions(_model, _range, context) {
-          const markers = context.markers.filter((marker) => marker.source === PACKAGE_MARKER_SOURCE);
-          const actions: monaco.languages.CodeAction[] = [];
-          for (const marker of markers) {
-            const name = typeof marker.code === "string" ? marker.code : undefined;
-            const found = name ? await current?.lookup(name) : undefined;
-            if (!found) continue;
+        provideCodeActions(_model, _range, context) {
+          const actions = context.markers.flatMap((marker): monaco.languages.CodeAction[] => {
+            const name = marker.source === PACKAGE_MARKER_SOURCE && typeof marker.code === "string" ? marker.code : "";
+            const state = current?.lookups.get(name);
+            if (state?.status !== "found") return [];
+            const { found } = state;
             const title = `Add ${found.name} ${found.version} to dependencies`;
-            actions.push({
-              title,
-              kind: "quickfix",
-              diagnostics: [marker],
-              isPreferred: true,
-              command: { id: ADD_COMMAND, title, arguments: [found.name, found.version] },
-            });
-          }
+            return [
+              {
+                title,
+                kind: "quickfix",
+                diagnostics: [marker],
+                isPreferred: true,
+                command: { id: ADD_COMMAND, title, arguments: [found.name, found.version] },
+              },
+            ];
+          });
           return { actions, dispose: () => {} };
         },
       },
@@ -76,27 +80,35 @@ export function showPackages(packages: EditorPackages | undefined, modelPrefix: 
       ),
     );
   }
-  // Asked now, so the quick fix has its version by the time someone opens it.
-  for (const found of packages?.undeclared ?? []) void packages?.lookup(found.name);
   for (const model of monaco.editor.getModels()) {
     if (!model.uri.path.startsWith(modelPrefix)) continue;
     const path = model.uri.path.slice(modelPrefix.length);
-    const markers = (packages?.undeclared ?? [])
-      .filter((found) => found.path === path)
-      .map((found) => ({
+    // Shown once its lookup answered, so a marker never changes under an open Ctrl+. (Monaco would
+    // cancel it) and the quick fix is there from the marker's first moment.
+    const markers = (packages?.undeclared ?? []).flatMap((found) => {
+      const lookup = found.path === path ? packages?.lookups.get(found.name) : undefined;
+      if (!lookup) return [];
+      return {
         severity: monaco.MarkerSeverity.Error,
-        message: `"${found.name}" is not in gadget.json's dependencies: add it (quick fix: Ctrl+.) to use it.`,
+        message: markerMessage(found.name, lookup),
         source: PACKAGE_MARKER_SOURCE,
         code: found.name,
         startLineNumber: found.line,
         startColumn: found.startColumn,
         endLineNumber: found.line,
         endColumn: found.endColumn,
-      }));
+      };
+    });
     // Setting the same markers again would restart (and cancel) an open quick-fix request.
     const key = JSON.stringify(markers);
     if (shownMarkers.get(model) === key) continue;
     shownMarkers.set(model, key);
     monaco.editor.setModelMarkers(model, PACKAGE_MARKER_SOURCE, markers);
   }
+}
+
+function markerMessage(name: string, lookup: PackageLookupState): string {
+  const missing = `"${name}" is not in gadget.json's dependencies`;
+  if (lookup.status === "failed") return `${missing}, and it cannot be added: ${lookup.message}`;
+  return `${missing}: the quick fix (Ctrl+.) adds ${lookup.found.name} ${lookup.found.version}.`;
 }

@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useRef, useSyncExternalStore } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
+import { type QueryObserverResult, useQueries, useQuery } from "@tanstack/react-query";
 import { type GadgetFile, MANIFEST_PATH, type PackageFileText, type PackageLookup } from "@gadgets/workshop-shared";
 import { LOCK_PATH } from "@gadgets/workshop-shared/api";
 import {
@@ -12,6 +12,7 @@ import {
 import type { DraftEditor } from "../drafts/draft-editor.ts";
 import { errorMessage } from "../error-message.ts";
 import { type UndeclaredImport, undeclaredImports } from "../packages/package-imports.ts";
+import { type PackageLookupState, lookupStates } from "../packages/package-lookups.ts";
 import { lockKeeperOf } from "./use-draft-editor.ts";
 import { useConnectionState, useWorkshop } from "./workshop-context.tsx";
 
@@ -30,8 +31,8 @@ export interface PackagesView {
   /** The last resolution's failure, naming the package. */
   problem: string | undefined;
   resolving: boolean;
-  /** The version a quick fix would add (cached per name); undefined when the registry has none. */
-  lookup(name: string): Promise<PackageLookup | undefined>;
+  /** Each undeclared package's lookup, asked as soon as its import appears; absent while on its way. */
+  lookups: ReadonlyMap<string, PackageLookupState>;
   /** Adds `^version` to gadget.json's dependencies; saving locks it. */
   add(name: string, version: string): Promise<void>;
   /** Moves one package to the newest version its range allows, and saves. */
@@ -76,24 +77,19 @@ export function usePackages(editor: DraftEditor | undefined, files: GadgetFile[]
     queryFn: async () => (await connection.ready()).packageTypes(lockText ?? ""),
   });
 
-  const lookups = useRef(new Map<string, Promise<PackageLookup | undefined>>());
-  const lookup = useCallback(
-    (name: string) => {
-      let found = lookups.current.get(name);
-      if (!found) {
-        found = connection
-          .ready()
-          .then((session) => session.lookupPackage(name, null))
-          .catch(() => {
-            lookups.current.delete(name);
-            return undefined;
-          });
-        lookups.current.set(name, found);
-      }
-      return found;
-    },
-    [connection],
-  );
+  // Asked ahead, so the quick fix is computed synchronously when Monaco asks for it.
+  const names = useMemo(() => [...new Set(undeclared.map((found) => found.name))], [undeclared]);
+  const combine = useCallback((results: QueryObserverResult<PackageLookup>[]) => lookupStates(names, results), [names]);
+  const lookups = useQueries({
+    queries: names.map((name) => ({
+      queryKey: ["package-lookup", name],
+      enabled: connected,
+      staleTime: Number.POSITIVE_INFINITY,
+      retry: false,
+      queryFn: async () => (await connection.ready()).lookupPackage(name, null),
+    })),
+    combine,
+  });
   const add = useCallback(
     async (name: string, version: string) => {
       const manifest = editor?.file(MANIFEST_PATH);
@@ -123,7 +119,7 @@ export function usePackages(editor: DraftEditor | undefined, files: GadgetFile[]
   const typeFiles = types.data?.files ?? NO_TYPES;
   // One object while nothing in it changed: the sidebar and the editor are memoized on it.
   return useMemo(
-    () => ({ dependencies, undeclared, typeFiles, problem, resolving, lookup, add, update, openFile }),
-    [dependencies, undeclared, typeFiles, problem, resolving, lookup, add, update, openFile],
+    () => ({ dependencies, undeclared, typeFiles, problem, resolving, lookups, add, update, openFile }),
+    [dependencies, undeclared, typeFiles, problem, resolving, lookups, add, update, openFile],
   );
 }

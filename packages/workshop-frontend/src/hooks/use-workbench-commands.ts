@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { TEMPLATES } from "../drafts/templates.ts";
 import { runs, useAppKeys, useCommand } from "./use-app-commands.ts";
 import { useDrafts } from "./use-drafts.ts";
@@ -25,6 +25,15 @@ export interface WorkbenchActions {
  */
 export function useWorkbenchCommands(actions: WorkbenchActions) {
   const [paletteOpen, setPaletteOpen] = useState(false);
+  // What the palette chose runs once it is gone: its dialog gives focus back as it closes, which would
+  // take it from whatever the command focused (the editor's own palette closes when it loses focus).
+  const afterClose = useRef<() => void>(undefined);
+  useEffect(() => {
+    if (paletteOpen) return;
+    const next = afterClose.current;
+    afterClose.current = undefined;
+    next?.();
+  }, [paletteOpen]);
   const drafts = useDrafts();
   useAppKeys();
   useCommand(
@@ -62,5 +71,13 @@ export function useWorkbenchCommands(actions: WorkbenchActions) {
       (drafts.data ?? []).map((draft) => ({ id: draft.id, label: draft.name, detail: `saved #${draft.version}` })),
     pick: actions.openDraft,
   });
-  return { paletteOpen, openPalette: () => setPaletteOpen(true), closePalette: () => setPaletteOpen(false) };
+  return {
+    paletteOpen,
+    openPalette: () => setPaletteOpen(true),
+    /** Closes the palette, then runs `then` (the command chosen in it). */
+    closePalette: (then?: () => void) => {
+      afterClose.current = then;
+      setPaletteOpen(false);
+    },
+  };
 }

@@ -5,9 +5,9 @@
 
 import { migrate } from "../../storage/migrations.ts";
 import { sqliteStorage } from "../../storage/testing/sqlite-storage.ts";
-import type { BeforeWrite } from "../package-fetch.ts";
 import { PACKAGE_STORE_MIGRATIONS, PackageTable } from "../package-table.ts";
 import type { OpenPackageStore, PackageStoreObject } from "../stored-packages.ts";
+import type { WriteGuard } from "../write-guard.ts";
 
 export class MemoryPackageStores {
   readonly tables = new Map<string, PackageTable>();
@@ -46,4 +46,4 @@ export class MemoryPackageStores {
 }
 
 /** Lets every write through (tests of everything but the write guard). */
-export const ALWAYS_WRITE: BeforeWrite = async () => {};
+export const ALWAYS_WRITE: WriteGuard = { reserve: async () => {}, release: async () => {} };
