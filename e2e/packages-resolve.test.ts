@@ -216,6 +216,22 @@ describe("private registries", () => {
     expect(await thrownCode(c.packageFile(lockA.lock, "node_modules/fx-private-one/index.js"))).not.toBe("no error");
   });
 
+  it("charges a workspace's own packages to its quota once, and the default registry's to none", async () => {
+    const own = await newSession();
+    await own.setRegistry({ url: one.url, token: one.token as string });
+    ok(await own.resolveDependencies({ dependencies: { "fx-private-one": "1" } }));
+    const charged = (await own.usage()).bytes.packages ?? 0;
+    // The unpacked bytes of its package.json and index.js.
+    expect(charged).toBeGreaterThan(0);
+    expect(charged).toBeLessThan(1024);
+    ok(await own.resolveDependencies({ dependencies: { "fx-private-one": "1" } }));
+    expect((await own.usage()).bytes.packages).toBe(charged);
+
+    const shared = await newSession();
+    ok(await shared.resolveDependencies({ dependencies: { "fx-esm": "1" } }));
+    expect((await shared.usage()).bytes.packages).toBe(0);
+  });
+
   it("says a private registry without the token refuses, and back to the default with null", async () => {
     const session = await newSession();
     await session.setRegistry({ url: one.url });

@@ -60,7 +60,7 @@ describe("workspace storage", () => {
     expect(await session.usage()).toEqual({
       quotaBytes: WORKSPACE_QUOTA_BYTES,
       usedBytes: 0,
-      bytes: { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0 },
+      bytes: { drafts: 0, versions: 0, records: 0, kv: 0, shares: 0, packages: 0 },
     });
     const first = await session.createDraft({ files: draftOfSize(BIG_DRAFT) });
     await session.publishDraft(first.id);

@@ -4,54 +4,22 @@
  * in shell history and the process list — and is never shown again: the Workshop returns names and sizes.
  */
 
-import { readFileSync } from "node:fs";
 import { errorCode, type SecretInfo } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, JSON_OPTION } from "../command.ts";
 import { type OpenSession, openSession } from "../connection.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
+import { readStdinValue } from "../stdin-value.ts";
 import { escapeControls } from "../terminal-text.ts";
 import { tableText, utcMinute } from "../text-table.ts";
 
 const USAGE = "secrets set <NAME> (value on stdin) | secrets list | secrets rm <NAME>";
 
-/** Reads a line from a terminal without echoing it. */
-function readHidden(prompt: (text: string) => void): Promise<string> {
-  const input = process.stdin;
-  prompt("Value (not shown; Enter to finish): ");
-  return new Promise((resolve, reject) => {
-    let value = "";
-    input.setRawMode(true);
-    input.setEncoding("utf8");
-    input.resume();
-    const done = (error?: Error) => {
-      input.setRawMode(false);
-      input.pause();
-      input.off("data", onData);
-      prompt("\n");
-      if (error) reject(error);
-      else resolve(value);
-    };
-    const onData = (chunk: string) => {
-      for (const char of chunk) {
-        if (char === "\r" || char === "\n") return done();
-        if (char === "\u0003") return done(new CliError(EXIT.cancelled, "Cancelled: no secret was set."));
-        if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
-        else value += char;
-      }
-    };
-    input.on("data", onData);
-  });
-}
-
-/** The value from stdin: typed unseen at a terminal, else everything piped in, less one final line break. */
-async function readValue(context: CommandContext): Promise<string> {
-  if (process.stdin.isTTY) return readHidden((text) => context.streams.stderr.write(text));
-  return readFileSync(0, "utf8").replace(/\r?\n$/, "");
-}
-
 async function set(context: CommandContext, open: OpenSession, name: string): Promise<ExitCode> {
-  const value = await readValue(context);
+  const value = await readStdinValue(context, {
+    prompt: "Value (not shown; Enter to finish): ",
+    cancelled: "Cancelled: no secret was set.",
+  });
   if (value === "")
     throw new CliError(
       EXIT.usage,

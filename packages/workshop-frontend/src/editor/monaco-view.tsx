@@ -151,7 +151,6 @@ export default function MonacoView(props: MonacoViewProps) {
       showFoldingControls: "mouseover",
     });
     editor.current = instance;
-    Object.assign(window, { __dbgEditor: instance, __dbgMonaco: monaco }); // DEBUG-REMOVE
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun());
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
     const changes = instance.onDidChangeModelContent(() => {

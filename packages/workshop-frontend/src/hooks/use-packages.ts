@@ -13,6 +13,7 @@ import type { DraftEditor } from "../drafts/draft-editor.ts";
 import { errorMessage } from "../error-message.ts";
 import { type UndeclaredImport, undeclaredImports } from "../packages/package-imports.ts";
 import { type PackageLookupState, lookupStates } from "../packages/package-lookups.ts";
+import { untypedPackagesFile } from "../packages/untyped-packages.ts";
 import { lockKeeperOf } from "./use-draft-editor.ts";
 import { useConnectionState, useWorkshop } from "./workshop-context.tsx";
 
@@ -26,7 +27,7 @@ export interface DependencyRow {
 export interface PackagesView {
   dependencies: DependencyRow[];
   undeclared: UndeclaredImport[];
-  /** Declarations of the locked tree for the editor (paths under node_modules/). */
+  /** Declarations of the locked tree for the editor (paths under node_modules/; untyped ones as `any`). */
   typeFiles: readonly { path: string; content: string }[];
   /** The last resolution's failure, naming the package. */
   problem: string | undefined;
@@ -116,7 +117,13 @@ export function usePackages(editor: DraftEditor | undefined, files: GadgetFile[]
     [connection, lockText],
   );
 
-  const typeFiles = types.data?.files ?? NO_TYPES;
+  // Keyed by the names, not the parsed object: a keystroke in gadget.json must not re-add every lib.
+  const dependencyNames = Object.keys(declared ?? {}).join("\n");
+  const typeFiles = useMemo(() => {
+    const files = types.data?.files ?? NO_TYPES;
+    const untyped = untypedPackagesFile(dependencyNames ? dependencyNames.split("\n") : [], files);
+    return untyped ? [...files, untyped] : files;
+  }, [types.data, dependencyNames]);
   // One object while nothing in it changed: the sidebar and the editor are memoized on it.
   return useMemo(
     () => ({ dependencies, undeclared, typeFiles, problem, resolving, lookups, add, update, openFile }),
