@@ -19,6 +19,7 @@ import { keys } from "./commands/keys.ts";
 import { login } from "./commands/login.ts";
 import { logs } from "./commands/logs.ts";
 import { publish } from "./commands/publish.ts";
+import { registry } from "./commands/registry.ts";
 import { runCommand } from "./commands/run.ts";
 import { schedules } from "./commands/schedules.ts";
 import { secrets } from "./commands/secrets.ts";
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, Command> = {
   keys,
   secrets,
   schedules,
+  registry,
 };
 
 const GLOBAL_OPTIONS = {
