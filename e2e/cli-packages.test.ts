@@ -2,18 +2,20 @@
  * npm packages from the command line, the real `gadgets` bin against the suite's Workshop and its test
  * registry: `gadgets add` declares and locks, `gadgets run` runs a folder with dependencies, writing
  * gadget.lock.json when it is missing or stale (as npm writes its lockfile), and the declarations land
- * under node_modules/ for the user's editor.
+ * under node_modules/ for the user's editor; `gadgets registry` points a workspace at a private
+ * registry with its token read from stdin, never shown again.
  */
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { type CliEnvironment, newCliUser, runCli } from "./cli-process.ts";
 import { workshopUrl } from "./helpers.ts";
+import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const EXIT = { ok: 0, invalid: 3 };
+const EXIT = { ok: 0, usage: 2, invalid: 3 };
 
 const SOURCE = `import { z } from "fx-zod";
 import { a } from "fx-chain-a";
@@ -108,5 +110,89 @@ describe("gadgets and npm packages", () => {
     expect(unknown.stderr).toContain("fx-no-such-package");
     expect(read("gadget.json")).toBe(before);
     expect(existsSync(join(folder, "node_modules/fx-no-such-package"))).toBe(false);
+  });
+});
+
+describe("gadgets registry", () => {
+  let user: CliEnvironment;
+  let secret: TestRegistry;
+  const token = () => secret.token ?? "";
+
+  beforeAll(async () => {
+    // A workspace of its own: the tests above resolve against the suite's default registry.
+    user = newCliUser(workshopUrl());
+    const login = await runCli(["login"], user);
+    expect(login.code, login.stderr).toBe(EXIT.ok);
+    secret = await startRegistry({ private: true });
+    // Only this registry has fx-private; reading it needs the token.
+    await secret.publish({
+      packageJson: { name: "fx-private", version: "3.0.0", type: "module", exports: "./index.js" },
+      entries: [
+        {
+          type: "file",
+          name: "package/package.json",
+          content: '{"name":"fx-private","version":"3.0.0","type":"module","exports":"./index.js"}',
+        },
+        { type: "file", name: "package/index.js", content: 'export const where = "private";\n' },
+      ],
+    });
+    mkdirSync(join(user.cwd, "private-dep"), { recursive: true });
+    writeFileSync(
+      join(user.cwd, "private-dep", "gadget.json"),
+      JSON.stringify({ name: "private-dep", entry: "index.ts" }),
+    );
+    writeFileSync(
+      join(user.cwd, "private-dep", "index.ts"),
+      'import { where } from "fx-private";\nexport default { run: () => where };\n',
+    );
+  });
+
+  afterAll(async () => {
+    await secret?.stop();
+  });
+
+  it("shows the Workshop's default, sets a private registry with its token from stdin, and goes back", async () => {
+    const shown = await runCli(["registry"], user);
+    expect(shown.code, shown.stderr).toBe(EXIT.ok);
+    expect(shown.stdout).toBe(`url: ${inject("registry").url}\nsetting: the Workshop's default\ntoken: none\n`);
+
+    const set = await runCli(["registry", "set", secret.url, "--token-stdin"], user, { stdin: `${token()}\n` });
+    expect(set.code, set.stderr).toBe(EXIT.ok);
+    expect(set.stdout).toBe(`url: ${secret.url}\nsetting: this workspace's own\ntoken: kept (never shown)\n`);
+    expect(set.stderr).toContain(`Dependencies now resolve against ${secret.url} with its token`);
+
+    // The token reaches the registry: a package only the private registry has resolves, locks and runs.
+    const added = await runCli(["add", "fx-private", "--dir", "private-dep"], user);
+    expect(added.code, added.stderr).toBe(EXIT.ok);
+    expect(added.stderr).toContain("Added fx-private ^3.0.0 to gadget.json.");
+    const ran = await runCli(["run", "private-dep", "--json"], user);
+    expect(ran.code, ran.stderr).toBe(EXIT.ok);
+    expect(ran.stdout).toContain('"private"');
+
+    const again = await runCli(["registry", "--json"], user);
+    expect(JSON.parse(again.stdout)).toEqual({ url: secret.url, isDefault: false, hasToken: true });
+    for (const output of [set, added, ran, again]) expect(`${output.stdout}${output.stderr}`).not.toContain(token());
+
+    const reset = await runCli(["registry", "reset"], user);
+    expect(reset.code, reset.stderr).toBe(EXIT.ok);
+    expect(reset.stdout).toContain("setting: the Workshop's default");
+  });
+
+  it("refuses a token as an argument, an empty stdin and a URL the Workshop does not allow, changing nothing", async () => {
+    const asArgument = await runCli(["registry", "set", secret.url, token()], user);
+    expect(asArgument.code).toBe(EXIT.usage);
+    expect(asArgument.stderr).toContain("never as an argument");
+    expect(asArgument.stderr).not.toContain(token());
+
+    const empty = await runCli(["registry", "set", secret.url, "--token-stdin"], user, { stdin: "" });
+    expect(empty.code).toBe(EXIT.usage);
+    expect(empty.stderr).toContain("stdin was empty");
+
+    const plainHttp = await runCli(["registry", "set", "http://registry.example.com/"], user);
+    expect(plainHttp.code).toBe(EXIT.usage);
+    expect(plainHttp.stderr).toContain("https");
+
+    const unchanged = await runCli(["registry", "--json"], user);
+    expect(JSON.parse(unchanged.stdout)).toMatchObject({ isDefault: true, hasToken: false });
   });
 });

@@ -339,6 +339,36 @@ describe("bad input, each an outcome naming the package", () => {
     }
   });
 
+  it("a hand-written lock naming a tarball off the workspace's registry makes the Workshop fetch nothing", async () => {
+    const session = await newSession();
+    const asked: string[] = [];
+    // On this machine, like the Workshop's own services: the URL rule alone would let it through here.
+    const bait = await fakeRegistryServer((response) => response.end("tar"));
+    bait.server.on("request", (request) => asked.push(request.url ?? ""));
+    try {
+      const lock = JSON.stringify({
+        lockfileVersion: 1,
+        dependencies: { "fx-bait": "1" },
+        packages: {
+          "node_modules/fx-bait": {
+            name: "fx-bait",
+            version: "1.0.0",
+            resolved: `${bait.url}fx-bait-1.0.0.tgz`,
+            integrity: `sha512-${"A".repeat(86)}==`,
+          },
+        },
+      });
+      const outcome = await session.resolveDependencies({ dependencies: { "fx-bait": "1" }, lock });
+      expect(outcome).toMatchObject({ status: "error", kind: "bad-package", package: "fx-bait" });
+      expect(outcome.status === "error" && outcome.message).toMatch(/is not the workspace's registry/);
+      expect(await thrownCode(session.packageFile(lock, "node_modules/fx-bait/index.js"))).toBe("INVALID_ARGUMENT");
+      expect(await thrownCode(session.packageTypes(lock))).toBe("INVALID_ARGUMENT");
+      expect(asked).toEqual([]);
+    } finally {
+      bait.server.close();
+    }
+  });
+
   it("a main or exports pointing nowhere still locks: the loader names it at build time", async () => {
     expect((await resolveOne("fx-main-nowhere")).status).toBe("ok");
     expect((await resolveOne("fx-exports-nowhere")).status).toBe("ok");

@@ -10,7 +10,8 @@ interface ErrorLog {
 }
 
 function watchPage(page: Page, log: ErrorLog): void {
-  page.on("pageerror", (error) => log.page.push(`${page.url()}: ${error.stack ?? error.message}`));
+  // An exception without frames (a ResizeObserver loop, a thrown non-Error) has an empty stack: name it by its message.
+  page.on("pageerror", (error) => log.page.push(`${page.url()}: ${error.stack || `${error.name}: ${error.message}`}`));
   page.on("console", (message) => {
     if (message.type() === "error") log.console.push(`${message.location().url || page.url()}: ${message.text()}`);
   });

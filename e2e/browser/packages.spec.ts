@@ -48,6 +48,7 @@ test("an undeclared import gets a quick fix that locks it; types, the console an
   await expect(row).toContainText("^4.1.2");
   await expect(row).toContainText("4.1.2", { timeout: 30_000 });
   await expect(page.getByTestId("save-state")).toContainText("saved");
+  await expect(page.getByRole("tab", { name: "gadget.lock.json" })).toBeVisible();
 
   // The package's own declarations: completion and hover.
   await replaceEditorText(
@@ -139,4 +140,10 @@ test("Update in the Dependencies panel locks the newest version the range allows
 
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page.getByTestId("run-result")).toContainText("1.1.0", { timeout: 30_000 });
+
+  // The files say the same: the range is kept, the lock moved.
+  await page.getByRole("tab", { name: "gadget.json", exact: true }).click();
+  await expect(editorLines(page)).toContainText(`"${name}": "^1.0.0"`);
+  await page.getByRole("tab", { name: "gadget.lock.json" }).click();
+  await expect(editorLines(page)).toContainText('"version": "1.1.0"');
 });

@@ -248,6 +248,13 @@ export const MAX_TOASTS = 3;
 /** How long an information toast stays: long enough to read two lines and reach its copy button. */
 export const TOAST_INFO_MS = 8_000;
 /**
+ * How long the imports must stay unchanged before the IDE asks the registry about a package they name:
+ * typing `"lodash"` names "l", "lo", … on the way, and each would be a registry request (and a marker
+ * offering some other package). A pause between words is longer; the quick fix is still ready by the
+ * time someone reaches for Ctrl+.
+ */
+export const PACKAGE_LOOKUP_SETTLE_MS = 400;
+/**
  * Cases of one test run in flight at once. A session has MAX_CONCURRENT_RUNS_PER_SESSION run slots;
  * this leaves the others for catalog calls the cases make and for the person's own runs.
  */

@@ -41,7 +41,11 @@ describe("RegistryClient.packument", () => {
     expect(fake.requests[0]?.headers.get("authorization")).toBe("Bearer s3cret");
     const elsewhere = new FakeRegistry({}, "https://files.test/");
     elsewhere.overrides.set("/zod.tgz", () => new Response("bytes"));
-    await client(elsewhere, { token: "s3cret" }).tarball("https://files.test/zod.tgz", "zod", "4.1.0");
+    await client(elsewhere, { token: "s3cret", tarballOrigins: ["https://files.test"] }).tarball(
+      "https://files.test/zod.tgz",
+      "zod",
+      "4.1.0",
+    );
     expect(elsewhere.requests[0]?.headers.get("authorization")).toBeNull();
   });
 
@@ -163,6 +167,31 @@ describe("RegistryClient.tarball", () => {
     const error = await failure(client(fake).tarball("http://example.com/a.tgz", "a", "1.0.0"));
     expect(error.message).toMatch(/a@1.0.0's tarball URL is refused/);
     expect(fake.requests).toEqual([]);
+  });
+
+  it("fetches a tarball only from the registry's origin or an added one: a hand-written lock names no other host", async () => {
+    const fake = registry();
+    fake.overrides.set("/a.tgz", () => new Response("tar"));
+    for (const url of [
+      "https://elsewhere.test/a.tgz",
+      "https://registry.test.evil.test/a.tgz",
+      "https://registry.test:8443/a.tgz",
+    ]) {
+      const error = await failure(client(fake, { token: "s3cret" }).tarball(url, "a", "1.0.0"));
+      expect(error.kind).toBe("bad-package");
+      expect(error.message).toMatch(/is not the workspace's registry \(https:\/\/registry\.test\)/);
+      expect(error.message).not.toContain("s3cret");
+    }
+    expect(fake.requests).toEqual([]);
+    const added = new FakeRegistry({}, "https://default.test/");
+    added.overrides.set("/a.tgz", () => new Response("tar"));
+    const bytes = await client(added, { token: "s3cret", tarballOrigins: ["https://default.test"] }).tarball(
+      "https://default.test/a.tgz",
+      "a",
+      "1.0.0",
+    );
+    expect(new TextDecoder().decode(bytes)).toBe("tar");
+    expect(added.requests[0]?.headers.get("authorization")).toBeNull();
   });
 
   it("refuses a tarball over MAX_TARBALL_BYTES while it streams", async () => {

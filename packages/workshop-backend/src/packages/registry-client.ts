@@ -1,8 +1,10 @@
 /**
  * Talks to one npm registry: abbreviated packuments and tarballs, each request under its own time-out
  * and the resolution's deadline, each answer read under a byte cap counted while it streams. The token
- * (a private registry's) goes only to URLs on the registry's own origin, so a packument naming a
- * tarball elsewhere never receives it. Every failure is a `PackageError` naming the package.
+ * (a private registry's) goes only to URLs on the registry's own origin, so a redirect elsewhere never
+ * receives it. A tarball URL (a lock's `resolved`, which anyone can write by hand) is fetched only from
+ * the registry's origin or the few origins the Workshop adds (its default registry): a lock never makes
+ * the Workshop ask an address of its choosing. Every failure is a `PackageError` naming the package.
  */
 
 import {
@@ -24,6 +26,8 @@ export interface RegistryClientOptions {
   base: string;
   /** A private registry's token, sent as `Authorization: Bearer` to the registry's origin only. */
   token?: string;
+  /** Origins a tarball URL may be on besides the registry's own (the Workshop's default registry). */
+  tarballOrigins?: readonly string[];
   fetch: RegistryFetch;
   /** Whether http to loopback is allowed (the Workshop's local-fetch setting). */
   allowLocal: boolean;
@@ -79,12 +83,19 @@ export class RegistryClient {
 
   /** A tarball's bytes, not yet verified (the caller checks the integrity before using any of it). */
   async tarball(url: string, name: string, version: string): Promise<Uint8Array> {
-    const problem = registryUrlProblem(url, this.#options.allowLocal);
+    const problem = registryUrlProblem(url, this.#options.allowLocal) ?? this.#offRegistry(url);
     if (problem) throw new PackageError("bad-package", `${name}@${version}'s tarball URL is refused: ${problem}`, name);
     return this.#get(url, name, "application/octet-stream", this.#options.maxTarballBytes ?? MAX_TARBALL_BYTES, {
       notFound: `The tarball of ${name}@${version} is gone from ${new URL(url).origin} (404).`,
       tooLarge: (max) => `The tarball of ${name}@${version} is over ${mib(max)}, the limit for one package.`,
     });
+  }
+
+  /** Why a tarball URL is not on an origin this client fetches tarballs from, or undefined when it is. */
+  #offRegistry(url: string): string | undefined {
+    const { origin } = new URL(url);
+    if (origin === this.#origin || this.#options.tarballOrigins?.includes(origin)) return undefined;
+    return `${origin} is not the workspace's registry (${this.#origin}), and tarballs are fetched only from there. Update the package to lock it again from this registry.`;
   }
 
   async #get(

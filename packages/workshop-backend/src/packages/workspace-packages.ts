@@ -14,7 +14,13 @@ import { ensureStored, type StoredPackage } from "./package-fetch.ts";
 import { PackageError } from "./package-error.ts";
 import type { PackageSource } from "./package-source.ts";
 import { RegistryClient } from "./registry-client.ts";
-import { allowsLocalRegistry, registryFetch, type WorkspaceRegistry, workspaceRegistry } from "./registry-setting.ts";
+import {
+  allowsLocalRegistry,
+  defaultRegistry,
+  registryFetch,
+  type WorkspaceRegistry,
+  workspaceRegistry,
+} from "./registry-setting.ts";
 import { type PackageStoreObject, StoredPackages, type StoredFiles } from "./stored-packages.ts";
 import { storeWriteGuard, type WriteGuard } from "./write-guard.ts";
 
@@ -60,6 +66,8 @@ export class WorkspacePackages {
     const client = new RegistryClient({
       base: registry.base,
       ...(registry.token ? { token: registry.token } : {}),
+      // A lock locked against the default registry still loads in a workspace that later set its own.
+      tarballOrigins: [new URL(defaultRegistry(this.env)).origin],
       fetch: registryFetch(this.env),
       allowLocal: allowsLocalRegistry(this.env),
       ...(signal ? { signal } : {}),

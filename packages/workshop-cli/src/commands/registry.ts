@@ -53,9 +53,15 @@ function report(context: CommandContext, info: RegistryInfo, said: string): Exit
 async function run(context: CommandContext): Promise<ExitCode> {
   const [action, url, extra] = context.positionals;
   if (action !== undefined && action !== "set" && action !== "reset")
-    throw new CliError(EXIT.usage, `Unknown registry action "${escapeControls(action)}": set or reset.\nUsage: gadgets ${USAGE}`);
+    throw new CliError(
+      EXIT.usage,
+      `Unknown registry action "${escapeControls(action)}": set or reset.\nUsage: gadgets ${USAGE}`,
+    );
   if (action === "set" && !url)
-    throw new CliError(EXIT.usage, "Name the registry: gadgets registry set https://registry.example.com/ [--token-stdin].");
+    throw new CliError(
+      EXIT.usage,
+      "Name the registry: gadgets registry set https://registry.example.com/ [--token-stdin].",
+    );
   if (action === "set" && extra !== undefined)
     throw new CliError(
       EXIT.usage,
@@ -69,7 +75,11 @@ async function run(context: CommandContext): Promise<ExitCode> {
   try {
     if (action === undefined) {
       const info = await call(open, () => open.session.getRegistry());
-      return report(context, info, "gadgets registry set <URL> [--token-stdin] changes it; gadgets registry reset goes back to the default.");
+      return report(
+        context,
+        info,
+        "gadgets registry set <URL> [--token-stdin] changes it; gadgets registry reset goes back to the default.",
+      );
     }
     if (action === "reset") {
       const info = await call(open, () => open.session.setRegistry(null));

@@ -3,7 +3,9 @@
  * lines two runs are compared by (a run record's "Run again"). Rich rendering is `ConsolePanel`'s.
  */
 
-import { formatConsoleLine, type LogLevel, type RunEvent } from "@gadgets/workshop-shared";
+import type { LogLevel, RunEvent } from "@gadgets/workshop-shared";
+// Not the package's index, which would bring the embed modules its first paint must not carry.
+import { formatConsoleLine } from "@gadgets/workshop-shared/console-values";
 
 export interface ConsoleTextLine {
   level: LogLevel;

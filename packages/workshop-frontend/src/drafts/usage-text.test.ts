@@ -15,6 +15,9 @@ describe("describeUsage", () => {
     expect(describeUsage(usage(1536)).text).toBe("Storage: 1.5 KB of 64.0 MB");
     expect(described.detail).toContain("drafts 3.0 MB");
     expect(described.nearlyFull).toBe(false);
+    expect(described.detail).not.toContain("packages");
+    const withPackages = describeUsage({ ...usage(2048), bytes: { ...usage(2048).bytes, packages: 1024 } });
+    expect(withPackages.detail).toContain("packages 1.0 KB");
   });
 
   it("warns from 90% of the quota on", () => {

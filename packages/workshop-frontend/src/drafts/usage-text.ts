@@ -14,7 +14,7 @@ export function describeUsage(usage: WorkspaceUsage): { text: string; detail: st
   const { bytes } = usage;
   return {
     text: `Storage: ${size(usage.usedBytes)} of ${size(usage.quotaBytes)}`,
-    detail: `drafts ${size(bytes.drafts)}, published versions ${size(bytes.versions)}, run records ${size(bytes.records)}, kv ${size(bytes.kv)}, shares ${size(bytes.shares)}`,
+    detail: `drafts ${size(bytes.drafts)}, published versions ${size(bytes.versions)}, run records ${size(bytes.records)}, kv ${size(bytes.kv)}, shares ${size(bytes.shares)}${bytes.packages ? `, packages ${size(bytes.packages)}` : ""}`,
     nearlyFull: usage.usedBytes >= usage.quotaBytes * NEARLY_FULL,
   };
 }

@@ -246,6 +246,7 @@ export default function MonacoView(props: MonacoViewProps) {
   }, [props.files, props.activePath]);
 
   // After the models effect above, so a new file's markers land on its model.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new files mean new models to mark
   useEffect(() => {
     showPackages(props.packages, GADGET_PREFIX);
   }, [props.packages, props.files]);

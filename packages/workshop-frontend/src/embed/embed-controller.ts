@@ -4,17 +4,15 @@
  */
 
 import { RpcTarget } from "capnweb";
-import {
-  checkFiles,
-  checkPayload,
-  type EmbedApi,
-  type GadgetFile,
-  type JsonValue,
-  type RunEvent,
-  type RunEventListener,
-  type RunOutcome,
-  type ShareSnapshot,
-  type WorkshopClient,
+import type {
+  EmbedApi,
+  GadgetFile,
+  JsonValue,
+  RunEvent,
+  RunEventListener,
+  RunOutcome,
+  ShareSnapshot,
+  WorkshopClient,
 } from "@gadgets/workshop-shared";
 import { type ConsoleTextLine, consoleLineText } from "../console/console-text.ts";
 import { Subscribable } from "../subscribable.ts";
@@ -139,6 +137,12 @@ export class EmbedController extends Subscribable {
   }
 }
 
+/**
+ * The host API's checks, loaded on its first call: `validate` reaches the manifest's schemas (JSON Schema,
+ * cron, semver), which the embed's first paint must not carry (under 100 KB compressed, `assets.spec.ts`).
+ */
+const validation = () => import("@gadgets/workshop-shared/validate");
+
 /** The host API: validated like any RPC boundary, since the host page is someone else's code. */
 export class EmbedApiTarget extends RpcTarget implements EmbedApi {
   /**
@@ -154,7 +158,7 @@ export class EmbedApiTarget extends RpcTarget implements EmbedApi {
   }
 
   async run(payload: JsonValue): Promise<RunOutcome> {
-    const checked = checkPayload(payload);
+    const checked = (await validation()).checkPayload(payload);
     if (!checked.ok) throw new TypeError(checked.error);
     await this.controller.load();
     return this.controller.run(checked.value);
@@ -166,7 +170,7 @@ export class EmbedApiTarget extends RpcTarget implements EmbedApi {
   }
 
   async setFiles(files: GadgetFile[]): Promise<void> {
-    const checked = checkFiles(files);
+    const checked = (await validation()).checkFiles(files);
     if (!checked.ok) throw new TypeError(checked.error);
     await this.controller.load();
     this.controller.setFiles(checked.value);

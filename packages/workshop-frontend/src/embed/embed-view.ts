@@ -1,6 +1,7 @@
 /** What the embed shows: which panes its options ask for, and which file is open. */
 
-import { type EmbedOptions, type GadgetFile, MANIFEST_PATH } from "@gadgets/workshop-shared";
+import type { EmbedOptions, GadgetFile } from "@gadgets/workshop-shared";
+import { MANIFEST_PATH } from "@gadgets/workshop-shared/api";
 
 /** The editor and the console are shown unless `view` picks the other alone; `console=hide` hides the console. */
 export function panesOf(options: Pick<EmbedOptions, "view" | "console">): { editor: boolean; console: boolean } {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import { createRpcClient } from "@gadgets/workshop-shared";
+// Not the package's index: it re-exports modules the first paint must not bundle (see embed-controller.ts).
+import { createRpcClient } from "@gadgets/workshop-shared/client";
 import { EmbedApiTarget, EmbedController, LazyEmbedController } from "./embed-controller.ts";
 import { serveHostApi } from "./embed-host-channel.ts";
 

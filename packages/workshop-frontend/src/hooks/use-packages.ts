@@ -2,6 +2,7 @@ import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { type QueryObserverResult, useQueries, useQuery } from "@tanstack/react-query";
 import { type GadgetFile, MANIFEST_PATH, type PackageFileText, type PackageLookup } from "@gadgets/workshop-shared";
 import { LOCK_PATH } from "@gadgets/workshop-shared/api";
+import { PACKAGE_LOOKUP_SETTLE_MS } from "@gadgets/workshop-shared/limits";
 import {
   caretRange,
   declaredDependencies,
@@ -15,6 +16,7 @@ import { type UndeclaredImport, undeclaredImports } from "../packages/package-im
 import { type PackageLookupState, lookupStates } from "../packages/package-lookups.ts";
 import { untypedPackagesFile } from "../packages/untyped-packages.ts";
 import { lockKeeperOf } from "./use-draft-editor.ts";
+import { useSettled } from "./use-settled.ts";
 import { useConnectionState, useWorkshop } from "./workshop-context.tsx";
 
 export interface DependencyRow {
@@ -79,7 +81,10 @@ export function usePackages(editor: DraftEditor | undefined, files: GadgetFile[]
   });
 
   // Asked ahead, so the quick fix is computed synchronously when Monaco asks for it.
-  const names = useMemo(() => [...new Set(undeclared.map((found) => found.name))], [undeclared]);
+  // Joined, so an edit elsewhere (a new `undeclared` array, the same names) does not restart the wait.
+  const typedNames = [...new Set(undeclared.map((found) => found.name))].join("\n");
+  const settledNames = useSettled(typedNames, PACKAGE_LOOKUP_SETTLE_MS);
+  const names = useMemo(() => (settledNames ? settledNames.split("\n") : []), [settledNames]);
   const combine = useCallback((results: QueryObserverResult<PackageLookup>[]) => lookupStates(names, results), [names]);
   const lookups = useQueries({
     queries: names.map((name) => ({
