@@ -38,12 +38,13 @@ const soak = process.argv.includes("--soak");
 /**
  * `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. `--only schedules`:
  * the bare ping and the schedule rows (on a Workshop of their own). `--only packages`: the bare ping
- * and the npm package rows (on a Workshop and a loopback registry of their own).
+ * and the npm package rows (on a Workshop and a loopback registry of their own). `--only ide`: the bare
+ * ping and the IDE rows (page load to editable, Ctrl+Enter to first line, bundle sizes).
  */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (onlyAt >= 0 && only !== "mcp" && only !== "schedules" && only !== "packages")
-  throw new Error(`--only takes one section, mcp, schedules or packages; got ${only ?? "nothing"}`);
+if (onlyAt >= 0 && only !== "mcp" && only !== "schedules" && only !== "packages" && only !== "ide")
+  throw new Error(`--only takes one section, mcp, schedules, packages or ide; got ${only ?? "nothing"}`);
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
@@ -204,6 +205,11 @@ async function main(): Promise<void> {
     }
     if (only === "packages") {
       await packageRows(floor.url);
+      print(baseline);
+      return;
+    }
+    if (only === "ide") {
+      await ideRows(server.url);
       print(baseline);
       return;
     }
@@ -472,11 +478,7 @@ async function main(): Promise<void> {
     );
     if (soak) await soakRuns(server.url, token, agentId, workshop.roles);
 
-    const ide = await measureIde(server.url, join(REPO_ROOT, "apps/workshop/dist"), quick ? 3 : 7);
-    rows.push({ name: "IDE: page load to editable editor (cold cache)", summary: ide.loadToEditable });
-    rows.push({ name: "IDE: Ctrl+Enter to first console line (in the page)", summary: ide.runToFirstLine });
-    bundles = ide.bundles;
-    embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
+    await ideRows(server.url);
     await directPath();
     await packageRows(floor.url);
     await scheduleRows();
@@ -496,6 +498,15 @@ async function main(): Promise<void> {
 }
 
 /** A firing's delay after its slot, and 1,000 agents due in the same minute (schedule-bench.ts). */
+/** The IDE in Chromium: cold page load to an editable editor, Ctrl+Enter to the first console line, bundles. */
+async function ideRows(url: string): Promise<void> {
+  const ide = await measureIde(url, join(REPO_ROOT, "apps/workshop/dist"), quick ? 3 : 7);
+  rows.push({ name: "IDE: page load to editable editor (cold cache)", summary: ide.loadToEditable });
+  rows.push({ name: "IDE: Ctrl+Enter to first console line (in the page)", summary: ide.runToFirstLine });
+  bundles = ide.bundles;
+  embedNote = `Embed with click-to-load: ${ide.embedBeforeClick.files} scripts, ${(ide.embedBeforeClick.bytes / 1024).toFixed(1)} KB (${(ide.embedBeforeClick.gzip / 1024).toFixed(1)} KB gzip; ${(ide.embedBeforeClick.sent / 1024).toFixed(1)} KB as sent, precompressed) of JavaScript before the first click (target ≤ 100 KB gzip).`;
+}
+
 async function scheduleRows(): Promise<void> {
   const measured = await measureSchedules({ firings: quick ? 10 : 30, workspaces: 10, agentsPerWorkspace: 100 });
   rows.push(...measured.rows);

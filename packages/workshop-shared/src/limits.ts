@@ -446,6 +446,13 @@ export const MAX_DIRECT_DEPENDENCIES = 32;
  * leaves room for an SDK with a wide tree while keeping one resolution's registry calls bounded.
  */
 export const MAX_LOCKED_PACKAGES = 200;
+/**
+ * Characters of one semver range, gadget.json's or one a package's manifest declares. Real ones are tens
+ * of characters; matching costs a range's comparators times the versions it is checked against, and a
+ * registry's `a || b || …` of thousands would hold the Worker's CPU for seconds (semver caps a version
+ * at 256 too).
+ */
+export const MAX_VERSION_RANGE_CHARS = 256;
 /** How deep a dependency chain may go (gadget → a → b → …): deeper trees are a sign of a loop or a mistake. */
 export const MAX_DEPENDENCY_DEPTH = 16;
 /**

@@ -5,6 +5,7 @@
  * still resolves to its good ones.
  */
 
+import validVersion from "semver/functions/valid.js";
 import * as v from "valibot";
 import { PackageError } from "./package-error.ts";
 
@@ -63,7 +64,11 @@ export function parsePackument(name: string, body: Uint8Array): Packument {
     const at = checked.issues[0].path?.map((item) => String(item.key)).join(".") ?? "the top";
     throw garbage(name, `${at} is not what npm registries send`);
   }
-  return { name, distTags: checked.output["dist-tags"], versions: checked.output.versions };
+  // A key that is not a version is no version (npm skips it too); sorting or matching it would throw.
+  const versions: Record<string, unknown> = {};
+  for (const [version, manifest] of Object.entries(checked.output.versions))
+    if (validVersion(version) === version) versions[version] = manifest;
+  return { name, distTags: checked.output["dist-tags"], versions };
 }
 
 /** One version's manifest from the packument, checked (only the version the resolver chose). */

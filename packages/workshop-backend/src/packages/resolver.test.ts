@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { lockText, parseLock } from "./lock-text.ts";
 import { PackageError } from "./package-error.ts";
 import { RegistryClient } from "./registry-client.ts";
+import { MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
 import { resolveTree, type ResolveTreeInput } from "./resolver.ts";
 import { FAKE_REGISTRY, type FakePackage, FakeRegistry } from "./testing/fake-registry.ts";
 
@@ -169,6 +170,32 @@ describe("resolveTree", () => {
     });
     const error = await failure(resolve({ a: "1" }));
     expect([error.kind, error.message]).toEqual(["cycle", expect.stringContaining("a → b → c → a")]);
+  });
+
+  it("holds MAX_VERSION_RANGE_CHARS for a package's own ranges: N passes, N + 1 is refused before any matching", async () => {
+    // "1 … 1" is one range (an intersection of two x-ranges) of any length wanted.
+    const range = (length: number) => `1${" ".repeat(length - 2)}1`;
+    const { resolve } = setup({
+      fits: { versions: { "1.0.0": { dependencies: { b: range(MAX_VERSION_RANGE_CHARS) } } } },
+      over: { versions: { "1.0.0": { dependencies: { b: range(MAX_VERSION_RANGE_CHARS + 1) } } } },
+      b: { versions: { "1.0.0": {} } },
+    });
+    expect(versions(await resolve({ fits: "1" }))).toEqual({ "node_modules/b": "1.0.0", "node_modules/fits": "1.0.0" });
+    const error = await failure(resolve({ over: "1" }));
+    expect(error.kind).toBe("bad-package");
+    expect(error.packageName).toBe("over");
+    expect(error.message).toMatch(/over@1\.0\.0 asks for b with a version range of 257 characters/);
+  });
+
+  it("reads only a packument's own versions: no inherited name, no key that is not a version", async () => {
+    const { resolve } = setup({
+      odd: { versions: { "1.0.0": {}, "not-a-version": {} }, distTags: { latest: "toString", next: "constructor" } },
+    });
+    expect(versions(await resolve({ odd: "*" }))).toEqual({ "node_modules/odd": "1.0.0" });
+    expect((await failure(resolve({ odd: "next" }))).kind).toBe("no-matching-version");
+    expect((await failure(resolve({ odd: "constructor" }))).kind).toBe("no-matching-version");
+    // No version matches: the message names the newest real one, never a garbage key.
+    expect((await failure(resolve({ odd: "^2" }))).message).toMatch(/the newest is 1\.0\.0\.$/);
   });
 
   it("holds MAX_LOCKED_PACKAGES: N packages pass, N + 1 are refused", async () => {

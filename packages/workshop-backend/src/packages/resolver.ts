@@ -13,7 +13,7 @@
  */
 
 import type { GadgetLock, LockedPackage } from "@gadgets/workshop-shared/api";
-import { MAX_DEPENDENCY_DEPTH, MAX_LOCKED_PACKAGES } from "@gadgets/workshop-shared/limits";
+import { MAX_DEPENDENCY_DEPTH, MAX_LOCKED_PACKAGES, MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
 import maxSatisfying from "semver/ranges/max-satisfying.js";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
@@ -84,6 +84,13 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
   };
 
   const choose = async (name: string, range: string, requiredBy: TreeNode | undefined): Promise<Chosen> => {
+    // Before any matching: a long range costs CPU in proportion to its length times the versions.
+    if (range.length > MAX_VERSION_RANGE_CHARS)
+      throw new PackageError(
+        "bad-package",
+        `${who(requiredBy)} asks for ${name} with a version range of ${range.length} characters, over the ${MAX_VERSION_RANGE_CHARS} the Workshop matches: pick another version of ${requiredBy ? requiredBy.entry.name : "it"}.`,
+        requiredBy?.entry.name ?? name,
+      );
     const keep = lockedFor(name, range);
     const semverRange = validRange(range) !== null;
     const accepts = (version: string) => semverRange && satisfies(version, range);
@@ -96,18 +103,20 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
       );
     const packument = await input.registry.packument(name);
     const versions = Object.keys(packument.versions);
-    const tagged = semverRange ? undefined : packument.distTags[range];
+    const tagged = semverRange || !Object.hasOwn(packument.distTags, range) ? undefined : packument.distTags[range];
     let version: string | null;
-    if (!semverRange) version = tagged !== undefined && tagged in packument.versions ? tagged : null;
+    if (!semverRange) version = tagged !== undefined && Object.hasOwn(packument.versions, tagged) ? tagged : null;
     else {
       const latest = packument.distTags.latest;
       version =
-        latest !== undefined && latest in packument.versions && satisfies(latest, range)
+        latest !== undefined && Object.hasOwn(packument.versions, latest) && satisfies(latest, range)
           ? latest
           : maxSatisfying(versions, range);
     }
     if (version === null) {
-      const newest = packument.distTags.latest ?? versions.sort(rcompare)[0];
+      const latest = packument.distTags.latest;
+      const newest =
+        latest !== undefined && Object.hasOwn(packument.versions, latest) ? latest : versions.sort(rcompare)[0];
       throw new PackageError(
         "no-matching-version",
         `No version of ${name} matches ${JSON.stringify(range)} (asked for by ${who(requiredBy)})${newest ? `; the newest is ${newest}` : ""}.`,

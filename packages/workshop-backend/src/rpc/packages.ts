@@ -92,10 +92,11 @@ export async function lookupPackage(context: PackagesContext, name: unknown, ran
     const version =
       wanted === undefined
         ? latest
-        : latest !== undefined && latest in packument.versions && satisfies(latest, wanted)
+        : latest !== undefined && Object.hasOwn(packument.versions, latest) && satisfies(latest, wanted)
           ? latest
           : (maxSatisfying(Object.keys(packument.versions), wanted) ?? undefined);
-    if (version === undefined || !(version in packument.versions))
+    // Own keys only: a registry's "latest": "toString" names no version.
+    if (version === undefined || !Object.hasOwn(packument.versions, version))
       throw new PackageError(
         "no-matching-version",
         wanted === undefined

@@ -9,13 +9,12 @@
 import validRange from "semver/ranges/valid.js";
 import validVersion from "semver/functions/valid.js";
 import * as v from "valibot";
-import { MAX_DIRECT_DEPENDENCIES, MAX_LOCKED_PACKAGES } from "../limits.ts";
+import { MAX_DIRECT_DEPENDENCIES, MAX_LOCKED_PACKAGES, MAX_VERSION_RANGE_CHARS } from "../limits.ts";
 import { optionalArgument, shape } from "./objects.ts";
 
 // npm's own rules for new package names: lower case, URL-safe, at most 214 characters, scoped or not.
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 const MAX_PACKAGE_NAME_LENGTH = 214;
-const MAX_RANGE_LENGTH = 256;
 
 /** Whether `name` is a package name npm would accept today. */
 export function isPackageName(name: string): boolean {
@@ -30,7 +29,7 @@ export const PackageNameSchema = v.pipe(v.string(nameMessage), v.check(isPackage
 /** A semver range as package.json takes it (`^4.1.0`, `4`, `~1.2`, `>=2 <3`, `*`, `latest` is not one). */
 export const VersionRangeSchema = v.pipe(
   v.string('A version range must be a string like "^4.1.0".'),
-  v.maxLength(MAX_RANGE_LENGTH, `A version range is at most ${MAX_RANGE_LENGTH} characters.`),
+  v.maxLength(MAX_VERSION_RANGE_CHARS, `A version range is at most ${MAX_VERSION_RANGE_CHARS} characters.`),
   v.check(
     (range) => validRange(range) !== null,
     (issue) =>
