@@ -13,20 +13,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunnerPool, startWorkshopServer } from "@gadgets/workshop-host";
-import { createRpcClient, type GadgetFile } from "@gadgets/workshop-shared";
+import { publishedEcho } from "./echo-workspace.ts";
 import { summarize, timeEach, warmUntilStable } from "./stats.ts";
 
 const quick = process.argv.includes("--quick");
 const N = quick ? 200 : 2000;
 const ROUNDS = 5;
-
-const ECHO: GadgetFile[] = [
-  { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
-  {
-    path: "index.ts",
-    content: `export default { async run({ input }: { input: string }) { return \`Echo: \${input}\`; } };`,
-  },
-];
 
 // The one change, in this process only: the workspace caught while `capture` is set never gets a lease.
 const relayed = new Set<string>();
@@ -40,25 +32,19 @@ RunnerPool.prototype.lease = function (this: RunnerPool, workspace, listener) {
   return relayed.has(workspace) ? Promise.resolve(null) : lease.call(this, workspace, listener);
 };
 
-async function publishedEcho(url: string) {
-  const boot = createRpcClient({ url });
-  const { token } = await boot.createWorkspace();
-  boot[Symbol.dispose]();
-  const client = createRpcClient({ url, token });
-  const session = client.getSession();
-  const draft = await session.createDraft({ files: ECHO });
-  const { agentId } = await session.publishDraft(draft.id);
+async function echoAgent(url: string) {
+  const { client, agentId } = await publishedEcho(url);
   return { client, agent: client.getAgent(agentId) };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-relay-"));
 const server = await startWorkshopServer({ dataDir });
 try {
-  const relay = await publishedEcho(server.url);
+  const relay = await echoAgent(server.url);
   capture = true;
   await relay.agent.run({ input: "first" });
   if (relayed.size !== 1) throw new Error("the relayed workspace's session asked for no lease");
-  const direct = await publishedEcho(server.url);
+  const direct = await echoAgent(server.url);
   const runRelay = () => relay.agent.run({ input: "hi" });
   const runDirect = () => direct.agent.run({ input: "hi" });
   const warmRelay = await warmUntilStable(runRelay);

@@ -15,6 +15,7 @@ import { MAX_CONCURRENT_RUNS_PER_WORKSPACE } from "@gadgets/workshop-shared/limi
 import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
 import { startFloor } from "./floor-server.ts";
+import { echoFiles, publishedEcho } from "./echo-workspace.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
 import { measurePackages } from "./packages-bench.ts";
@@ -62,25 +63,6 @@ interface CodeRunner {
   run(code: string, payload: unknown): Promise<unknown>;
 }
 const connectCodeRunner = (url: string) => newWebSocketRpcSession<CodeRunner>(url);
-const echoFiles = (tag = ""): GadgetFile[] => [
-  { path: "gadget.json", content: JSON.stringify({ name: "echo", entry: "index.ts" }) },
-  {
-    path: "index.ts",
-    content: `export default { async run({ input }: { input: string }) { return \`Echo${tag}: \${input}\`; } };`,
-  },
-];
-
-/** A new workspace with a published echo agent, and a client in it. */
-async function publishedEcho(url: string) {
-  const boot = createRpcClient({ url });
-  const { token } = await boot.createWorkspace();
-  boot[Symbol.dispose]();
-  const client = createRpcClient({ url, token });
-  const session = client.getSession();
-  const draft = await session.createDraft({ files: echoFiles() });
-  const { agentId } = await session.publishDraft(draft.id);
-  return { token, client, session, agentId };
-}
 
 const rows: Row[] = [];
 const notes: string[] = [];

@@ -477,6 +477,12 @@ export const REGISTRY_REQUEST_TIMEOUT_MS = 10_000;
 export const RESOLVE_TIMEOUT_MS = 30_000;
 /** Resolutions one workspace may run at once: a huge tree of one workspace never queues another's. */
 export const MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE = 2;
+/**
+ * Characters of a package's source map the stack mapper parses. Decoded mappings take about 20 times
+ * their text in memory (a 16 MiB map ~360 MB), past a Worker's 128 MB; real maps of a module are well
+ * under 1 MiB. A larger one is left unread: frames keep the package file's own line and column.
+ */
+export const MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 /** Declaration bytes `packageTypes` sends the editor for one tree. */
 export const MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 /** Redirects one registry request may follow: a registry that hands tarballs to a file host takes one. */

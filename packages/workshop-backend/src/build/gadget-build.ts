@@ -13,7 +13,7 @@ import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
 import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
-import { dirname, relativeSpecifier } from "./module-paths.ts";
+import { dirname, joinInside, relativeSpecifier } from "./module-paths.ts";
 import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
 import { HARNESS_DIGEST, harnessModules } from "../isolate/harness-modules.ts";
 import { LRUCache } from "lru-cache";
@@ -75,21 +75,9 @@ function buildError(name: string, message: string, file: string, line: number, c
   };
 }
 
-function joinPath(base: string, relative: string): string | undefined {
-  const parts = base ? base.split("/") : [];
-  for (const segment of relative.split("/")) {
-    if (segment === "." || segment === "") continue;
-    if (segment === "..") {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(segment);
-  }
-  return parts.join("/");
-}
-
 /** Resolves `./util`, `./util.ts`, `./util.js` or `./lib` (index) to a gadget module path. */
 function resolveImport(fromPath: string, specifier: string, modulePaths: ReadonlySet<string>): string | undefined {
-  const joined = joinPath(dirname(fromPath), specifier);
+  const joined = joinInside(dirname(fromPath), specifier);
   if (joined === undefined) return undefined;
   const stem = joined.replace(/\.(m?js|ts)$/, "");
   const candidates = [joined, `${stem}.ts`, `${stem}.js`, `${stem}.mjs`, `${joined}/index.ts`, `${joined}/index.js`];

@@ -5,6 +5,19 @@ export function dirname(path: string): string {
   return at === -1 ? "" : path.slice(0, at);
 }
 
+/** `base` joined with a relative path; undefined when it would climb above `base`'s root (a gadget, a package). */
+export function joinInside(base: string, relative: string): string | undefined {
+  const parts = base ? base.split("/") : [];
+  for (const segment of relative.split("/")) {
+    if (segment === "." || segment === "") continue;
+    if (segment === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join("/");
+}
+
 /** The specifier that module `fromModule` imports `toModule` by (`./x.js`, `../node_modules/a/b.js`). */
 export function relativeSpecifier(fromModule: string, toModule: string): string {
   const from = dirname(fromModule).split("/").filter(Boolean);

@@ -9,6 +9,7 @@
  */
 
 import { exports as matchExports, imports as matchImports } from "resolve.exports";
+import { joinInside } from "./module-paths.ts";
 
 export type PackageFiles = ReadonlyMap<string, string>;
 export type ImportKind = "import" | "require";
@@ -42,25 +43,6 @@ export function splitBareSpecifier(specifier: string): { name: string; subpath: 
   const name = parts.slice(0, nameParts).join("/");
   const rest = parts.slice(nameParts);
   return { name, subpath: rest.length === 0 ? "." : `./${rest.join("/")}` };
-}
-
-/** Folder part of a path inside a package ("" at its root). */
-export function dirOf(path: string): string {
-  const at = path.lastIndexOf("/");
-  return at === -1 ? "" : path.slice(0, at);
-}
-
-/** `base` joined with a relative path; undefined when it would leave the package. */
-export function joinInside(base: string, relative: string): string | undefined {
-  const parts = base ? base.split("/") : [];
-  for (const segment of relative.split("/")) {
-    if (segment === "." || segment === "") continue;
-    if (segment === "..") {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(segment);
-  }
-  return parts.join("/");
 }
 
 /**

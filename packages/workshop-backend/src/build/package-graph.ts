@@ -21,13 +21,11 @@ import {
   wrapCommonJs,
 } from "./cjs-module.ts";
 import { type ModuleImport, scanImports } from "./module-imports.ts";
-import { relativeSpecifier } from "./module-paths.ts";
+import { dirname, joinInside, relativeSpecifier } from "./module-paths.ts";
 import { builtinModule } from "./node-builtins.ts";
 import {
-  dirOf,
   type EntryResult,
   type ImportKind,
-  joinInside,
   type PackageFiles,
   type PackageManifest,
   parseManifest,
@@ -267,7 +265,7 @@ export class PackageGraph {
 
     if (specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === "..") {
       if (!from) return fail("invalid", `"${specifier}" is not a package.`);
-      const path = joinInside(dirOf(importer.file), specifier);
+      const path = joinInside(dirname(importer.file), specifier);
       if (path === undefined)
         return fail("bad-package", `${who} imports "${specifier}", outside its package.`, from.entry.name);
       return fromEntry(from, probeFile(from.files, path), specifier);

@@ -6,7 +6,9 @@
  */
 
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
-import { dirOf, joinInside, type PackageFiles } from "./package-entry.ts";
+import { MAX_PACKAGE_SOURCE_MAP_CHARS } from "@gadgets/workshop-shared/limits";
+import { dirname, joinInside } from "./module-paths.ts";
+import type { PackageFiles } from "./package-entry.ts";
 
 /** From generated column `from` (1-based) on `line`, code sits `delta` columns right of where the file has it. */
 export interface ColumnShift {
@@ -46,6 +48,15 @@ function mappingUrl(code: string): string | undefined {
   return marker ? line.slice(marker.length).trim() : undefined;
 }
 
+/** A URL path with its escapes undone; undefined for a malformed escape (`%E0%A4`), which names no file. */
+function decodedUrlPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function decodeDataUrl(url: string): string | undefined {
   const comma = url.indexOf(",");
   if (comma === -1 || !url.slice(0, comma).endsWith(";base64")) return undefined;
@@ -74,13 +85,14 @@ export function sourceMapOf(
   let mapFile = file;
   if (url.startsWith("data:")) text = decodeDataUrl(url);
   else {
-    const path = joinInside(dirOf(file), decodeURIComponent(url.split("?")[0] ?? ""));
+    const urlPath = decodedUrlPath(url.split("?")[0] ?? "");
+    const path = urlPath === undefined ? undefined : joinInside(dirname(file), urlPath);
     if (path !== undefined) {
       text = files.get(path);
       mapFile = path;
     }
   }
-  if (text === undefined) return undefined;
+  if (text === undefined || text.length > MAX_PACKAGE_SOURCE_MAP_CHARS) return undefined;
   const mapText = text;
   let parsed: TraceMap | null | undefined;
   return () => {
