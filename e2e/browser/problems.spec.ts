@@ -24,7 +24,7 @@ test("the Problems view groups failures, jumps to the line, links the run, and s
   const problem = page.getByTestId("problem").filter({ hasText: "no widget named" });
   await expect(problem).toContainText("TypeError");
   await expect(problem.getByTestId("problem-count")).toHaveText("×2");
-  await expect(problem.getByTestId("problem-gadget")).toContainText(/echo-\w+ v2/);
+  await expect(problem.getByTestId("problem-gadget")).toContainText(/echo-\w+ saved #2/);
   await expect(problem).toContainText(/first \d+ s ago/);
   await expect(problem).toContainText(/last \d+ s ago/);
   // Looking at it marks it seen.

@@ -107,8 +107,8 @@ test.describe("runs from MCP clients in the IDE", () => {
     for (const row of await codeRows.all()) await expect(row).toContainText("from MCP");
     // Newest first: the failed code ran last. Its outcome in words, the raw kind as a tooltip.
     const failed = codeRows.first().getByRole("cell", { name: "threw" });
-    await expect(failed).toHaveAttribute("title", "user");
-    await expect(codeRows.nth(1).getByRole("cell", { name: "ok", exact: true })).toHaveAttribute("title", "ok");
+    await expect(failed).toHaveAttribute("title", "kind: user");
+    await expect(codeRows.nth(1).getByRole("cell", { name: "ok", exact: true })).toHaveAttribute("title", "kind: ok");
 
     // Chosen by keyboard: the record beside the list (the code it ran, exactly), its lines in the console.
     const chosen = codeRows.nth(1).getByRole("button");

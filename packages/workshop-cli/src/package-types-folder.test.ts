@@ -63,6 +63,21 @@ describe("writePackageTypes", () => {
     expect(readFileSync(join(root, "node_modules/installed/index.js"), "utf8")).toBe("real");
   });
 
+  it("removes only package folders a marker names: one that came with the folder cannot name ../..", () => {
+    const root = folder();
+    const outside = join(root, "keep");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "file.txt"), "mine");
+    mkdirSync(join(root, "node_modules/zod"), { recursive: true });
+    writeFileSync(
+      join(root, "node_modules/.gadget-types.json"),
+      JSON.stringify({ lock: "x", packages: ["../keep", "..", "@s/../../keep", "zod"] }),
+    );
+    writePackageTypes(root, undefined, { files: [] });
+    expect(readFileSync(join(outside, "file.txt"), "utf8")).toBe("mine");
+    expect(existsSync(join(root, "node_modules/zod"))).toBe(false);
+  });
+
   it("removes its declarations when the gadget has no lock any more", () => {
     const root = folder();
     writePackageTypes(root, "lock-1", files("node_modules/zod/index.d.ts"));

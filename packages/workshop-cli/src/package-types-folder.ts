@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PackageTypeFiles } from "@gadgets/workshop-shared";
+import { isPackageName } from "@gadgets/workshop-shared/schemas";
 
 export const TYPES_MARKER = "node_modules/.gadget-types.json";
 
@@ -26,7 +27,13 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 function readMarker(root: string): Marker | undefined {
   try {
     const marker = JSON.parse(readFileSync(join(root, TYPES_MARKER), "utf8")) as Marker;
-    return typeof marker.lock === "string" && Array.isArray(marker.packages) ? marker : undefined;
+    if (typeof marker.lock !== "string" || !Array.isArray(marker.packages)) return undefined;
+    // The folders it names are removed: a marker that came with the folder (a cloned repository) could
+    // name "../.." — only package names, which stay inside node_modules/, are taken.
+    return {
+      lock: marker.lock,
+      packages: marker.packages.filter((name) => typeof name === "string" && isPackageName(name)),
+    };
   } catch {
     return undefined;
   }

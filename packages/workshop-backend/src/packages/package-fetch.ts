@@ -37,8 +37,10 @@ export async function ensureStored(context: FetchContext, entry: LockedPackage):
   const found = await context.stored.find(entry, context.privateRegistry);
   if (found) return found;
   const target = context.stored.writeTarget(entry, context.privateRegistry);
-  // Keyed by where it is written too: a workspace's private copy never waits on, or stands for, a shared one.
-  const key = `${context.stored.objectNamesFor(entry, context.privateRegistry)[0]}\0${entry.integrity}`;
+  // Keyed by where it is written too: a workspace's private copy never waits on, or stands for, a shared
+  // one; and by where it comes from: another workspace's lock naming a dead URL for the same integrity
+  // must not fail this one's fetch.
+  const key = `${context.stored.objectNamesFor(entry, context.privateRegistry)[0]}\0${entry.integrity}\0${entry.resolved}`;
   let running = inFlight.get(key);
   if (!running) {
     running = (async () => {

@@ -60,6 +60,25 @@ describe("ensureStored", () => {
     expect(await other.find(entry, true)).toBeUndefined();
   });
 
+  it("never joins another lock's fetch of the same integrity from another URL: its failure is not this one's", async () => {
+    const { fake, stores, registry } = setup();
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    fake.overrides.set("/gone.tgz", () => new Response("no", { status: 404 }));
+    const hostile = { ...entry, resolved: `${FAKE_REGISTRY}gone.tgz` };
+    const [bad, good] = await Promise.allSettled([
+      ensureStored(
+        { stored: new StoredPackages(stores.open, "ws-a"), privateRegistry: false, registry, guard: ALWAYS_WRITE },
+        hostile,
+      ),
+      ensureStored(
+        { stored: new StoredPackages(stores.open, "ws-b"), privateRegistry: false, registry, guard: ALWAYS_WRITE },
+        entry,
+      ),
+    ]);
+    expect(bad.status).toBe("rejected");
+    expect(good.status === "fulfilled" && good.value.info).toMatchObject({ name: "a", version: "1.0.0" });
+  });
+
   it("refuses a tarball whose integrity does not match and stores nothing", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };

@@ -66,6 +66,31 @@ describe("unpackTarball", () => {
     expect(error.message).toMatch(why);
   });
 
+  it("refuses a zero-length, a truncated and a non-gzip archive as bad-package, saying so", async () => {
+    const whole = await tgz([file("package/package.json", PACKAGE_JSON)]);
+    for (const bytes of [new Uint8Array(0), whole.slice(0, whole.length - 10), new TextEncoder().encode("hello")]) {
+      const error = await failure(unpackTarball(bytes, "a", "1.0.0"));
+      expect(error.kind).toBe("bad-package");
+      expect(error.message).toMatch(
+        /^The tarball of a@1\.0\.0 could not be read as a gzipped tar.*: it is empty, cut short or not a tarball\.$/,
+      );
+      expect(error.message).not.toContain("()");
+    }
+  });
+
+  it("refuses a PAX path or a GNU long name that climbs out, whatever the plain name says", async () => {
+    const viaPax = file("package/ok.js", "x");
+    viaPax.header.pax = { path: "package/../../evil.js" };
+    const long = file(`package/${"d/".repeat(80)}${"../".repeat(90)}evil.js`, "x");
+    for (const entry of [viaPax, long]) {
+      const error = await failure(
+        unpackTarball(await tgz([file("package/package.json", PACKAGE_JSON), entry]), "a", "1.0.0"),
+      );
+      expect(error.kind).toBe("unsafe-tarball");
+      expect(error.message).toMatch(/climbs out/);
+    }
+  });
+
   it.each(["symlink", "link", "character-device", "block-device", "fifo"] as const)(
     "refuses a %s entry",
     async (type) => {

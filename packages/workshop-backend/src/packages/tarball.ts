@@ -136,9 +136,11 @@ export async function unpackTarball(
   } catch (error) {
     if (error instanceof PackageError)
       throw error.packageName ? error : new PackageError(error.kind, error.message, name);
+    // The runtime's gzip errors may carry no message: no empty "()" then.
+    const detail = error instanceof Error ? error.message : String(error);
     throw new PackageError(
       "bad-package",
-      `The tarball of ${label} could not be read as a gzipped tar (${error instanceof Error ? error.message : String(error)}).`,
+      `The tarball of ${label} could not be read as a gzipped tar${detail ? ` (${detail})` : ""}: it is empty, cut short or not a tarball.`,
       name,
     );
   }

@@ -1,13 +1,17 @@
 import type { PackagesView } from "../hooks/use-packages.ts";
 import { errorMessage } from "../error-message.ts";
 import { useState } from "react";
+import { RegistryDialog } from "./RegistryDialog.tsx";
 
-/** gadget.json's `dependencies` with the versions gadget.lock.json holds, and an Update button for each. */
+/**
+ * gadget.json's `dependencies` with the versions gadget.lock.json holds, an Update button for each, and
+ * the workspace's registry setting (which a draft without dependencies needs too, before its first import).
+ */
 export function DependenciesPanel({ packages }: { packages: PackagesView }) {
   const [updating, setUpdating] = useState<string>();
   const [failed, setFailed] = useState<string>();
+  const [choosingRegistry, setChoosingRegistry] = useState(false);
   const { dependencies, problem, resolving } = packages;
-  if (dependencies.length === 0 && !problem) return null;
   const update = async (name: string) => {
     setUpdating(name);
     setFailed(undefined);
@@ -22,6 +26,9 @@ export function DependenciesPanel({ packages }: { packages: PackagesView }) {
   return (
     <section className="space-y-1 p-2 text-xs" aria-label="Dependencies">
       <h2 className="font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Dependencies</h2>
+      {dependencies.length === 0 && (
+        <p className="text-zinc-600 dark:text-zinc-400">None: import a package and accept the quick fix to add it.</p>
+      )}
       <ul className="space-y-0.5">
         {dependencies.map((dependency) => (
           <li key={dependency.name} className="flex items-center gap-1" data-testid="dependency-row">
@@ -48,6 +55,14 @@ export function DependenciesPanel({ packages }: { packages: PackagesView }) {
           {problem ?? failed}
         </p>
       )}
+      <button
+        type="button"
+        className="rounded border border-zinc-300 px-2 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        onClick={() => setChoosingRegistry(true)}
+      >
+        Package registry…
+      </button>
+      {choosingRegistry && <RegistryDialog onClose={() => setChoosingRegistry(false)} />}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { ErrorGroup, StackFrame } from "@gadgets/workshop-shared";
-import { ago, type Problem, sourceWords, toProblem } from "../problems/problems.ts";
+import { ago, type Problem, sourceWords, toProblem, versionWords } from "../problems/problems.ts";
 
 /** One failure group: what, how often, when, where (click a frame to open it), and its last run. */
 function ProblemRow({
@@ -18,6 +18,7 @@ function ProblemRow({
 }) {
   const { group } = problem;
   const own = problem.frames.filter((frame) => frame.file !== "<runtime>");
+  const version = versionWords(problem);
   return (
     <li className="border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800" data-testid="problem">
       <div className="flex items-baseline gap-2">
@@ -41,7 +42,7 @@ function ProblemRow({
         {problem.gadget && (
           <span data-testid="problem-gadget">
             {problem.gadget}
-            {problem.version && ` v${problem.version}`}
+            {version && ` ${version}`}
             {sourceWords(problem)}
           </span>
         )}

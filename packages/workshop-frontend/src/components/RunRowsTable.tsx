@@ -96,7 +96,7 @@ export function RunRowsTable({
             data-run-id={row.runId}
           >
             {first && (
-              <td className={cellClass(first, row)} title={first === "outcome" ? row.outcomeKind : undefined}>
+              <td className={cellClass(first, row)} title={first === "outcome" ? row.outcomeTitle : undefined}>
                 {/* The button's box covers the row, so a click anywhere on it chooses the run. */}
                 <button
                   type="button"
@@ -114,7 +114,7 @@ export function RunRowsTable({
               <td
                 key={column}
                 className={cellClass(column, row)}
-                title={column === "outcome" ? row.outcomeKind : undefined}
+                title={column === "outcome" ? row.outcomeTitle : undefined}
               >
                 <Cell row={row} column={column} />
               </td>

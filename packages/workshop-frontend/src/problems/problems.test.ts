@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorGroup } from "@gadgets/workshop-shared";
-import { ago, framesOf, freshProblems, seenCounts, sourceWords, toProblem } from "./problems.ts";
+import { ago, framesOf, freshProblems, seenCounts, sourceWords, toProblem, versionWords } from "./problems.ts";
 
 const group = (fingerprint: string, count: number, extra: Partial<ErrorGroup> = {}): ErrorGroup => ({
   fingerprint,
@@ -55,6 +55,15 @@ describe("problems", () => {
     );
     expect(scheduled.schedule).toBe("cron 0 9 * * 1");
     expect(sourceWords(scheduled)).toBe(" (published, on its schedule cron 0 9 * * 1)");
+  });
+
+  it("words a draft's saved revision apart from a published agent's version", () => {
+    const at = (source: string, version: string) =>
+      versionWords(toProblem(group("a", 1, { lastContext: { source, gadget: "x", version } })));
+    expect(at("draft:d1", "2")).toBe("saved #2");
+    expect(at("agent:a1", "2")).toBe("v2");
+    expect(at("code", "")).toBe("");
+    expect(at("draft:d1", "not a number")).toBe("");
   });
 
   it("finds groups that are new or happened again since they were seen", () => {

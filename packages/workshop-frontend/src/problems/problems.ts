@@ -5,6 +5,7 @@
  */
 
 import type { ErrorGroup, StackFrame } from "@gadgets/workshop-shared";
+import { agentVersionText, savedRevisionText } from "../drafts/version-words.ts";
 
 const FRAME_WITH_FN = /^\s*at (.*?) \((.+):(\d+):(\d+)\)$/;
 const FRAME_BARE = /^\s*at (.+):(\d+):(\d+)$/;
@@ -63,6 +64,13 @@ export function sourceWords(problem: Problem): string {
     problem.schedule ? `on its schedule ${problem.schedule}` : undefined,
   ].filter(Boolean);
   return words.length > 0 ? ` (${words.join(", ")})` : "";
+}
+
+/** Which version failed, in the IDE's words: a draft's `saved #2`, a published agent's `v2`; "" when unknown. */
+export function versionWords(problem: Problem): string {
+  const number = Number(problem.version);
+  if (!problem.version || !Number.isInteger(number)) return "";
+  return problem.sourceKind === "draft" ? savedRevisionText(number) : agentVersionText(number);
 }
 
 /** What the person has seen: each fingerprint's count when they last looked. */

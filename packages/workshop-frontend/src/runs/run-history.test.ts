@@ -45,10 +45,10 @@ describe("runRows", () => {
       {
         runId: "r1",
         name: "echo",
-        source: "draft v3",
+        source: "draft saved #3",
         via: "IDE / API",
         outcome: "ok",
-        outcomeKind: "ok",
+        outcomeTitle: "kind: ok",
         failed: false,
         when: "5 min ago",
         at: new Date(NOW - 5 * 60_000).toLocaleString(),
@@ -63,7 +63,12 @@ describe("runRows", () => {
       NOW,
     );
     expect(agent).toMatchObject({ source: "agent v2", via: "from MCP", duration: "1.5 s" });
-    expect(code).toMatchObject({ source: "Code Mode", via: "IDE / API", outcome: "timed out", outcomeKind: "timeout" });
+    expect(code).toMatchObject({
+      source: "Code Mode",
+      via: "IDE / API",
+      outcome: "timed out",
+      outcomeTitle: "kind: timeout",
+    });
   });
 
   it("keeps the order it is given and dates runs older than two days", () => {

@@ -9,6 +9,7 @@ import {
   type AgentSummary,
   type GadgetFile,
   type JsonValue,
+  outcomeTitle,
   outcomeWords,
   type RunListFilter,
   type RunRecord,
@@ -18,6 +19,7 @@ import {
   type RunVia,
   triggerWords,
 } from "@gadgets/workshop-shared";
+import { agentVersionText, savedRevisionText } from "../drafts/version-words.ts";
 import { ago } from "../problems/problems.ts";
 
 export { outcomeWords } from "@gadgets/workshop-shared";
@@ -91,7 +93,7 @@ export const CODE_MODE_FILE = "code.ts";
 export interface RunRow {
   runId: string;
   name: string;
-  /** "draft v3", "agent v2", "Code Mode". */
+  /** "draft saved #3", "agent v2", "Code Mode". */
   source: string;
   /** "IDE / API", "from MCP", "HTTP endpoint", "schedule". */
   via: string;
@@ -101,8 +103,8 @@ export interface RunRow {
   httpFailed?: boolean;
   /** In plain words: "ok", "threw", "timed out"… */
   outcome: string;
-  /** The raw status or error kind, for a tooltip. */
-  outcomeKind: string;
+  /** The tooltip: the outcome's internal kind, "kind: user" (`outcomeTitle`). */
+  outcomeTitle: string;
   failed: boolean;
   /** "3 min ago", or the local date and time past two days. */
   when: string;
@@ -116,9 +118,9 @@ export interface RunRow {
 export function sourceText(source: RunSource): string {
   switch (source.kind) {
     case "draft":
-      return `draft v${source.version}`;
+      return `draft ${savedRevisionText(source.version)}`;
     case "agent":
-      return `agent v${source.version}`;
+      return `agent ${agentVersionText(source.version)}`;
     case "code":
       return "Code Mode";
   }
@@ -163,7 +165,7 @@ export function runRows(runs: readonly RunSummary[], now: number): RunRow[] {
     ...(run.trigger ? { trigger: triggerText(run.trigger) } : {}),
     ...(run.trigger?.kind === "http" && run.trigger.status >= 400 ? { httpFailed: true } : {}),
     outcome: outcomeWords(run),
-    outcomeKind: run.status === "ok" ? "ok" : (run.kind ?? "error"),
+    outcomeTitle: outcomeTitle(run),
     failed: run.status !== "ok",
     when: whenText(run.startedAt, now),
     at: new Date(run.startedAt).toLocaleString(),

@@ -101,7 +101,18 @@ export const LockedPackageSchema = shape(
   { notObject: "Each locked package must be an object { name, version, resolved, integrity }." },
 );
 
-const INSTALL_PATH = /^node_modules\/(?:@[^/]+\/)?[^/]+(?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*$/;
+/**
+ * An install path: `node_modules/<name>` nested any depth, every name a package name, so no key holds
+ * `.` or `..` (a build names modules by these paths: `node_modules/@a/../..` would reach the gadget's
+ * own and the harness's module names).
+ */
+const INSTALL_PATH =
+  /^node_modules\/(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(?:\/node_modules\/(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*)*$/;
+
+/** The package name an install path ends in (`node_modules/a/node_modules/@s/b` → `@s/b`). */
+function nameAtPath(path: string): string {
+  return path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+}
 
 /** `gadget.lock.json`, as the Workshop writes it. */
 export const GadgetLockSchema = shape(
@@ -117,6 +128,16 @@ export const GadgetLockSchema = shape(
       v.check(
         (packages) => Object.keys(packages).length <= MAX_LOCKED_PACKAGES,
         `A lock holds at most ${MAX_LOCKED_PACKAGES} packages.`,
+      ),
+      // The Workshop installs no aliases: the package at node_modules/zod is zod.
+      v.check(
+        (packages) => Object.entries(packages).every(([path, entry]) => nameAtPath(path) === entry.name),
+        (issue) =>
+          `Each locked package must be named as its install path says: ${
+            Object.entries(issue.input as Record<string, { name: string }>)
+              .filter(([path, entry]) => nameAtPath(path) !== entry.name)
+              .map(([path, entry]) => `"${path.slice(0, 120)}" holds "${entry.name}"`)[0] ?? ""
+          }.`,
       ),
     ),
   },
@@ -180,7 +201,13 @@ export const RegistryInputSchema = shape(
       v.url('The registry must be a URL like "https://registry.example.com/".'),
       v.maxLength(2048),
     ),
-    token: v.nullish(v.pipe(v.string("A registry token must be a string."), v.minLength(1), v.maxLength(4096))),
+    token: v.nullish(
+      v.pipe(
+        v.string("A registry token must be a string."),
+        v.minLength(1, "A registry token cannot be empty: leave it out for a registry that needs none."),
+        v.maxLength(4096, "A registry token is at most 4096 characters; check what was pasted."),
+      ),
+    ),
   },
   { notObject: "setRegistry takes { url, token? } or null." },
 );
