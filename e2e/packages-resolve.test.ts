@@ -18,7 +18,7 @@ import {
   type ResolveOutcome,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
-import { MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
+import { MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE, MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishFixtures, publishOversized, publishUnsafeTar, publishWrongIntegrity } from "./registry/fixtures.ts";
 import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
@@ -333,6 +333,52 @@ describe("bad input, each an outcome naming the package", () => {
         kind: "registry-timeout",
         package: "fx-esm",
       });
+    } finally {
+      silent.server.closeAllConnections();
+      silent.server.close();
+    }
+  });
+
+  it("a workspace stuck resolving takes its own slots only: its next one is refused, another workspace resolves and runs", {
+    timeout: 60_000,
+  }, async () => {
+    const stuck = await newSession();
+    let asked = 0;
+    const silent = await fakeRegistryServer(() => {
+      asked++;
+    });
+    try {
+      await stuck.setRegistry({ url: silent.url });
+      const hanging = Array.from({ length: MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE }, (_, i) =>
+        stuck.resolveDependencies({ dependencies: { [`fx-slow-${i}`]: "1" } }),
+      );
+      await expect.poll(() => asked, { timeout: 10_000 }).toBe(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+      // N at once run; the N+1st of the same workspace is refused at once, not queued.
+      expect(await thrownCode(stuck.resolveDependencies({ dependencies: { "fx-esm": "1" } }))).toBe("RATE_LIMITED");
+
+      const other = await newSession();
+      const locked = ok(await other.resolveDependencies({ dependencies: { "fx-esm": "1" } }));
+      const draft = await other.createDraft({
+        files: [
+          {
+            path: "gadget.json",
+            content: JSON.stringify({ name: "greets", entry: "index.ts", dependencies: { "fx-esm": "1" } }),
+          },
+          { path: "gadget.lock.json", content: locked.lock },
+          {
+            path: "index.ts",
+            content: `import { greet } from "fx-esm";\nexport default { run: ({ name }: { name: string }) => greet(name) };`,
+          },
+        ],
+      });
+      const outcome = await other.runDraft(draft.id, { name: "Ada" });
+      expect(outcome.status).toBe("ok");
+      expect(asked).toBe(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+
+      for (const outcome of await Promise.all(hanging)) expect(outcome).toMatchObject({ kind: "registry-timeout" });
+      // Its slots are given back once they end.
+      await stuck.setRegistry(null);
+      ok(await stuck.resolveDependencies({ dependencies: { "fx-esm": "1" } }));
     } finally {
       silent.server.closeAllConnections();
       silent.server.close();

@@ -82,11 +82,15 @@ test.describe("accessibility", () => {
     await page.getByRole("button", { name: "Switch to light theme" }).click();
     await page.getByRole("button", { name: /^Help/ }).first().click();
     await audit(page, "the IDE (light) with the Help dialog");
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Package registry…" }).click();
+    await expect(page.getByTestId("registry-setting")).toBeVisible();
+    await audit(page, "the IDE (light) with the Package registry dialog");
   });
 
   test("dialogs take focus, keep it from the page under them, and give it back on Escape", async ({ page }) => {
     await newDraft(page, "Echo");
-    for (const name of [/^Help/, /^Connect/, /^Runs/]) {
+    for (const name of [/^Help/, /^Connect/, /^Runs/, /^Package registry/]) {
       const opener = page.getByRole("button", { name }).first();
       await opener.focus();
       await page.keyboard.press("Enter");

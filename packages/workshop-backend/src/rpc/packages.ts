@@ -67,19 +67,24 @@ function thrown(error: unknown): never {
   );
 }
 
-export async function resolveDependencies(context: PackagesContext, input: unknown): Promise<ResolveOutcome> {
-  const checked = parseArgument(ResolveDependenciesInputSchema, input);
+/** Work over a whole tree (resolving it, reading its declarations) takes one of the workspace's slots. */
+async function inSlot<T>(context: PackagesContext, work: () => Promise<T>): Promise<T> {
   const release = gate.enter(context.workspaceId);
   if (!release)
     throw codedError(
       "RATE_LIMITED",
-      `This workspace is already resolving ${MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE} dependency trees; try again when one of them ends.`,
+      `This workspace is already resolving or reading ${MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE} dependency trees; try again when one of them ends.`,
     );
   try {
-    return await resolveLock(packagesOf(context), checked, AbortSignal.timeout(RESOLVE_TIMEOUT_MS));
+    return await work();
   } finally {
     release();
   }
+}
+
+export async function resolveDependencies(context: PackagesContext, input: unknown): Promise<ResolveOutcome> {
+  const checked = parseArgument(ResolveDependenciesInputSchema, input);
+  return inSlot(context, () => resolveLock(packagesOf(context), checked, AbortSignal.timeout(RESOLVE_TIMEOUT_MS)));
 }
 
 export async function lookupPackage(context: PackagesContext, name: unknown, range: unknown): Promise<PackageLookup> {
@@ -113,7 +118,7 @@ export async function lookupPackage(context: PackagesContext, name: unknown, ran
 export async function packageTypes(context: PackagesContext, lock: unknown): Promise<PackageTypeFiles> {
   const checked = lockArgument(lock);
   try {
-    return await lockTypes(packagesOf(context), checked);
+    return await inSlot(context, () => lockTypes(packagesOf(context), checked));
   } catch (error) {
     thrown(error);
   }
