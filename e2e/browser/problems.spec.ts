@@ -65,5 +65,5 @@ test("the Problems view groups failures, jumps to the line, links the run, and s
   }
   await expect(tab).toContainText("1 new");
   await tab.click();
-  await expect(page.getByTestId("problem").filter({ hasText: "out of range" })).toContainText("backend-job v1");
+  await expect(page.getByTestId("problem").filter({ hasText: "out of range" })).toContainText("backend-job saved #1");
 });

@@ -66,7 +66,9 @@ test("sets a private registry with its token (kept, never shown), refuses bad UR
   // Refused in words: not a URL (checked here), not https (the Workshop's own answer).
   await url.fill("npm.example.com");
   await save.click();
-  await expect(dialog.getByRole("alert")).toHaveText('The registry must be a URL like "https://registry.example.com/".');
+  await expect(dialog.getByRole("alert")).toHaveText(
+    'The registry must be a URL like "https://registry.example.com/".',
+  );
   await url.fill("http://npm.example.com/");
   await save.click();
   await expect(dialog.getByRole("alert")).toContainText("http://npm.example.com is not an https URL");
