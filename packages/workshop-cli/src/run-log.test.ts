@@ -21,7 +21,9 @@ describe("runLine", () => {
     expect(runLine(summary({ via: "mcp", status: "error", kind: "timeout", totalMs: 1540 }))).toBe(
       "2026-05-20 12:00:03 UTC  timed out    1.5 s  weather@3  MCP  r1",
     );
-    expect(runLine(summary({ source: { kind: "draft", draftId: "d", version: 2 } }))).toContain("weather (draft v2)");
+    expect(runLine(summary({ source: { kind: "draft", draftId: "d", version: 2 } }))).toContain(
+      "weather (draft saved #2)",
+    );
     expect(runLine(summary({ source: { kind: "code" } }))).toContain("Code Mode");
   });
 

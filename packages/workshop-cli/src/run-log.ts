@@ -24,13 +24,13 @@ export function triggerText(run: Pick<RunSummary, "via" | "trigger">): string {
   return escapeControls(run.trigger ? `${words} ${triggerWords(run.trigger, utcSecond)}` : words);
 }
 
-/** What ran: `weather@3`, a draft's `name (draft v2)`, or Code Mode. */
+/** What ran: `weather@3`, a draft's `name (draft saved #2)`, or Code Mode. */
 function sourceWords(run: RunSummary): string {
   switch (run.source.kind) {
     case "agent":
       return `${run.name}@${run.source.version}`;
     case "draft":
-      return `${run.name} (draft v${run.source.version})`;
+      return `${run.name} (draft saved #${run.source.version})`;
     case "code":
       return "Code Mode";
   }
