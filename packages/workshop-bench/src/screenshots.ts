@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT, startWorkshopServer } from "@gadgets/workshop-host";
+import { findChromium } from "@gadgets/workshop-host/chromium";
 import { chromium } from "@playwright/test";
 
 const WORKING = `const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,9 +30,10 @@ export default {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-screens-"));
   const server = await startWorkshopServer({ dataDir });
+  const found = await findChromium();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+    executablePath: found.executablePath,
+    args: ["--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", ...found.args],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     await page
       .locator("#payload")
       .fill(JSON.stringify({ orders: ["lamp", "desk", "x-ray", "chair", "shelf"] }, null, 2));
-    await page.getByTestId("save-state").getByText("saved (v2)").waitFor();
+    await page.getByTestId("save-state").getByText("saved #2").waitFor();
     await page.keyboard.press("ControlOrMeta+Enter");
     // Mid-run: a few lines in, the run still going.
     await page.getByTestId("console-line").filter({ hasText: "chair" }).waitFor();
@@ -57,7 +59,9 @@ async function main(): Promise<void> {
 
     // The embed, framed by a page of its own.
     await page.getByRole("button", { name: "Share", exact: true }).click();
-    const shareId = (await page.getByTestId("share-link").inputValue()).split("/s/")[1] ?? "";
+    const notice = page.getByTestId("notice").filter({ hasText: "/s/" });
+    await notice.waitFor();
+    const shareId = /\/s\/([A-Za-z0-9_-]{22})/.exec((await notice.textContent()) ?? "")?.[1] ?? "";
     const embed = await browser.newPage({ viewport: { width: 760, height: 460 } });
     await embed.goto(`${server.url}/embed/${shareId}?theme=dark`);
     await embed.getByRole("button", { name: "Run" }).click();
