@@ -52,6 +52,7 @@ var MAX_PACKAGE_UNPACKED_BYTES = 16 * 1024 * 1024;
 var MAX_TREE_UNPACKED_BYTES = 48 * 1024 * 1024;
 var MAX_TARBALL_BYTES = 8 * 1024 * 1024;
 var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
+var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // src/isolate/harness/contract.ts
@@ -571,6 +572,7 @@ var MAX_PACKAGE_UNPACKED_BYTES = 16 * 1024 * 1024;
 var MAX_TREE_UNPACKED_BYTES = 48 * 1024 * 1024;
 var MAX_TARBALL_BYTES = 8 * 1024 * 1024;
 var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
+var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
@@ -685,4 +687,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "dbcf1c36f98e79fa68708c5d3bc5b55898515707760b6557b3409c65f7291aee";
+export const HARNESS_DIGEST = "712a531011a8f0ed83196fd76629abd8ad445fd5c4215438851248c6bda0f152";
