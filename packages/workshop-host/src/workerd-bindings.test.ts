@@ -4,7 +4,7 @@ import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { readWorkerConfig } from "./worker-config.ts";
 import { workerdWorkerParts } from "./workerd-bindings.ts";
-import { WRANGLER_TOML } from "./workshop-server.ts";
+import { mainConfig, WRANGLER_TOML } from "./workshop-server.ts";
 
 /** The repository's wrangler.toml as plain TOML, read apart from worker-config.ts. */
 const deployed = parse(readFileSync(WRANGLER_TOML, "utf8")) as {
@@ -74,5 +74,17 @@ describe("workerdWorkerParts", () => {
   it("binds a var that is not a string as its JSON", () => {
     const { bindings } = workerdWorkerParts({ ...config, vars: { LIMITS: { runs: 3 } } });
     expect(bindings).toContain(`(name = "LIMITS", json = "{\\"runs\\":3}")`);
+  });
+});
+
+describe("the local workerd config's outbound networks", () => {
+  it("speak https to the public internet, for granted gadget fetches and for npm registries alike", () => {
+    const config = mainConfig(8787, "/data", readWorkerConfig(WRANGLER_TOML), {}, false, 1, 8788);
+    for (const service of ["gadget-internet", "registry-internet"]) {
+      const line = config.split("\n").find((text) => text.includes(`(name = "${service}", network =`)) ?? "";
+      expect(line).toContain('allow = ["public"]');
+      // Without it workerd answers every https request "this client has no TLS configuration".
+      expect(line).toContain("tlsOptions = (trustBrowserCas = true)");
+    }
   });
 });

@@ -111,7 +111,8 @@ function legacyLookups(dataDir: string): boolean {
   return false;
 }
 
-function mainConfig(
+/** The main workerd config: wrangler.toml's Worker and bindings, and the services only this machine has. */
+export function mainConfig(
   port: number,
   dataDir: string,
   worker: WorkerConfig,
@@ -147,9 +148,11 @@ const config :Workerd.Config = (
     (name = "loopback", network = (allow = ["local"])),
     # Where granted gadget fetches go: public addresses only, so a granted name that resolves to this
     # machine reaches nothing here (unless the host was started to allow it).
-    (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny})),
+    # https needs the network's own TLS settings (else "this client has no TLS configuration"): the
+    # browsers' CAs, as a Worker on Cloudflare trusts them.
+    (name = "gadget-internet", network = (allow = ${gadgetNetwork}, deny = ${gadgetDeny}, tlsOptions = (trustBrowserCas = true))),
     # Where npm registry requests go: the same, and this machine too when the registry is run on it.
-    (name = "registry-internet", network = (allow = ${registryNetwork}, deny = ${registryDeny})),
+    (name = "registry-internet", network = (allow = ${registryNetwork}, deny = ${registryDeny}, tlsOptions = (trustBrowserCas = true))),
     (name = "disk-status", external = (address = ${text(`127.0.0.1:${diskStatusPort}`)}, http = ())),
   ],
   # Two origins, one Worker: the IDE's and the gadget origin of HTTP endpoints. Each socket sets
