@@ -55,7 +55,7 @@ export function useRun(output: DraftOutput, editor: DraftEditor | undefined, nam
     [output, editor, connection, name],
   );
   const cancel = useCallback(async () => {
-    const runId = output.liveRunId;
+    const runId = await output.liveRunIdSoon();
     if (runId) await (await connection.ready()).cancelRun(runId);
   }, [output, connection]);
   return { run, cancel };

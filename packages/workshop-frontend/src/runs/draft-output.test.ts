@@ -97,6 +97,22 @@ describe("DraftOutputs", () => {
     expect(outputs.of("a")).toBe(a);
   });
 
+  it("names the live run for a Cancel asked before the Workshop named it, and nothing once no run goes", async () => {
+    const { source, byId } = fakeSource();
+    const a = new DraftOutputs(source).of("a");
+    expect(await a.liveRunIdSoon()).toBeUndefined();
+    const run = controlledRun("spins");
+    const done = a.run(run.request);
+    const asked = a.liveRunIdSoon();
+    await settle();
+    run.emit({ type: "status", runId: "ra", seq: 0, t: 0, status: "running" });
+    expect(await asked).toBe("ra");
+    byId.set("ra", record("ra", "a", "done"));
+    run.end(ok("ra", "x"));
+    await done;
+    expect(await a.liveRunIdSoon()).toBeUndefined();
+  });
+
   it("restores a draft's last stored run when it is first shown: its outcome, record and console lines", async () => {
     const { source } = fakeSource({ a: record("r1", "a", "restored line") });
     const a = new DraftOutputs(source).of("a");

@@ -113,6 +113,21 @@ export class DraftOutput extends Subscribable {
     return this.#live?.feed.runId;
   }
 
+  /**
+   * The live run's id as soon as the Workshop names it: a Cancel pressed while the run is still saving or
+   * queued waits for it instead of being lost. Undefined when no run goes, or it ends unnamed.
+   */
+  liveRunIdSoon(): Promise<string | undefined> {
+    if (!this.#live || this.liveRunId) return Promise.resolve(this.liveRunId);
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (this.#live && !this.liveRunId) return;
+        stop();
+        resolve(this.liveRunId);
+      });
+    });
+  }
+
   /** Runs the draft (one run at a time per draft; a second ask while one goes is ignored). */
   async run(request: RunRequest): Promise<void> {
     if (this.#live) return;
