@@ -108,17 +108,17 @@ describe("a result nested deeper than the payload rule", () => {
 
   it("ends invalid on the direct lane too, the same way", async () => {
     const w = await workspace();
-    const before = server.poolStats()?.directRuns ?? 0;
-    for (let i = 0; i < 50 && (server.poolStats()?.directRuns ?? 0) === before; i++) {
+    const before = server.poolStats()?.adoptedRuns ?? 0;
+    for (let i = 0; i < 50 && (server.poolStats()?.adoptedRuns ?? 0) === before; i++) {
       expect(kindOf(await w.session.runDraft(w.echo, { input: `warm ${i}` }))).toBe("ok");
       await new Promise((done) => setTimeout(done, 10));
     }
     // Each draft's code once, so the lane's runner has it and the runs below go straight there.
     await w.session.runDraft(w.nested, { depth: 1 });
     await w.session.runDraft(w.sibling, {});
-    const direct = server.poolStats()?.directRuns ?? 0;
+    const direct = server.poolStats()?.adoptedRuns ?? 0;
     expect(direct).toBeGreaterThan(before);
     await deepBesideSibling(w);
-    expect(server.poolStats()?.directRuns).toBeGreaterThan(direct);
+    expect(server.poolStats()?.adoptedRuns).toBeGreaterThan(direct);
   });
 });

@@ -25,7 +25,7 @@ async function session() {
   return { session: client.getSession(), workspaceId };
 }
 
-const directRuns = () => server.poolStats()?.directRuns ?? 0;
+const adoptedRuns = () => server.poolStats()?.adoptedRuns ?? 0;
 
 function kindOf(outcome: RunOutcome): string {
   return outcome.status === "ok" ? "ok" : outcome.kind;
@@ -34,8 +34,8 @@ function kindOf(outcome: RunOutcome): string {
 /** Runs the echo until the pool reports runs sent straight to a runner. */
 async function warm(s: Awaited<ReturnType<typeof session>>["session"]): Promise<string> {
   const draft = await s.createDraft({ files: gadget(ECHO_SOURCE) });
-  const before = directRuns();
-  for (let i = 0; i < 50 && directRuns() === before; i++) {
+  const before = adoptedRuns();
+  for (let i = 0; i < 50 && adoptedRuns() === before; i++) {
     const outcome = await s.runDraft(draft.id, { input: `warm ${i}` });
     // A new workspace may wait for a recycled runner; on a starved machine past the pool's wait (busy).
     // Where runs go is what these tests check, so a busy warm-up run is simply tried again.
@@ -43,7 +43,7 @@ async function warm(s: Awaited<ReturnType<typeof session>>["session"]): Promise<
     expect(kindOf(outcome)).toBe("ok");
     await new Promise((done) => setTimeout(done, 10));
   }
-  expect(directRuns()).toBeGreaterThan(before);
+  expect(adoptedRuns()).toBeGreaterThan(before);
   return draft.id;
 }
 
@@ -61,7 +61,7 @@ describe("runs sent straight to a workspace's runner", () => {
   it("carry results, console lines in order before the outcome, and capability calls", async () => {
     const { session: s } = await session();
     await warm(s);
-    const before = directRuns();
+    const before = adoptedRuns();
     const draft = await s.createDraft({
       files: gadget(
         `export default { async run({ n }: { n: number }, env: any) {
@@ -80,7 +80,7 @@ describe("runs sent straight to a workspace's runner", () => {
     const lines = collector.ofType("log").map((event) => event.values.map((value) => JSON.stringify(value)).join(" "));
     expect(lines).toHaveLength(300);
     expect(collector.events.at(-1)?.event.type).toBe("end");
-    expect(directRuns()).toBeGreaterThan(before);
+    expect(adoptedRuns()).toBeGreaterThan(before);
   });
 
   it("stops a spinning run at its deadline, and the next run is served", async () => {
@@ -89,13 +89,13 @@ describe("runs sent straight to a workspace's runner", () => {
     const spin = await s.createDraft({
       files: gadget(`export default { async run() { console.log("spinning"); while (true) {} } };`),
     });
-    const before = directRuns();
+    const before = adoptedRuns();
     const collector = eventCollector();
     const outcome = await s.runDraft(spin.id, {}, collector.listener, { timeoutMs: 300 });
     expect(kindOf(outcome), JSON.stringify(outcome)).toBe("timeout");
     expect(outcome.status === "error" ? outcome.message : "").toMatch(/300 ms/);
     expect(collector.ofType("log").length).toBe(1);
-    expect(directRuns()).toBeGreaterThan(before);
+    expect(adoptedRuns()).toBeGreaterThan(before);
     const echo = await s.createDraft({ files: gadget(ECHO_SOURCE) });
     expect(kindOf(await s.runDraft(echo.id, { input: "after" }))).toBe("ok");
   });

@@ -113,7 +113,7 @@ describe("a run never runs twice", () => {
         w.sessions.map((session, at) => session.runDraft(w.drafts[at]?.id ?? "", { id: `warm-${at}-${i}` })),
       );
     const kinds = new Map<string, number>();
-    const directBefore = server.poolStats()?.directRuns ?? 0;
+    const directBefore = server.poolStats()?.adoptedRuns ?? 0;
     for (let trial = 0; trial < TRIALS; trial++) {
       // Most freezes are short; every fourth outlasts the runs' deadline, so the pool kills a frozen runner.
       const long = trial % 4 === 3;
@@ -140,7 +140,7 @@ describe("a run never runs twice", () => {
       }
     }
     // Runs went straight to the runners (the lane under test) and ended ok through all of it, and nothing but the outcomes a frozen or killed runner explains.
-    expect(server.poolStats()?.directRuns ?? 0).toBeGreaterThan(directBefore);
+    expect(server.poolStats()?.adoptedRuns ?? 0).toBeGreaterThan(directBefore);
     expect(kinds.get("ok") ?? 0).toBeGreaterThan(0);
     expect([...kinds.keys()].filter((kind) => !["ok", "timeout", "cancelled", "busy", "user"].includes(kind))).toEqual(
       [],
@@ -148,6 +148,8 @@ describe("a run never runs twice", () => {
     // The pool healed: every runner is back, and a run goes through.
     await expect.poll(() => server.poolRunners().length, { timeout: 20_000 }).toBe(4);
     const echo = await w.sessions[0]?.createDraft({ files: gadget(ECHO_SOURCE) });
+    const after = await w.sessions[0]?.runDraft(echo?.id ?? "", { input: "after" });
+    if (after?.status !== "ok") console.log("AFTER", JSON.stringify(after), JSON.stringify(server.poolStats()), JSON.stringify(server.poolRunners()));
     expect(await w.sessions[0]?.runDraft(echo?.id ?? "", { input: "after" })).toMatchObject({ status: "ok" });
   });
 
@@ -187,10 +189,10 @@ describe("a run never runs twice", () => {
     const [session] = w.sessions;
     const draft = w.drafts[0]?.id ?? "";
     if (!session) throw new Error("no session");
-    const before = server.poolStats()?.directRuns ?? 0;
-    for (let i = 0; i < 20 && (server.poolStats()?.directRuns ?? 0) === before; i++)
+    const before = server.poolStats()?.adoptedRuns ?? 0;
+    for (let i = 0; i < 20 && (server.poolStats()?.adoptedRuns ?? 0) === before; i++)
       await session.runDraft(draft, { id: `warm-received-${i}` });
-    expect(server.poolStats()?.directRuns ?? 0).toBeGreaterThan(before);
+    expect(server.poolStats()?.adoptedRuns ?? 0).toBeGreaterThan(before);
     const runners = server.poolRunners().filter((runner) => runner.workspaceId === w.workspaceId);
     expect(runners.length).toBeGreaterThan(0);
     // Frozen, the runner reads nothing: the job sent to it waits in its socket, received and not started.

@@ -21,7 +21,7 @@ import { notFoundResponse, serveEndpoint } from "./http/endpoint-route.ts";
 import { requestOrigin } from "./http/gadget-origin.ts";
 import { Connection } from "./rpc/connection.ts";
 import { unfinishedRunCount } from "./rpc/run-launcher.ts";
-import { sameSecret } from "./same-secret.ts";
+import { sameSecret } from "@gadgets/workshop-pool/same-secret";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 import { applyScheduleMinimum } from "./schedules/schedule-env.ts";
 

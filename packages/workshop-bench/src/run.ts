@@ -14,8 +14,9 @@ import { createRpcClient, type GadgetFile, type WorkshopClient } from "@gadgets/
 import { MAX_CONCURRENT_RUNS_PER_WORKSPACE } from "@gadgets/workshop-shared/limits";
 import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
-import { startFloor } from "./floor-server.ts";
 import { echoFiles, publishedEcho } from "./echo-workspace.ts";
+import { atLeast, atMost, type FloorRatio, floorRatioTable } from "./floor-ratios.ts";
+import { startFloor } from "./floor-server.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
 import { measurePackages } from "./packages-bench.ts";
@@ -40,12 +41,16 @@ const soak = process.argv.includes("--soak");
  * `--only mcp`: the bare ping and the MCP, Code Mode and schema rows, nothing else. `--only schedules`:
  * the bare ping and the schedule rows (on a Workshop of their own). `--only packages`: the bare ping
  * and the npm package rows (on a Workshop and a loopback registry of their own). `--only ide`: the bare
- * ping and the IDE rows (page load to editable, Ctrl+Enter to first line, bundle sizes).
+ * ping and the IDE rows (page load to editable, Ctrl+Enter to first line, bundle sizes). `--only floor`:
+ * the bare ping and what the ratios to the floor need (warm, cold, 16 sessions, CPU, without the pool).
  */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (onlyAt >= 0 && only !== "mcp" && only !== "schedules" && only !== "packages" && only !== "ide")
-  throw new Error(`--only takes one section, mcp, schedules, packages or ide; got ${only ?? "nothing"}`);
+const SECTIONS = ["mcp", "schedules", "packages", "ide", "floor"];
+if (onlyAt >= 0 && !SECTIONS.includes(only ?? ""))
+  throw new Error(`--only takes one section, ${SECTIONS.join(", ")}; got ${only ?? "nothing"}`);
+/** Every row, not one section's. */
+const full = only === undefined;
 const N = quick ? 100 : 1000;
 const COLD_N = quick ? 20 : 100;
 const SESSIONS = 32;
@@ -63,9 +68,11 @@ interface CodeRunner {
   run(code: string, payload: unknown): Promise<unknown>;
 }
 const connectCodeRunner = (url: string) => newWebSocketRpcSession<CodeRunner>(url);
+type CodeRunnerStub = ReturnType<typeof connectCodeRunner>;
 
 const rows: Row[] = [];
 const notes: string[] = [];
+const floorRatios: FloorRatio[] = [];
 let bundles: { name: string; bytes: number; gzip: number }[] = [];
 let embedNote = "";
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
@@ -218,7 +225,7 @@ async function main(): Promise<void> {
       floor: await warmUntilStable(kinds.floor),
     };
     const samples = { ping: [] as number[], warm: [] as number[], peer: [] as number[], floor: [] as number[] };
-    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0 };
+    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0, floorClient: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       samples.ping.push(...(await timeEach(N / ROUNDS, 0, kinds.ping)));
       const spent = await cpuDuring(workshop.roles, async () => {
@@ -226,9 +233,10 @@ async function main(): Promise<void> {
       });
       for (const role of ["worker", "supervisor", "runners", "client"] as const) cpu[role] += spent[role];
       samples.peer.push(...(await timeEach(N / ROUNDS, 0, kinds.peer)));
-      const floorBefore = cpuMs(floor.pid);
+      const floorBefore = { floor: cpuMs(floor.pid), client: cpuMs(process.pid) };
       samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
-      cpu.floor += cpuMs(floor.pid) - floorBefore;
+      cpu.floor += cpuMs(floor.pid) - floorBefore.floor;
+      cpu.floorClient += cpuMs(process.pid) - floorBefore.client;
     }
     const sessionPing = summarize(samples.ping);
     const warm = summarize(samples.warm);
@@ -257,26 +265,47 @@ async function main(): Promise<void> {
     });
     const perRun = (ms: number) => (ms / N).toFixed(2);
     const total = cpu.worker + cpu.supervisor + cpu.runners;
+    // Each process in the floor's CPU per run, so the Workshop's shares add up to its ratio.
+    const share = (ms: number) => ratio(ms, cpu.floor);
     notes.push(
       `CPU per warm run (from /proc, ${N} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms. The floor's workerd: ${perRun(cpu.floor)} ms.`,
+      `CPU per warm run ÷ the floor's workerd: Workshop ${share(total)} = Worker ${share(cpu.worker)} + supervisor ${share(cpu.supervisor)} + runners ${share(cpu.runners)}; the client ${perRun(cpu.client)} ms per Workshop run against ${perRun(cpu.floorClient)} per floor run (${ratio(cpu.client, cpu.floorClient)}; /proc counts in 10 ms ticks).`,
+    );
+    floorRatios.push(
+      {
+        figure: "warm echo end to end ÷ the floor's warm run (median)",
+        target: atMost(2),
+        value: warm.median / floorWarm.median,
+      },
+      {
+        figure: "warm echo end to end ÷ the floor's warm run (p99)",
+        target: atMost(3),
+        value: warm.p99 / floorWarm.p99,
+      },
+      {
+        figure: "CPU per warm run, Worker + supervisor + runners ÷ the floor's workerd",
+        target: atMost(2.5),
+        value: total / cpu.floor,
+      },
     );
 
     // 4. Pipelined getAgent(id).run(x) on an existing session.
-    rows.push({
-      name: "getAgent(id).run(x) pipelined, new stub each call",
-      summary: summarize(
-        await timeEach(N, 50, async () => {
-          const stub = client.getAgent(agentId);
-          try {
-            return await stub.run({ input: "hi" });
-          } finally {
-            stub[Symbol.dispose]();
-          }
-        }),
-      ),
-    });
+    if (full)
+      rows.push({
+        name: "getAgent(id).run(x) pipelined, new stub each call",
+        summary: summarize(
+          await timeEach(N, 50, async () => {
+            const stub = client.getAgent(agentId);
+            try {
+              return await stub.run({ input: "hi" });
+            } finally {
+              stub[Symbol.dispose]();
+            }
+          }),
+        ),
+      });
 
-    await mcpRows(server.url);
+    if (full) await mcpRows(server.url);
 
     // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), and the peer's.
     const coldDrafts: string[] = [];
@@ -302,6 +331,11 @@ async function main(): Promise<void> {
       summary: floorCold,
       note: `${ratio(floorCold.median, peerCold.median)} peer`,
     });
+    floorRatios.push({
+      figure: "cold run of new code ÷ the floor's cold run (median)",
+      target: atMost(1.2),
+      value: cold.median / floorCold.median,
+    });
 
     // 6. Throughput: sessions each with its own WebSocket, running the warm echo back to back — as many
     // as one workspace may have runs in flight (16), and 32 spread across 8 workspaces.
@@ -314,6 +348,12 @@ async function main(): Promise<void> {
       agents.map((a) => () => a.run({ input: "hi" })),
       THROUGHPUT_MS,
     );
+    // The floor over as many sessions, right after: what one workspace's throughput is held against.
+    const floors = Array.from({ length: SESSIONS }, () => connectCodeRunner(floor.url));
+    const floorOne = await throughput(
+      floors.slice(0, MAX_CONCURRENT_RUNS_PER_WORKSPACE).map((f) => () => f.run(ECHO_JS, { input: "hi" })),
+      THROUGHPUT_MS,
+    );
     const peers = Array.from({ length: SESSIONS }, () => connectCodeRunner(peerUrl));
     const peerMany = await throughput(
       peers.map((p) => () => p.run(ECHO_JS, { input: "hi" })),
@@ -323,147 +363,46 @@ async function main(): Promise<void> {
       name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions of one workspace (${one.failed} failed)`,
       summary: one.summary,
       throughput: one.perSecond,
-      note: `${ratio(one.perSecond, peerMany.perSecond)} peer`,
-    });
-    const spread = await Promise.all(Array.from({ length: 8 }, () => publishedEcho(server.url)));
-    const spreadClients = Array.from({ length: SESSIONS }, (_, i) => {
-      const owner = spread[i % 8] as Awaited<ReturnType<typeof publishedEcho>>;
-      const c = createRpcClient({ url: server.url, token: owner.token });
-      return { c, agent: c.getAgent(owner.agentId) };
-    });
-    await Promise.all(spreadClients.map(({ agent: a }) => a.run({ input: "warm" }).catch(() => {})));
-    const eight = await throughput(
-      spreadClients.map(
-        ({ agent: a }) =>
-          () =>
-            a.run({ input: "hi" }),
-      ),
-      THROUGHPUT_MS,
-    );
-    rows.push({
-      name: `warm runs over ${SESSIONS} sessions spread across 8 workspaces (${eight.failed} failed)`,
-      summary: eight.summary,
-      throughput: eight.perSecond,
-      note: `${ratio(eight.perSecond, peerMany.perSecond)} peer`,
+      note: `${ratio(one.perSecond, peerMany.perSecond)} peer; ${ratio(one.perSecond, floorOne.perSecond)} floor over as many sessions`,
     });
     rows.push({
-      name: `peer: warm runs over ${SESSIONS} sessions`,
-      summary: peerMany.summary,
-      throughput: peerMany.perSecond,
+      name: `floor: warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions`,
+      summary: floorOne.summary,
+      throughput: floorOne.perSecond,
+      note: `${ratio(floorOne.perSecond, peerMany.perSecond)} peer over ${SESSIONS}`,
     });
-    const floors = Array.from({ length: SESSIONS }, () => connectCodeRunner(floor.url));
-    const floorMany = await throughput(
-      floors.map((f) => () => f.run(ECHO_JS, { input: "hi" })),
-      THROUGHPUT_MS,
-    );
-    rows.push({
-      name: `floor: warm runs over ${SESSIONS} sessions`,
-      summary: floorMany.summary,
-      throughput: floorMany.perSecond,
-      note: `${ratio(floorMany.perSecond, peerMany.perSecond)} peer`,
+    floorRatios.push({
+      figure: `${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions of one workspace: throughput ÷ the floor's over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE}`,
+      target: atLeast(0.4),
+      value: one.perSecond / floorOne.perSecond,
     });
-    // The ceiling any run through the Worker has: the same sessions calling ping(), which runs nothing.
-    const pings = await throughput(
-      spreadClients.map(
-        ({ c }) =>
-          () =>
-            c.api.ping(),
-      ),
-      THROUGHPUT_MS,
-    );
-    rows.push({
-      name: `Workshop session ping over ${SESSIONS} sessions (no run: the Worker's own ceiling)`,
-      summary: pings.summary,
-      throughput: pings.perSecond,
-      note: `${ratio(pings.perSecond, peerMany.perSecond)} peer`,
-    });
-
-    // 7. A 10 % mix of while(true): every 10th call of each session is a spinner from another workspace.
-    const spinOwner = await publishedEcho(server.url);
-    const spinDraft = await spinOwner.session.createDraft({
-      files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }],
-    });
-    const spinClients = Array.from({ length: agents.length }, () =>
-      createRpcClient({ url: server.url, token: spinOwner.token }),
-    );
-    let echoes = 0;
-    const spinMs: number[] = [];
-    const mix = await throughput(
-      agents.map((a, i) => {
-        let n = 0;
-        const spinSession = (spinClients[i] as WorkshopClient).getSession();
-        return async () => {
-          if (++n % 10 === 0) {
-            const start = performance.now();
-            const outcome = await spinSession.runDraft(spinDraft.id, {}, undefined, { timeoutMs: 100 });
-            spinMs.push(performance.now() - start);
-            return outcome;
-          }
-          const result = await a.run({ input: "hi" });
-          echoes++;
-          return result;
-        };
-      }),
-      THROUGHPUT_MS,
-    );
-    const echoRate = echoes / (THROUGHPUT_MS / 1000);
-    // A closed loop: each session waits for its own spinner. Were there no interference at all, a session
-    // would still spend 9 echoes at the unloaded pace plus one spinner's wait per 10 calls.
-    const echoMs = (1000 * agents.length) / one.perSecond;
-    const spinWait = spinMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, spinMs.length);
-    const waitingOnly = (agents.length * 9 * 1000) / (9 * echoMs + spinWait);
-    rows.push({
-      name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions with every 10th a while(true) (100 ms deadline)`,
-      throughput: echoRate,
-      note: `echo runs/s ${ratio(one.perSecond, echoRate)} lower than without spinners (waiting for their own spinners, ${Math.round(spinWait)} ms each, alone would make it ${ratio(one.perSecond, waitingOnly)}); ${mix.failed} failed`,
-    });
-
-    // The same sessions, echo only, while another workspace keeps its runners spinning back to back.
-    const spinners = spinClients.slice(0, 4).map((c) => c.getSession());
-    let spun = 0;
-    const spinUntil = performance.now() + THROUGHPUT_MS + 500;
-    const spinning = Promise.all(
-      spinners.map(async (spinSession) => {
-        while (performance.now() < spinUntil) {
-          await spinSession.runDraft(spinDraft.id, {}, undefined, { timeoutMs: 100 }).catch(() => {});
-          spun++;
-        }
-      }),
-    );
-    await new Promise((done) => setTimeout(done, 250));
-    const spunBefore = spun;
-    const beside = await throughput(
-      agents.map((a) => () => a.run({ input: "hi" })),
-      THROUGHPUT_MS,
-    );
-    const spinRate = (spun - spunBefore) / (THROUGHPUT_MS / 1000);
-    await spinning;
-    rows.push({
-      name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions while another workspace spins without pause (4 sessions, 100 ms deadline)`,
-      summary: beside.summary,
-      throughput: beside.perSecond,
-      note: `${ratio(one.perSecond, beside.perSecond)} lower than without; ${spinRate.toFixed(0)} spinners/s (${((100 * spinRate) / (spinRate + beside.perSecond)).toFixed(1)} % of runs); ${beside.failed} failed`,
-    });
-    for (const c of [...clients, ...spinClients, ...spreadClients.map(({ c }) => c)]) c[Symbol.dispose]();
+    if (full) {
+      await spreadRows(server.url, peerMany, floors);
+      await spinnerRows(server.url, agents, one);
+    }
+    for (const c of clients) c[Symbol.dispose]();
     for (const p of [...peers, ...floors]) p[Symbol.dispose]();
-    spinOwner.client[Symbol.dispose]();
 
-    await runaway(server.url, token, agentId);
-    await noisyNeighbour(server.url, agentId, token);
+    if (full) {
+      await runaway(server.url, token, agentId);
+      await noisyNeighbour(server.url, agentId, token);
 
-    // Idle: every Workshop process, nothing asked of it.
-    await new Promise((done) => setTimeout(done, 2000));
-    const idleMs = 5000;
-    const idleCpu = await cpuDuring(workshop.roles, () => new Promise((done) => setTimeout(done, idleMs)));
-    notes.push(
-      `Idle Workshop over ${idleMs / 1000} s: ${(((idleCpu.worker + idleCpu.supervisor + idleCpu.runners) / idleMs) * 100).toFixed(2)} % of one core (Worker ${idleCpu.worker} ms, supervisor ${idleCpu.supervisor} ms, runners ${idleCpu.runners} ms; /proc counts in 10 ms ticks).`,
-    );
-    if (soak) await soakRuns(server.url, token, agentId, workshop.roles);
+      // Idle: every Workshop process, nothing asked of it.
+      await new Promise((done) => setTimeout(done, 2000));
+      const idleMs = 5000;
+      const idleCpu = await cpuDuring(workshop.roles, () => new Promise((done) => setTimeout(done, idleMs)));
+      notes.push(
+        `Idle Workshop over ${idleMs / 1000} s: ${(((idleCpu.worker + idleCpu.supervisor + idleCpu.runners) / idleMs) * 100).toFixed(2)} % of one core (Worker ${idleCpu.worker} ms, supervisor ${idleCpu.supervisor} ms, runners ${idleCpu.runners} ms; /proc counts in 10 ms ticks).`,
+      );
+      if (soak) await soakRuns(server.url, token, agentId, workshop.roles);
 
-    await ideRows(server.url);
-    await directPath();
-    await packageRows(floor.url);
-    await scheduleRows();
+      await ideRows(server.url);
+    }
+    await directPath(floor.url);
+    if (full) {
+      await packageRows(floor.url);
+      await scheduleRows();
+    }
 
     peer[Symbol.dispose]();
     floorSession[Symbol.dispose]();
@@ -477,6 +416,135 @@ async function main(): Promise<void> {
     await floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+type Throughput = Awaited<ReturnType<typeof throughput>>;
+type Agent = ReturnType<WorkshopClient["getAgent"]>;
+
+/** 32 sessions spread across 8 workspaces, the peer's and the floor's 32, and the Worker's ping ceiling. */
+async function spreadRows(url: string, peerMany: Throughput, floors: CodeRunnerStub[]): Promise<void> {
+  const spread = await Promise.all(Array.from({ length: 8 }, () => publishedEcho(url)));
+  const spreadClients = Array.from({ length: SESSIONS }, (_, i) => {
+    const owner = spread[i % 8] as Awaited<ReturnType<typeof publishedEcho>>;
+    const c = createRpcClient({ url, token: owner.token });
+    return { c, agent: c.getAgent(owner.agentId) };
+  });
+  await Promise.all(spreadClients.map(({ agent: a }) => a.run({ input: "warm" }).catch(() => {})));
+  const eight = await throughput(
+    spreadClients.map(
+      ({ agent: a }) =>
+        () =>
+          a.run({ input: "hi" }),
+    ),
+    THROUGHPUT_MS,
+  );
+  rows.push({
+    name: `warm runs over ${SESSIONS} sessions spread across 8 workspaces (${eight.failed} failed)`,
+    summary: eight.summary,
+    throughput: eight.perSecond,
+    note: `${ratio(eight.perSecond, peerMany.perSecond)} peer`,
+  });
+  rows.push({
+    name: `peer: warm runs over ${SESSIONS} sessions`,
+    summary: peerMany.summary,
+    throughput: peerMany.perSecond,
+  });
+  const floorMany = await throughput(
+    floors.map((f) => () => f.run(ECHO_JS, { input: "hi" })),
+    THROUGHPUT_MS,
+  );
+  rows.push({
+    name: `floor: warm runs over ${SESSIONS} sessions`,
+    summary: floorMany.summary,
+    throughput: floorMany.perSecond,
+    note: `${ratio(floorMany.perSecond, peerMany.perSecond)} peer`,
+  });
+  // The ceiling any run through the Worker has: the same sessions calling ping(), which runs nothing.
+  const pings = await throughput(
+    spreadClients.map(
+      ({ c }) =>
+        () =>
+          c.api.ping(),
+    ),
+    THROUGHPUT_MS,
+  );
+  rows.push({
+    name: `Workshop session ping over ${SESSIONS} sessions (no run: the Worker's own ceiling)`,
+    summary: pings.summary,
+    throughput: pings.perSecond,
+    note: `${ratio(pings.perSecond, peerMany.perSecond)} peer`,
+  });
+  for (const { c } of spreadClients) c[Symbol.dispose]();
+}
+
+/** The 16 sessions of one workspace beside spinners of another: every 10th call one, and without pause. */
+async function spinnerRows(url: string, agents: Agent[], one: Throughput): Promise<void> {
+  // A 10 % mix of while(true): every 10th call of each session is a spinner from another workspace.
+  const spinOwner = await publishedEcho(url);
+  const spinDraft = await spinOwner.session.createDraft({
+    files: [echoFiles()[0] as GadgetFile, { path: "index.ts", content: SPIN }],
+  });
+  const spinClients = Array.from({ length: agents.length }, () => createRpcClient({ url, token: spinOwner.token }));
+  let echoes = 0;
+  const spinMs: number[] = [];
+  const mix = await throughput(
+    agents.map((a, i) => {
+      let n = 0;
+      const spinSession = (spinClients[i] as WorkshopClient).getSession();
+      return async () => {
+        if (++n % 10 === 0) {
+          const start = performance.now();
+          const outcome = await spinSession.runDraft(spinDraft.id, {}, undefined, { timeoutMs: 100 });
+          spinMs.push(performance.now() - start);
+          return outcome;
+        }
+        const result = await a.run({ input: "hi" });
+        echoes++;
+        return result;
+      };
+    }),
+    THROUGHPUT_MS,
+  );
+  const echoRate = echoes / (THROUGHPUT_MS / 1000);
+  // A closed loop: each session waits for its own spinner. Were there no interference at all, a session
+  // would still spend 9 echoes at the unloaded pace plus one spinner's wait per 10 calls.
+  const echoMs = (1000 * agents.length) / one.perSecond;
+  const spinWait = spinMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, spinMs.length);
+  const waitingOnly = (agents.length * 9 * 1000) / (9 * echoMs + spinWait);
+  rows.push({
+    name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions with every 10th a while(true) (100 ms deadline)`,
+    throughput: echoRate,
+    note: `echo runs/s ${ratio(one.perSecond, echoRate)} lower than without spinners (waiting for their own spinners, ${Math.round(spinWait)} ms each, alone would make it ${ratio(one.perSecond, waitingOnly)}); ${mix.failed} failed`,
+  });
+
+  // The same sessions, echo only, while another workspace keeps its runners spinning back to back.
+  const spinners = spinClients.slice(0, 4).map((c) => c.getSession());
+  let spun = 0;
+  const spinUntil = performance.now() + THROUGHPUT_MS + 500;
+  const spinning = Promise.all(
+    spinners.map(async (spinSession) => {
+      while (performance.now() < spinUntil) {
+        await spinSession.runDraft(spinDraft.id, {}, undefined, { timeoutMs: 100 }).catch(() => {});
+        spun++;
+      }
+    }),
+  );
+  await new Promise((done) => setTimeout(done, 250));
+  const spunBefore = spun;
+  const beside = await throughput(
+    agents.map((a) => () => a.run({ input: "hi" })),
+    THROUGHPUT_MS,
+  );
+  const spinRate = (spun - spunBefore) / (THROUGHPUT_MS / 1000);
+  await spinning;
+  rows.push({
+    name: `warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions while another workspace spins without pause (4 sessions, 100 ms deadline)`,
+    summary: beside.summary,
+    throughput: beside.perSecond,
+    note: `${ratio(one.perSecond, beside.perSecond)} lower than without; ${spinRate.toFixed(0)} spinners/s (${((100 * spinRate) / (spinRate + beside.perSecond)).toFixed(1)} % of runs); ${beside.failed} failed`,
+  });
+  for (const c of spinClients) c[Symbol.dispose]();
+  spinOwner.client[Symbol.dispose]();
 }
 
 /** A firing's delay after its slot, and 1,000 agents due in the same minute (schedule-bench.ts). */
@@ -710,19 +778,43 @@ async function noisyNeighbour(url: string, agentId: string, token: string): Prom
   b[Symbol.dispose]();
 }
 
-/** The same warm run with isolates in the Worker's own process (the Cloudflare path, no local limits). */
-async function directPath(): Promise<void> {
+/**
+ * The same warm run with isolates in the Worker's own process (the Cloudflare path, no local limits),
+ * warmed up until stable and measured in rounds interleaved with the floor's warm run, its reference.
+ */
+async function directPath(floorUrl: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-direct-"));
   const server = await startWorkshopServer({ dataDir, pool: false });
+  const floor = connectCodeRunner(floorUrl);
   try {
     const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
+    const kinds = {
+      direct: () => agent.run({ input: "hi" }),
+      floor: () => floor.run(ECHO_JS, { input: "hi" }),
+    };
+    const warmUp = await warmUntilStable(kinds.direct);
+    await warmUntilStable(kinds.floor);
+    const samples = { direct: [] as number[], floor: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      samples.direct.push(...(await timeEach(N / ROUNDS, 0, kinds.direct)));
+      samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
+    }
+    const direct = summarize(samples.direct);
+    const floorWarm = summarize(samples.floor);
     rows.push({
       name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)",
-      summary: summarize(await timeEach(N, 100, () => agent.run({ input: "hi" }))),
+      summary: direct,
+      note: `${ratio(direct.median, floorWarm.median)} floor (its warm run in the same rounds: median ${fmt(floorWarm.median)}, p99 ${fmt(floorWarm.p99)} ms); warm-up ${warmUp} batches of 200; ${ROUNDS} interleaved rounds`,
+    });
+    floorRatios.push({
+      figure: "without the runner pool (in-process Worker Loader): warm echo ÷ the floor's warm run (median)",
+      target: atMost(1.5),
+      value: direct.median / floorWarm.median,
     });
     client[Symbol.dispose]();
   } finally {
+    floor[Symbol.dispose]();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -749,6 +841,7 @@ function print(baseline: Summary): void {
     for (const bundle of bundles.slice(0, 12))
       lines.push(`| ${bundle.name} | ${kb(bundle.bytes)} | ${kb(bundle.gzip)} |`);
   }
+  if (floorRatios.length > 0) lines.push("", ...floorRatioTable(floorRatios));
   console.log(lines.join("\n"));
 }
 

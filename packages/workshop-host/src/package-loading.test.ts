@@ -5,7 +5,10 @@
  */
 
 import { createRequire } from "node:module";
-import type { ExecuteReply } from "@gadgets/workshop-backend/executor";
+import type { LaneReply, RunnerLaneApi } from "@gadgets/workshop-pool/protocol";
+import { type MessageSocket, newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
+import type { RpcStub } from "capnweb";
+import { WebSocket } from "ws";
 import type { GadgetManifest, JsonValue } from "@gadgets/workshop-shared/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGadget } from "@gadgets/workshop-backend/build/gadget-build.ts";
@@ -17,9 +20,19 @@ import { bundleWorker } from "./worker-bundle.ts";
 
 const require = createRequire(import.meta.url);
 let runner: RunnerProcess;
+let lane: RpcStub<RunnerLaneApi>;
+/** A runner serves one workspace for its life. */
+const workspaceId = "pkg-ws";
 
 beforeAll(async () => {
-  runner = await startRunner(await bundleWorker(require.resolve("@gadgets/workshop-backend/runner-worker")), 256);
+  runner = await startRunner(await bundleWorker(require.resolve("@gadgets/workshop-backend/runner-entry")), 256);
+  await runner.assign(workspaceId, 4);
+  const socket = new WebSocket(runner.laneUrl.replace("http:", "ws:"));
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  lane = newBatchedRpcSession<RunnerLaneApi>(socket as unknown as MessageSocket);
 }, 60_000);
 afterAll(() => runner?.kill());
 
@@ -33,11 +46,12 @@ async function runGadget(
   const tree = memoryTree(packages, dependencies);
   const files = gadgetWith(source, dependencies, tree.lock);
   const manifest = JSON.parse(files[0]?.content ?? "{}") as GadgetManifest;
-  const workspaceId = `pkg-ws-${runs++}`;
+  runs++;
   const built = await buildGadget(files, manifest, workspaceId, tree.source);
   if (!built.ok) throw new Error(built.error.message);
-  const reply: ExecuteReply = await runner.api.execute(
+  const reply: LaneReply = await lane.execute(
     {
+      leaseId: "test",
       runId: `run-${runs}`,
       workspaceId,
       grants: {},

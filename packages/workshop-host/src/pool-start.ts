@@ -15,7 +15,7 @@ import {
   RUNS_PER_RUNNER,
 } from "@gadgets/workshop-shared/limits";
 import { startRunner } from "./runner-process.ts";
-import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
+import { type PoolReport, RunnerPool, type RunnerPoolOptions } from "@gadgets/workshop-pool/supervisor";
 
 export type PoolOptions = Partial<Omit<RunnerPoolOptions, "start" | "onOutput" | "report">>;
 

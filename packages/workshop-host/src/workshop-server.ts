@@ -14,10 +14,9 @@ import { list, text } from "./capnp.ts";
 import { serveDiskStatus } from "./disk-status.ts";
 import { ownInterfaceCidrs } from "./local-addresses.ts";
 import { OutputTail } from "./output-tail.ts";
-import { servePool } from "./pool-server.ts";
 import { loadSecretsKey, newSecretsKey } from "./secrets-key.ts";
 import { type PoolOptions, poolReporter, startPool } from "./pool-start.ts";
-import type { PoolReport, RunnerPool, RunnerPoolStats } from "./runner-pool.ts";
+import { type PoolReport, type RunnerPool, type RunnerPoolStats, servePool } from "@gadgets/workshop-pool/supervisor";
 import { freePort } from "./free-port.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { readWorkerConfig, type WorkerConfig } from "./worker-config.ts";
@@ -97,7 +96,7 @@ export interface WorkshopServer {
 
 const require = createRequire(import.meta.url);
 const backendEntry = () => require.resolve("@gadgets/workshop-backend");
-const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-worker");
+const runnerEntry = () => require.resolve("@gadgets/workshop-backend/runner-entry");
 
 /**
  * Whether lookups must fall back to asking each store: true for a data folder written before the

@@ -6,12 +6,12 @@
  */
 
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
-import { abortResult } from "./abort-result.ts";
+import { abortResult } from "@gadgets/workshop-pool/abort-result";
 import { COMPATIBILITY_DATE } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
 import { readHarnessReply } from "./harness-reply.ts";
 import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
-import { CapabilityTarget, SinkTarget } from "./sink-target.ts";
+import { CapabilityTarget, SinkTarget } from "@gadgets/workshop-pool/sink-target";
 
 /** workerd's words when every promise of a request is pending with nothing left that could settle one. */
 const HUNG = /code had hung and would never generate a response/;

@@ -55,9 +55,11 @@ var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
 var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
+// ../workshop-pool/src/protocol.ts
+var EVENT_LINE_MARKER = "\u001eGWEV1 ";
+
 // src/isolate/harness/contract.ts
 var HARNESS_CONSOLE_MODULE = "__workshop_console.js";
-var EVENT_LINE_MARKER = "\u001eGWEV1 ";
 
 // src/isolate/harness/console-shim.ts
 var LEVELS = ["log", "info", "warn", "error", "debug"];
@@ -687,4 +689,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "712a531011a8f0ed83196fd76629abd8ad445fd5c4215438851248c6bda0f152";
+export const HARNESS_DIGEST = "717aa747a362607c34fe914989d9c9bd715e1addadd64801210c20f50725f0d2";

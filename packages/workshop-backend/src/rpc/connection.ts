@@ -15,7 +15,7 @@ import {
 import type { Env } from "../env.ts";
 import type { Executor } from "../executors/executor.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
-import { PoolExecutor } from "../executors/pool-executor.ts";
+import { PoolExecutor } from "@gadgets/workshop-pool/worker";
 import { randomId } from "../storage/ids.ts";
 import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";

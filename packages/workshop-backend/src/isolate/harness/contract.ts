@@ -21,12 +21,8 @@ export const HARNESS_ENTRYPOINT = "GadgetHarness";
  * writes the entry's real module name in its place.
  */
 export const GADGET_ENTRY_SPECIFIER = "gadget:entry";
-/**
- * Starts every event line the harness writes to the process's stdout (the runner pool's channel):
- * `<marker>[runId, kind, data]`. A line is written synchronously, so it leaves the isolate even when
- * the gadget then spins for ever.
- */
-export const EVENT_LINE_MARKER = "\u001eGWEV1 ";
+/** Starts every event line the harness writes to the process's stdout (the runner pool's channel). */
+export { EVENT_LINE_MARKER } from "@gadgets/workshop-pool/protocol";
 
 /**
  * The overseer's event sink as the isolate sees it. Over Workers RPC each call returns a promise,

@@ -1,0 +1,326 @@
+/**
+ * The Worker's side of the one run path: every run goes from this Worker session straight to a
+ * runner of its workspace, on a lane (one WebSocket per leased runner). The supervisor only places and
+ * watches: when the session holds no lane for the workspace, or the runner refuses the job, the
+ * supervisor is asked to place the run (fair turns between workspaces) and answers a lease on the
+ * runner that keeps room for it. It reads each run's start and end from that runner's stdout, enforces
+ * deadline and memory, forwards events, and sends an outcome when it stops a run.
+ *
+ * A job is sent again only after its runner's own refusal (decided before the start line), or once its
+ * runner is gone and the supervisor, having read all it wrote, saw no start line for it. No clock
+ * decides whether a job ran.
+ */
+
+import { type RpcStub, RpcTarget } from "capnweb";
+import { newBatchedRpcSession } from "@gadgets/workshop-shared/batched-websocket";
+import { detached } from "../detached.ts";
+import type {
+  ExecuteJob,
+  ExecuteResult,
+  IsolateEvent,
+  IsolateEventSink,
+  LaneReply,
+  Lease,
+  LeaseListener,
+  RunFate,
+  RunnerLaneApi,
+  RunnerPoolApi,
+} from "../protocol.ts";
+import type { CapabilityTarget } from "../sink-target.ts";
+import { refusedReplyOutcome } from "./refused-reply.ts";
+
+/** How long a finished run's reply waits for its last events, forwarded by the supervisor. */
+const EVENTS_WAIT_MS = 1000;
+/** Placements one run may take: each follows a runner that went away or refused it before it started. */
+const MAX_PLACEMENTS = 3;
+const MAX_REVOKED_EARLY = 64;
+
+/** One leased runner, as this session reaches it. */
+interface LaneLink {
+  lease: Lease;
+  workspace: string;
+  runner: RpcStub<RunnerLaneApi>;
+  /** Code hashes this runner was sent. */
+  sent: Set<string>;
+  inFlight: number;
+  revoked: boolean;
+  /** Its link broke: a call failing then was lost, not refused. */
+  broken: boolean;
+}
+
+/** A run in flight on a lane: where its events go, and how the supervisor's word about it reaches it. */
+interface LaneRun {
+  leaseId: string;
+  sink: IsolateEventSink;
+  eventsSent: () => void;
+  stopped: (result: ExecuteResult) => void;
+}
+
+/** How one send's wait ended: the runner answered, its answer was refused on the way, it went away, or the outcome came another way. */
+type Answer =
+  | { by: "reply"; reply: LaneReply }
+  | { by: "refused"; thrown: unknown }
+  | { by: "outcome"; result: ExecuteResult }
+  | { by: "lost" };
+
+/** Not started where it was sent: place it again. */
+const SEND_AGAIN = Symbol("send-again");
+
+const ANSWER_LOST: ExecuteResult = {
+  status: "error",
+  kind: "cancelled",
+  message: "The run's runner went away before its answer was read. Run it again.",
+};
+
+function laneBusy(reason: string): ExecuteResult {
+  return {
+    status: "error",
+    kind: "busy",
+    message: `The local runner pool could not run this gadget (${reason}). Try again; if it keeps failing, restart the Workshop.`,
+  };
+}
+
+/** Resolves with undefined after `ms` unless cancelled. */
+function timer(ms: number): { fired: Promise<undefined>; cancel(): void } {
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const fired = new Promise<undefined>((resolve) => {
+    handle = setTimeout(() => resolve(undefined), ms);
+  });
+  return {
+    fired,
+    cancel: () => {
+      if (handle !== undefined) clearTimeout(handle);
+    },
+  };
+}
+
+/** This session's listener, served to the supervisor as the pool session's main object. */
+export class ListenerTarget extends RpcTarget implements LeaseListener {
+  constructor(private readonly lanes: RunnerLanes) {
+    super();
+  }
+  events(runId: string, batch: IsolateEvent[]): void {
+    this.lanes.run(runId)?.sink.events(batch);
+  }
+  dropped(runId: string, total: number): void {
+    this.lanes.run(runId)?.sink.dropped(total);
+  }
+  eventsSent(runId: string): void {
+    this.lanes.run(runId)?.eventsSent();
+  }
+  stopped(runId: string, result: ExecuteResult): void {
+    this.lanes.run(runId)?.stopped(result);
+  }
+  revoked(leaseId: string): void {
+    this.lanes.revoke(leaseId);
+  }
+}
+
+export class RunnerLanes {
+  readonly #links = new Map<string, LaneLink>();
+  /** The lane each workspace's runs try first. */
+  readonly #preferred = new Map<string, string>();
+  readonly #runs = new Map<string, LaneRun>();
+  readonly #revokedEarly = new Set<string>();
+
+  run(runId: string): LaneRun | undefined {
+    return this.#runs.get(runId);
+  }
+
+  revoke(leaseId: string): void {
+    const link = this.#links.get(leaseId);
+    if (link) {
+      this.#drop(link, undefined);
+      return;
+    }
+    // Revoked before its lane finished opening.
+    if (this.#revokedEarly.size >= MAX_REVOKED_EARLY) this.#revokedEarly.clear();
+    this.#revokedEarly.add(leaseId);
+  }
+
+  /** Runs the job on a runner of its workspace, placed by the supervisor when this session has no lane that takes it. */
+  async execute(
+    pool: RpcStub<RunnerPoolApi>,
+    job: ExecuteJob,
+    sink: IsolateEventSink,
+    capabilities: CapabilityTarget | null,
+    aborted: Promise<ExecuteResult>,
+  ): Promise<ExecuteResult> {
+    let placements = 0;
+    for (;;) {
+      const preferred = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
+      let link = preferred && !preferred.revoked ? preferred : undefined;
+      const placed = link === undefined;
+      if (!link) {
+        if (placements++ >= MAX_PLACEMENTS) return laneBusy("no runner it was placed on took it");
+        const placement = await Promise.race([Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true)), aborted]);
+        if (placement.status !== "placed") return placement;
+        link = await this.#open(pool, job.workspaceId, placement.lease);
+        if (!link) {
+          // Nothing was sent: the run is placed again (its runner went away, say).
+          detached("freeing a placement whose lane did not open", pool.unplace(job.runId));
+          continue;
+        }
+      }
+      const outcome = await this.#send(pool, link, job, placed, sink, capabilities, aborted);
+      if (outcome !== SEND_AGAIN) return outcome;
+      if (placed) detached("freeing a refused placement", pool.unplace(job.runId));
+    }
+  }
+
+  async #send(
+    pool: RpcStub<RunnerPoolApi>,
+    link: LaneLink,
+    job: ExecuteJob,
+    placed: boolean,
+    sink: IsolateEventSink,
+    capabilities: CapabilityTarget | null,
+    aborted: Promise<ExecuteResult>,
+  ): Promise<ExecuteResult | typeof SEND_AGAIN> {
+    let eventsSent: () => void = () => {};
+    let stopped: (result: ExecuteResult) => void = () => {};
+    const allEvents = new Promise<undefined>((resolve) => {
+      eventsSent = () => resolve(undefined);
+    });
+    const stoppedWith = new Promise<ExecuteResult>((resolve) => {
+      stopped = resolve;
+    });
+    this.#runs.set(job.runId, { leaseId: link.lease.leaseId, sink, eventsSent, stopped });
+    link.inFlight++;
+    const outcome = (result: ExecuteResult): Answer => ({ by: "outcome", result });
+    const byPool = stoppedWith.then(outcome);
+    const byAbort = aborted.then(outcome);
+    /** The reply came: its last events may still be on their way through the supervisor. */
+    const afterEvents = async (wait: boolean): Promise<ExecuteResult | undefined> => {
+      if (!wait) return undefined;
+      const enough = timer(EVENTS_WAIT_MS);
+      const late = await Promise.race([allEvents, stoppedWith, aborted, enough.fired]);
+      enough.cancel();
+      return late;
+    };
+    let over = false;
+    // A cancel stops a run by killing its runner (it may be spinning): the next run must not race that
+    // kill on this lane, so it is placed instead, by a supervisor that heard of the cancel first.
+    void aborted.then(() => {
+      if (!over) this.#drop(link, pool);
+    });
+    try {
+      let withCode = !link.sent.has(job.gadget.hash);
+      for (;;) {
+        const { modules: _modules, ...reference } = job.gadget;
+        const replied = Promise.resolve(
+          link.runner.execute(
+            { ...job, gadget: withCode ? job.gadget : reference, leaseId: link.lease.leaseId, placed },
+            capabilities,
+          ),
+        ).then(
+          (reply): Answer => ({ by: "reply", reply }),
+          // The link hears of a break before its calls fail (see #open).
+          (thrown): Answer => (link.broken ? { by: "lost" } : { by: "refused", thrown }),
+        );
+        // No clock: a runner blocked by a spinning run is stopped at that run's deadline, and then this
+        // one is lost (below), or it answers once the spinner is done.
+        const settled = await Promise.race([replied, byPool, byAbort]);
+        if (settled.by === "outcome") return settled.result;
+        if (settled.by === "lost") {
+          this.#drop(link, pool);
+          return await this.#lost(pool, job.runId, link.lease.leaseId, capabilities, stoppedWith, aborted);
+        }
+        // The runner answered but its answer was refused on the way (too deep to send): this run alone
+        // ends, after its events; the lane stays.
+        if (settled.by === "refused") return (await afterEvents(true)) ?? refusedReplyOutcome(settled.thrown);
+        const reply = settled.reply;
+        if (reply.status === "refused") {
+          // Full is a moment's state; closed or not assigned mean the lease is over.
+          if (reply.reason !== "full") this.#drop(link, pool);
+          else if (this.#preferred.get(job.workspaceId) === link.lease.leaseId) this.#preferred.delete(job.workspaceId);
+          return SEND_AGAIN;
+        }
+        if (reply.status === "missing-code") {
+          if (withCode) return laneBusy("the runner did not accept the gadget's code");
+          withCode = true;
+          continue;
+        }
+        if (withCode) link.sent.add(job.gadget.hash);
+        // The supervisor ends it at its deadline, as a run that never settles.
+        if (reply.status === "hung") return await Promise.race([stoppedWith, aborted]);
+        const late = await afterEvents((reply.eventLines ?? 0) > 0);
+        if (late) return late;
+        const { eventLines: _lines, ...result } = reply;
+        return result;
+      }
+    } finally {
+      over = true;
+      this.#runs.delete(job.runId);
+      link.inFlight--;
+      if (link.revoked && link.inFlight === 0) link.runner[Symbol.dispose]();
+    }
+  }
+
+  /**
+   * A run whose link to its runner broke before its reply came: whether it started there is the
+   * supervisor's to say, once it has stopped that runner and read all it wrote. Only a run that never
+   * started — and of which no capability call came, the one way a run has an effect — is sent again.
+   */
+  async #lost(
+    pool: RpcStub<RunnerPoolApi>,
+    runId: string,
+    leaseId: string,
+    capabilities: CapabilityTarget | null,
+    stoppedWith: Promise<ExecuteResult>,
+    aborted: Promise<ExecuteResult>,
+  ): Promise<ExecuteResult | typeof SEND_AGAIN> {
+    const fate = await Promise.race([
+      Promise.resolve(pool.fate(runId, leaseId)).catch((): RunFate => ({ status: "unknown" })),
+      stoppedWith.then((result): RunFate => ({ status: "stopped", result })),
+      aborted.then((result): RunFate => ({ status: "stopped", result })),
+    ]);
+    if (fate.status === "stopped") return fate.result;
+    if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0) return SEND_AGAIN;
+    return ANSWER_LOST;
+  }
+
+  /** The lane of `lease`, opened unless this session has it already; undefined if it cannot be. */
+  async #open(pool: RpcStub<RunnerPoolApi>, workspace: string, lease: Lease): Promise<LaneLink | undefined> {
+    const known = this.#links.get(lease.leaseId);
+    if (known && !known.revoked) {
+      this.#preferred.set(workspace, lease.leaseId);
+      return known;
+    }
+    const socket = await fetch(lease.url, { headers: { Upgrade: "websocket" } }).then(
+      (response) => response.webSocket,
+      () => null,
+    );
+    if (!socket || this.#revokedEarly.delete(lease.leaseId)) {
+      socket?.close();
+      detached("releasing a lease whose lane did not open", pool.releaseLease(lease.leaseId));
+      return undefined;
+    }
+    socket.accept();
+    const runner = newBatchedRpcSession<RunnerLaneApi>(socket);
+    const link: LaneLink = { lease, workspace, runner, sent: new Set(), inFlight: 0, revoked: false, broken: false };
+    // capnweb tells this before it fails the calls in flight, so `broken` is set when they see it.
+    runner.onRpcBroken(() => {
+      link.broken = true;
+      this.#drop(link, pool);
+    });
+    this.#links.set(lease.leaseId, link);
+    this.#preferred.set(workspace, lease.leaseId);
+    return link;
+  }
+
+  /** Stops using a lane; the supervisor is told (unless it ended the lease itself), so it can forget it. */
+  #drop(link: LaneLink, pool: RpcStub<RunnerPoolApi> | undefined): void {
+    if (this.#links.get(link.lease.leaseId) === link) this.#links.delete(link.lease.leaseId);
+    if (this.#preferred.get(link.workspace) === link.lease.leaseId) this.#preferred.delete(link.workspace);
+    if (link.revoked) return;
+    link.revoked = true;
+    if (pool) detached("releasing a lease", pool.releaseLease(link.lease.leaseId));
+    if (link.inFlight === 0) link.runner[Symbol.dispose]();
+  }
+
+  [Symbol.dispose](): void {
+    // The session is going: the pool forgets its leases when its socket closes.
+    for (const link of [...this.#links.values()]) this.#drop(link, undefined);
+  }
+}
