@@ -148,8 +148,6 @@ describe("a run never runs twice", () => {
     // The pool healed: every runner is back, and a run goes through.
     await expect.poll(() => server.poolRunners().length, { timeout: 20_000 }).toBe(4);
     const echo = await w.sessions[0]?.createDraft({ files: gadget(ECHO_SOURCE) });
-    const after = await w.sessions[0]?.runDraft(echo?.id ?? "", { input: "after" });
-    if (after?.status !== "ok") console.log("AFTER", JSON.stringify(after), JSON.stringify(server.poolStats()), JSON.stringify(server.poolRunners()));
     expect(await w.sessions[0]?.runDraft(echo?.id ?? "", { input: "after" })).toMatchObject({ status: "ok" });
   });
 

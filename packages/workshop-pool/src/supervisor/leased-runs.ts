@@ -89,10 +89,13 @@ export class LeasedRuns {
     for (const [runId, placement] of this.#placements) if (placement.listener === listener) this.unplace(runId);
   }
 
-  /** Tells the holders of leases on `slot` to send it nothing more, and closes its lane. */
-  revoke(slot: Slot): void {
+  /**
+   * Tells the holders of leases on `slot` to send it nothing more; and closes its lane unless
+   * `closeLane` is false (a demoted runner: it serves again once its long run is over).
+   */
+  revoke(slot: Slot, closeLane = true): void {
     this.#leases.revokeAll(slot);
-    if (slot.state.kind !== "fresh" && !isRetired(slot))
+    if (closeLane && slot.state.kind !== "fresh" && !isRetired(slot))
       detached(`closing runner ${slot.id}'s lane`, slot.runner.close(), this.#log);
   }
 

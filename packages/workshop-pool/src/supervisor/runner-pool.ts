@@ -125,7 +125,7 @@ export class RunnerPool {
     });
     this.#active = new ActiveRuns({
       kill: (slot) => this.#slots.recycle(slot, true),
-      demoted: (slot) => this.#leased.revoke(slot),
+      demoted: (slot) => this.#leased.revoke(slot, false),
       stopped: (result) => this.#count(result),
     });
     this.#leased = new LeasedRuns({

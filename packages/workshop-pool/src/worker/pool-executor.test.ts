@@ -1,21 +1,10 @@
-import { RpcTarget } from "capnweb";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DirectFate, DirectJob, DirectReply, Lease } from "../protocol.ts";
-import { DirectLanes } from "./direct-lanes.ts";
-import type { ExecuteJob, ExecuteReply, ExecuteRequest, ExecuteResult, IsolateEventSink } from "../protocol.ts";
-import { PoolExecutor } from "./pool-executor.ts";
-import { upgradingFetch } from "../testing/socket-pair.ts";
+import type { ExecuteResult } from "../protocol.ts";
+import { PoolExecutor, type PoolRequest } from "./pool-executor.ts";
+import { fakeWorld, leaseOn, POOL_URL, quietSink, tooDeepToSend, tracked } from "./testing/lane-fakes.ts";
 
-/** Deeper than any Cap'n Web link will carry (its limit is 256): a reply holding it cannot be sent. */
-function tooDeepToSend(): unknown {
-  let value: unknown = 0;
-  for (let i = 0; i < 300; i++) value = [value];
-  return value;
-}
-
-const sink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 let nextRun = 0;
-const request = (payload: string, signal = new AbortController().signal): ExecuteRequest => ({
+const request = (payload: string, signal = new AbortController().signal): PoolRequest => ({
   runId: `run-${nextRun++}`,
   workspaceId: "w",
   grants: {},
@@ -23,209 +12,158 @@ const request = (payload: string, signal = new AbortController().signal): Execut
   gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
   payload,
   limits: { cpuMs: 1000, timeoutMs: 1000 },
-  sink,
+  sink: quietSink,
   signal,
 });
 
-/** Resolves once `check` holds, tried again at each `notify()` (a fake heard a call): no polling, no clock. */
-class Heard {
-  readonly #waiting = new Set<() => void>();
-  until(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const retry = () => {
-        if (!check()) return;
-        this.#waiting.delete(retry);
-        resolve();
-      };
-      this.#waiting.add(retry);
-    });
-  }
-  notify(): void {
-    for (const retry of [...this.#waiting]) retry();
-  }
-}
+const FINE: ExecuteResult = { status: "ok", result: "fine" };
+const TIMED_OUT = { kind: "timeout", message: "The run took longer than 1000 ms." } as const;
 
-/**
- * The supervisor as the Worker sees it. It keeps the code it was sent (`forget` empties that, as a
- * restarted pool would); a payload says how it answers: "deep" (a reply too deep to send), "hung",
- * "never" (no answer), "no-code" (missing code even when sent), anything else ok. It leases a runner
- * only when given `lane`.
- */
-class FakePool extends RpcTarget {
-  readonly runs: string[] = [];
-  /** Whether each job came with its code. */
-  readonly withCode: boolean[] = [];
-  readonly cancels: [string, string, string | undefined][] = [];
-  readonly #known = new Set<string>();
-  /** Set, the next run breaks the link instead of answering. */
-  breakLink: (() => void) | undefined;
-  lane: Lease | undefined;
-  readonly heard = new Heard();
-  forget(): void {
-    this.#known.clear();
-  }
-  async execute(job: ExecuteJob): Promise<ExecuteReply> {
-    this.runs.push(job.runId);
-    this.withCode.push(job.gadget.modules !== undefined);
-    this.heard.notify();
-    const breakLink = this.breakLink;
-    this.breakLink = undefined;
-    if (breakLink) {
-      breakLink();
-      return new Promise(() => {});
-    }
-    if (job.payload === "no-code") return { status: "missing-code" };
-    if (job.gadget.modules) this.#known.add(job.gadget.hash);
-    else if (!this.#known.has(job.gadget.hash)) return { status: "missing-code" };
-    if (job.payload === "deep") return { status: "ok", result: tooDeepToSend() } as ExecuteReply;
+/** A fake pool and runner 1, whose lane answers by payload: "deep" (a reply too deep to send), "hung", "never" (no answer), else ok. */
+function setup() {
+  const world = fakeWorld();
+  const runner1 = world.runner(1);
+  runner1.answer = (job) => {
+    if (job.payload === "deep") return { status: "ok", result: tooDeepToSend() };
     if (job.payload === "hung") return { status: "hung" };
     if (job.payload === "never") return new Promise(() => {});
-    return { status: "ok", result: "fine" };
-  }
-  async lease(): Promise<Lease | null> {
-    return this.lane ?? null;
-  }
-  async fate(): Promise<DirectFate> {
-    return { status: "never-started" };
-  }
-  async cancel(runId: string, reason: string, leaseId?: string): Promise<boolean> {
-    this.cancels.push([runId, reason, leaseId]);
-    this.heard.notify();
-    return true;
-  }
-  async releaseLease(): Promise<void> {}
-}
-
-/** A leased runner's direct lane: a payload "full" is refused, "never" is not answered, else ok. */
-class FakeLane extends RpcTarget {
-  readonly jobs: DirectJob[] = [];
-  readonly heard = new Heard();
-  async execute(job: DirectJob): Promise<DirectReply> {
-    this.jobs.push(job);
-    this.heard.notify();
-    if (job.payload === "full") return { status: "refused", reason: "full" };
-    if (job.payload === "never") return new Promise(() => {});
-    return { status: "ok", result: "direct" };
-  }
-}
-
-/** A pool at `http://pool`, and a `fetch` that serves it (and `lane`, at its lease's URL). */
-function served(pool: FakePool, lane?: FakeLane) {
-  const poolSide = upgradingFetch(() => pool);
-  const laneSide = upgradingFetch(() => lane);
-  const fetch = vi.fn((url: string) => (url === "http://pool" ? poolSide.fetch() : laneSide.fetch()));
-  vi.stubGlobal("fetch", fetch);
-  return { fetch, sockets: poolSide.sockets };
-}
-
-/**
- * Resolves once the lease the executor asked for after its last run is held and its lane open, or
- * refused (the executor asks before that run's outcome is returned).
- */
-function laneAsked(): () => Promise<void> {
-  const want = vi.spyOn(DirectLanes.prototype, "want");
-  return async () => {
-    await want.mock.results.at(-1)?.value;
+    return FINE;
   };
+  const executor = new PoolExecutor({ url: POOL_URL, secret: "s" });
+  const poolOpened = () => world.fetch.mock.calls.filter(([url]) => url === POOL_URL).length;
+  return { ...world, runner1, executor, poolOpened };
 }
-
-const TIMED_OUT = { kind: "timeout", message: "The run took longer than 1000 ms." };
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
 describe("PoolExecutor", () => {
-  it("ends a run whose reply the pool's link refused as that run's outcome, and keeps the pool for the next", async () => {
-    const pool = new FakePool();
-    const { fetch } = served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    expect(await executor.execute(request("deep"))).toMatchObject({
+  it("places a workspace's first run on the pool session it opens, and sends later runs straight to the lane", async () => {
+    const { pool, runner1, executor, fetch, poolOpened } = setup();
+    const first = request("echo");
+    expect(await executor.execute(first)).toEqual(FINE);
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
+    expect(pool.places).toEqual([[first.runId, "w", false]]);
+    expect(runner1.jobs.map((job) => [job.leaseId, job.placed])).toEqual([
+      ["L1", true],
+      ["L1", false],
+    ]);
+    expect(poolOpened()).toBe(1);
+    expect(fetch.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: "Bearer s" });
+    executor[Symbol.dispose]();
+  });
+
+  it("ends a run whose reply its runner's link refused as that run's outcome, and keeps lane and pool", async () => {
+    const { pool, runner1, executor, poolOpened, opened } = setup();
+    const deep = request("deep");
+    // The supervisor says the run's event lines are all sent, on the session's main object.
+    runner1.heard.until(() => runner1.jobs.length === 1).then(() => pool.listener?.eventsSent(deep.runId));
+    expect(await executor.execute(deep)).toMatchObject({
       status: "error",
       kind: "invalid",
       error: { name: "UnsendableReply", message: expect.stringContaining("maximum allowed depth") },
     });
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    expect(pool.runs).toHaveLength(2);
-    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
+    expect(runner1.jobs).toHaveLength(2);
+    expect(pool.places).toHaveLength(1);
+    expect(poolOpened()).toBe(1);
+    expect(opened(1)).toBe(1);
     executor[Symbol.dispose]();
   });
 
-  it("reconnects after a run lost with a broken link, saying the pool could not run it", async () => {
-    const pool = new FakePool();
-    const { fetch, sockets } = served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    pool.breakLink = () => sockets.at(-1)?.close();
-    expect(await executor.execute(request("echo"))).toMatchObject({ status: "error", kind: "busy" });
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    expect(fetch).toHaveBeenCalledTimes(2);
-    executor[Symbol.dispose]();
-  });
-  it("sends a gadget's code once per session, and again when the pool has lost it", async () => {
-    const pool = new FakePool();
-    served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    pool.forget();
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    expect(pool.withCode).toEqual([true, false, false, true]);
+  it("ends a run whose pool answer was refused over a link still up as that run's outcome, and keeps the pool", async () => {
+    const { pool, executor, poolOpened } = setup();
+    pool.placement = (_runId, count) => {
+      if (count === 1) throw new Error("the placement could not be made");
+      return leaseOn(1);
+    };
+    expect(await executor.execute(request("echo"))).toMatchObject({
+      status: "error",
+      kind: "invalid",
+      error: { name: "UnsendableReply", message: expect.stringContaining("the placement could not be made") },
+    });
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
+    expect(poolOpened()).toBe(1);
     executor[Symbol.dispose]();
   });
 
-  it("ends as busy, naming the code, when the pool refuses code it was sent in full", async () => {
-    const pool = new FakePool();
-    served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    const result = await executor.execute(request("no-code"));
-    expect(result).toMatchObject({ status: "error", kind: "busy" });
-    expect("message" in result && result.message).toMatch(/did not accept the gadget's code/);
-    expect(pool.runs).toHaveLength(1);
+  it("says the pool could not run a run lost with a broken pool link, and reconnects", async () => {
+    const { pool, executor, poolSockets, poolOpened } = setup();
+    pool.placement = (_runId, count) => {
+      if (count > 1) return leaseOn(1);
+      poolSockets.at(-1)?.close();
+      return new Promise(() => {});
+    };
+    const lost = await executor.execute(request("echo"));
+    expect(lost).toMatchObject({ status: "error", kind: "busy" });
+    expect("message" in lost && lost.message).toMatch(/could not run this gadget/);
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
+    expect(poolOpened()).toBe(2);
+    executor[Symbol.dispose]();
+  });
+
+  it("places runs anew on a new pool session once the old one broke: its leases ended with it", async () => {
+    const { pool, runner1, executor, poolSockets, poolOpened, runner } = setup();
+    const runner2 = runner(2);
+    pool.placement = (_runId, count) => leaseOn(count);
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
+    poolSockets[0]?.close();
+    await pool.heard.until(() => poolSockets[0]?.closed);
+    // The session breaks with no call in flight: the next run still runs, on the new session.
+    await new Promise((done) => setTimeout(done, 10));
+    const next = request("echo");
+    expect(await executor.execute(next)).toEqual(FINE);
+    expect(poolOpened()).toBe(2);
+    expect(pool.places.map(([runId]) => runId).at(-1)).toBe(next.runId);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(runner2.jobs.map((job) => [job.runId, job.leaseId, job.placed])).toEqual([[next.runId, "L2", true]]);
     executor[Symbol.dispose]();
   });
 
   it("says the pool could not be reached when it answers without a WebSocket, and tries again on the next run", async () => {
-    const pool = new FakePool();
-    const { fetch } = served(pool);
-    fetch.mockImplementationOnce(async () => ({ status: 401, webSocket: undefined }) as never);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
+    const { executor, fetch } = setup();
+    fetch.mockImplementationOnce(async () => ({ status: 401, webSocket: null }));
     const result = await executor.execute(request("echo"));
     expect(result).toMatchObject({ status: "error", kind: "busy" });
     expect("message" in result && result.message).toMatch(/answered 401 instead of a WebSocket/);
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
+    expect(await executor.execute(request("echo"))).toEqual(FINE);
     executor[Symbol.dispose]();
   });
 
-  it("holds a run the pool found hung until its deadline's abort, and ends it as that timeout", async () => {
-    const pool = new FakePool();
-    served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
+  it("holds a run its runner found hung until the supervisor's outcome, told on the session's main object", async () => {
+    const { pool, runner1, executor } = setup();
+    const asked = request("hung");
+    const hung = tracked(executor.execute(asked));
+    await runner1.heard.until(() => runner1.jobs.length === 1);
+    await new Promise((done) => setTimeout(done, 50));
+    expect(hung.over()).toBe(false);
+    const stopped: ExecuteResult = { status: "error", ...TIMED_OUT };
+    await pool.listener?.stopped(asked.runId, stopped);
+    expect(await hung.result).toEqual(stopped);
+    expect(pool.cancels).toEqual([]);
+    executor[Symbol.dispose]();
+  });
+
+  it("ends a hung run at its deadline's abort, and asks the pool to stop it on its lease", async () => {
+    const { pool, runner1, executor } = setup();
     const deadline = new AbortController();
-    vi.useFakeTimers();
-    let result: ExecuteResult | undefined;
-    const run = executor.execute(request("hung", deadline.signal)).then((value) => {
-      result = value;
-      return value;
-    });
-    // Every message in flight is delivered (the fake sockets use timers): the hung reply is in.
-    await vi.runAllTimersAsync();
-    expect(pool.runs).toHaveLength(1);
-    expect(result).toBeUndefined();
+    const asked = request("hung", deadline.signal);
+    const hung = tracked(executor.execute(asked));
+    await runner1.heard.until(() => runner1.jobs.length === 1);
+    await new Promise((done) => setTimeout(done, 50));
+    expect(hung.over()).toBe(false);
     deadline.abort(TIMED_OUT);
-    expect(await run).toEqual({ status: "error", ...TIMED_OUT });
-    // The pool, which ends such a run itself, is told too.
-    await vi.runAllTimersAsync();
-    expect(pool.cancels).toEqual([[pool.runs[0], "timeout", undefined]]);
+    expect(await hung.result).toEqual({ status: "error", ...TIMED_OUT });
+    await pool.heard.until(() => pool.cancels.length > 0);
+    expect(pool.cancels).toEqual([[asked.runId, "timeout", "L1"]]);
     executor[Symbol.dispose]();
   });
 
-  it("ends a cancelled run at once, and asks the pool to stop it, saying why", async () => {
-    const pool = new FakePool();
-    served(pool);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
+  it("ends a cancelled run at once, asks the pool to stop it naming why and its lease, and places later runs", async () => {
+    const { pool, runner1, executor } = setup();
+    pool.placement = () => leaseOn(1);
     for (const [reason, kind] of [
       [undefined, "cancelled"],
       [TIMED_OUT, "timeout"],
@@ -233,53 +171,29 @@ describe("PoolExecutor", () => {
       const cancel = new AbortController();
       const asked = request("never", cancel.signal);
       const run = executor.execute(asked);
-      await pool.heard.until(() => pool.runs.includes(asked.runId));
+      await runner1.heard.until(() => runner1.jobs.some((job) => job.runId === asked.runId));
       cancel.abort(reason);
       expect(await run).toMatchObject({ status: "error", kind });
       await pool.heard.until(() => pool.cancels.length > 0);
-      expect(pool.cancels.pop()).toEqual([asked.runId, kind, undefined]);
+      expect(pool.cancels.pop()).toEqual([asked.runId, kind, "L1"]);
     }
+    // Each run after a cancel was placed: its lane's runner is about to be killed.
+    expect(pool.places).toHaveLength(2);
+    expect(runner1.jobs.every((job) => job.placed)).toBe(true);
     executor[Symbol.dispose]();
   });
 
-  it("sends a workspace's later runs straight to its leased runner, and the pool's way when that runner is full", async () => {
-    const opened = laneAsked();
-    const pool = new FakePool();
-    const lane = new FakeLane();
-    pool.lane = { leaseId: "L1", url: "http://lane" };
-    served(pool, lane);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "fine" });
-    await opened();
-    expect(await executor.execute(request("echo"))).toEqual({ status: "ok", result: "direct" });
-    const full = request("full");
-    expect(await executor.execute(full)).toEqual({ status: "ok", result: "fine" });
-    expect(lane.jobs.map((job) => [job.payload, job.leaseId])).toEqual([
-      ["echo", "L1"],
-      ["full", "L1"],
-    ]);
-    expect(pool.runs).toHaveLength(2);
-    expect(pool.runs.at(-1)).toBe(full.runId);
-    executor[Symbol.dispose]();
-  });
-
-  it("names the lease of a direct run it asks the pool to stop", async () => {
-    const opened = laneAsked();
-    const pool = new FakePool();
-    const lane = new FakeLane();
-    pool.lane = { leaseId: "L1", url: "http://lane" };
-    served(pool, lane);
-    const executor = new PoolExecutor({ url: "http://pool", secret: "s" });
-    await executor.execute(request("echo"));
-    await opened();
+  it("names no lease when it cancels a run still waiting for its placement", async () => {
+    const { pool, executor } = setup();
+    pool.placement = () => new Promise(() => {});
     const cancel = new AbortController();
-    const asked = request("never", cancel.signal);
+    const asked = request("echo", cancel.signal);
     const run = executor.execute(asked);
-    await lane.heard.until(() => lane.jobs.some((job) => job.runId === asked.runId));
+    await pool.heard.until(() => pool.places.length === 1);
     cancel.abort();
     expect(await run).toMatchObject({ status: "error", kind: "cancelled" });
     await pool.heard.until(() => pool.cancels.length > 0);
-    expect(pool.cancels).toEqual([[asked.runId, "cancelled", "L1"]]);
+    expect(pool.cancels).toEqual([[asked.runId, "cancelled", undefined]]);
     executor[Symbol.dispose]();
   });
 });

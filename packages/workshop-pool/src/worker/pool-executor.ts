@@ -47,6 +47,8 @@ function unreachable(reason: string): ExecuteResult {
 export class PoolExecutor {
   readonly #options: PoolExecutorOptions;
   #pool: Promise<RpcStub<RunnerPoolApi>> | undefined;
+  /** The session `#pool` opened, once it is open. */
+  #session: RpcStub<RunnerPoolApi> | undefined;
   readonly #lanes = new RunnerLanes();
   /** Pool sessions whose link broke: a call failing on one was lost, not refused. */
   readonly #broken = new WeakSet<object>();
@@ -65,7 +67,15 @@ export class PoolExecutor {
     // The session's listener is its main object: the supervisor holds it for the session's life.
     const pool = newBatchedRpcSession<RunnerPoolApi>(socket, new ListenerTarget(this.#lanes));
     // capnweb tells this before it fails the calls in flight, so a failed call can tell which it was.
-    pool.onRpcBroken(() => this.#broken.add(pool));
+    pool.onRpcBroken(() => {
+      this.#broken.add(pool);
+      if (this.#session !== pool) return;
+      // The next run opens a new session, and its leases: this one's ended with it.
+      this.#session = undefined;
+      this.#pool = undefined;
+      this.#lanes.forgetLeases();
+    });
+    this.#session = pool;
     return pool;
   }
 
@@ -116,7 +126,6 @@ export class PoolExecutor {
     } catch (error) {
       // The pool answered over a link still up, but its answer was refused on the way: this run ends so.
       if (!this.#broken.has(pool)) return refusedReplyOutcome(error);
-      this.#pool = undefined;
       return unreachable(error instanceof Error ? error.message : String(error));
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);
@@ -127,6 +136,7 @@ export class PoolExecutor {
     this.#lanes[Symbol.dispose]();
     const pool = this.#pool;
     this.#pool = undefined;
+    this.#session = undefined;
     if (pool)
       detached(
         "closing the pool session",

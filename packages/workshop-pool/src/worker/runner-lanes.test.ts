@@ -1,22 +1,12 @@
-import { RpcTarget, type RpcStub } from "capnweb";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DirectFate, DirectJob, DirectReply, Lease, LeaseListener, RunnerPoolApi } from "../protocol.ts";
-import { DirectLanes, NOT_DIRECT } from "./direct-lanes.ts";
+import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink, LaneJob } from "../protocol.ts";
 import { CapabilityTarget } from "../sink-target.ts";
-import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink } from "../protocol.ts";
-import { upgradingFetch } from "../testing/socket-pair.ts";
+import { RunnerLanes } from "./runner-lanes.ts";
+import { abortable, fakeWorld, leaseOn, quietSink, tooDeepToSend, tracked } from "./testing/lane-fakes.ts";
 
-/** Deeper than any Cap'n Web link will carry (its limit is 256): a reply holding it cannot be sent. */
-function tooDeepToSend(): unknown {
-  let value: unknown = 0;
-  for (let i = 0; i < 300; i++) value = [value];
-  return value;
-}
-
-const sink: IsolateEventSink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 const never = new Promise<ExecuteResult>(() => {});
 let nextRun = 0;
-const job = (): ExecuteJob => ({
+const job = (extra: Partial<ExecuteJob> = {}): ExecuteJob => ({
   runId: `run-${nextRun++}`,
   workspaceId: "w",
   grants: {},
@@ -24,267 +14,360 @@ const job = (): ExecuteJob => ({
   gadget: { hash: "hash", mainModule: "h.js", modules: { "h.js": "" } },
   payload: null,
   limits: { cpuMs: 1000, timeoutMs: 1000 },
+  ...extra,
 });
-
-/** A leased runner's direct lane; `answer` says how it replies to each job. */
-class FakeLane extends RpcTarget {
-  readonly jobs: DirectJob[] = [];
-  constructor(private readonly answer: (job: DirectJob) => Promise<unknown>) {
-    super();
-  }
-  async execute(job: DirectJob): Promise<DirectReply> {
-    this.jobs.push(job);
-    return (await this.answer(job)) as DirectReply;
-  }
-}
-
-const LOST: DirectFate = {
-  status: "ended",
-  result: { status: "error", kind: "cancelled", message: "runner went away" },
-};
-
-function setup(answer: (job: DirectJob, lanes: DirectLanes) => Promise<unknown>, fate: DirectFate = LOST) {
-  const lanes = new DirectLanes();
-  const runner = new FakeLane((job) => answer(job, lanes));
-  const served = upgradingFetch(() => runner);
-  const fetch = vi.fn(served.fetch);
-  vi.stubGlobal("fetch", fetch);
-  const fates: string[] = [];
-  const released: string[] = [];
-  /** What the supervisor would tell this session: the listener it was given with the lease. */
-  let listener: LeaseListener | undefined;
-  const pool = {
-    lease: async (_workspace: string, given: LeaseListener): Promise<Lease> => {
-      listener = given;
-      return { leaseId: "L1", url: "fake://" };
-    },
-    fate: async (runId: string, leaseId: string): Promise<DirectFate> => {
-      fates.push(runId);
-      expect(leaseId).toBe("L1");
-      return fate;
-    },
-    releaseLease: async (leaseId: string) => {
-      released.push(leaseId);
-    },
-    cancel: async () => true,
-  } as unknown as RpcStub<RunnerPoolApi>;
-  const supervisor = () => listener as LeaseListener;
-  return { lanes, runner, pool, fetch, fates, released, supervisor, sockets: served.sockets };
-}
-
-/** Opens workspace "w"'s lane: resolves once the lease is held and its socket open. */
-async function openLane(lanes: DirectLanes, pool: RpcStub<RunnerPoolApi>) {
-  await lanes.want(pool, "w");
-}
-
-/** Starts a direct run, and says whether it has ended yet. */
-function started(result: Promise<ExecuteResult | typeof NOT_DIRECT>) {
-  let over = false;
-  void result.then(() => {
-    over = true;
-  });
-  return { result, over: () => over };
-}
 
 const TIMEOUT: ExecuteResult = { status: "error", kind: "timeout", message: "The run took longer than 1000 ms." };
 const CANCELLED: ExecuteResult = { status: "error", kind: "cancelled", message: "The run was cancelled." };
+const FINE: ExecuteResult = { status: "ok", result: "fine" };
+
+/** A world of fake runners and a fake pool, and the lanes of one Worker session on it. */
+function setup() {
+  const world = fakeWorld();
+  const lanes = new RunnerLanes();
+  const pool = world.connect(lanes);
+  const run = (
+    sent: ExecuteJob = job(),
+    aborted = never,
+    capabilities: CapabilityTarget | null = null,
+    sink: IsolateEventSink = quietSink,
+  ) => lanes.execute(pool, sent, sink, capabilities, aborted);
+  return { ...world, lanes, stub: pool, run };
+}
+
+const sent = (jobs: LaneJob[]) => jobs.map((one) => [one.runId, one.leaseId, one.placed]);
 
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
-describe("DirectLanes", () => {
+describe("RunnerLanes", () => {
+  it("places a workspace's first run and sends it as placed; later runs go straight to that lane", async () => {
+    const { pool, run, runner, opened } = setup();
+    const runner1 = runner(1);
+    const first = job({ nested: true });
+    const second = job();
+    expect(await run(first)).toEqual(FINE);
+    expect(await run(second)).toEqual(FINE);
+    expect(pool.places).toEqual([[first.runId, "w", true]]);
+    expect(sent(runner1.jobs)).toEqual([
+      [first.runId, "L1", true],
+      [second.runId, "L1", false],
+    ]);
+    expect(opened(1)).toBe(1);
+    expect(pool.unplaced).toEqual([]);
+  });
+
+  it("returns what the pool answers instead of a placement, and the abort while it waits for one", async () => {
+    const { pool, run } = setup();
+    const busy: ExecuteResult = { status: "error", kind: "busy", message: "The workspace has too many runs." };
+    pool.placement = () => busy;
+    expect(await run()).toEqual(busy);
+    pool.placement = () => new Promise(() => {});
+    const { aborted, abort } = abortable();
+    const waiting = run(job(), aborted);
+    await pool.heard.until(() => pool.places.length === 2);
+    abort(CANCELLED);
+    expect(await waiting).toEqual(CANCELLED);
+  });
+
   it("ends only the run whose reply the runner's link refused, and sends the next run on the same lane", async () => {
-    const { lanes, runner, pool, fetch, fates } = setup(async (job, lanes) => {
+    const { pool, run, runner, opened } = setup();
+    const runner1 = runner(1);
+    runner1.answer = (sentJob) => {
       // The supervisor says the run's event lines are all sent.
-      lanes.run(job.runId)?.finished();
-      return job.payload === "deep" ? { status: "ok", result: tooDeepToSend() } : { status: "ok", result: "fine" };
-    });
-    await openLane(lanes, pool);
-    const refused = await lanes.execute(pool, { ...job(), payload: "deep" }, sink, null, never);
-    expect(refused).toMatchObject({
+      void pool.listener?.eventsSent(sentJob.runId);
+      return sentJob.payload === "deep" ? { status: "ok", result: tooDeepToSend() } : FINE;
+    };
+    expect(await run(job({ payload: "deep" }))).toMatchObject({
       status: "error",
       kind: "invalid",
       error: { name: "UnsendableReply", message: expect.stringContaining("maximum allowed depth") },
     });
-    expect(fates).toEqual([]);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
-    expect(runner.jobs).toHaveLength(2);
-    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(await run()).toEqual(FINE);
+    expect(runner1.jobs).toHaveLength(2);
+    expect(pool.places).toHaveLength(1);
+    expect(opened(1)).toBe(1);
+    expect(pool.fates).toEqual([]);
+    expect(pool.released).toEqual([]);
   });
 
-  it("still takes a call failed by a broken link for a lost answer, and asks the pool what became of the run", async () => {
-    let close: () => void = () => {};
-    const { lanes, pool, fates, sockets } = setup(async () => {
-      close();
+  it("takes a call failed by a broken link for a lost answer, asks the pool the run's fate, and places the next run", async () => {
+    const { pool, run, runner, runnerSockets } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => {
+      runnerSockets(1).at(-1)?.close();
       return new Promise(() => {});
-    });
-    await openLane(lanes, pool);
-    close = () => sockets[0]?.close();
-    const run = job();
-    expect(await lanes.execute(pool, run, sink, null, never)).toMatchObject({ kind: "cancelled" });
-    expect(fates).toEqual([run.runId]);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
+    };
+    const lost = job();
+    expect(await run(lost)).toMatchObject({ status: "error", kind: "cancelled" });
+    expect(pool.fates).toEqual([[lost.runId, "L1"]]);
+    const stopped: ExecuteResult = { status: "error", kind: "memory", message: "Out of memory." };
+    pool.fateAnswer = { status: "stopped", result: stopped };
+    const second = job();
+    expect(await run(second)).toEqual(stopped);
+    expect(pool.places.map(([runId]) => runId)).toEqual([lost.runId, second.runId]);
+    expect(pool.released).toEqual(["L1", "L1"]);
+    // Neither is sent again: they may have run.
+    expect(runner1.jobs).toHaveLength(2);
   });
 
-  it("sends a lost run elsewhere only when the pool saw it never start and no capability call of it came", async () => {
-    let close: () => void = () => {};
-    const { lanes, pool, fates, sockets } = setup(
-      async () => {
-        close();
-        return new Promise(() => {});
-      },
-      { status: "never-started" },
-    );
-    close = () => sockets.at(-1)?.close();
-    await openLane(lanes, pool);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
-    await openLane(lanes, pool);
+  it("sends a lost run again only when the pool saw it never start and no capability call of it came", async () => {
+    const { pool, run, runner, runnerSockets } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    pool.placement = (_runId, count) => leaseOn(count % 2 === 1 ? 1 : 2);
+    pool.fateAnswer = { status: "never-started" };
+    runner1.answer = () => {
+      runnerSockets(1).at(-1)?.close();
+      return new Promise(() => {});
+    };
+    const lostEarly = job();
+    expect(await run(lostEarly)).toEqual(FINE);
+    expect(sent(runner2.jobs)).toEqual([[lostEarly.runId, "L2", true]]);
+    expect(pool.unplaced).toEqual([lostEarly.runId]);
+
+    runner2.answer = () => {
+      runnerSockets(2).at(-1)?.close();
+      return new Promise(() => {});
+    };
     const calls = new CapabilityTarget({ call: async () => ({ ok: true, value: null }) });
     await calls.call({ capability: "kv", op: "get", key: "k" });
     // A capability call came: whatever the pool read, the run started, so it is never sent again.
-    expect(await lanes.execute(pool, job(), sink, calls, never)).toMatchObject({ kind: "cancelled" });
-    expect(fates).toHaveLength(2);
+    const started = job();
+    expect(await run(started, never, calls)).toMatchObject({ status: "error", kind: "cancelled" });
+    expect(pool.fates).toEqual([
+      [lostEarly.runId, "L1"],
+      [started.runId, "L2"],
+    ]);
+    expect(pool.places).toHaveLength(2);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(runner2.jobs).toHaveLength(2);
   });
 
   it("never gives up on a silent runner by the clock: it waits for the reply, the pool's outcome or the abort", async () => {
-    let abort: (result: ExecuteResult) => void = () => {};
-    const aborted = new Promise<ExecuteResult>((resolve) => {
-      abort = resolve;
-    });
-    const { lanes, runner, pool, fates } = setup(() => new Promise(() => {}));
-    await openLane(lanes, pool);
-    const run = lanes.execute(pool, job(), sink, null, aborted);
-    await vi.waitFor(() => expect(runner.jobs).toHaveLength(1));
-    // Longer than the start window the old rule gave a job (100 ms and a 50 ms margin).
-    await new Promise((done) => setTimeout(done, 300));
-    expect(fates).toEqual([]);
-    abort({ status: "error", kind: "cancelled", message: "cancelled" });
-    expect(await run).toMatchObject({ kind: "cancelled", message: "cancelled" });
-    expect(fates).toEqual([]);
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => new Promise(() => {});
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { aborted, abort } = abortable();
+    const silent = tracked(run(job(), aborted));
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(silent.over()).toBe(false);
+    abort(CANCELLED);
+    expect(await silent.result).toEqual(CANCELLED);
+    expect(pool.fates).toEqual([]);
   });
+
   it("sends a gadget its runner already has by its hash, and its code again when the runner lost it", async () => {
-    const known = new Set<string>();
-    let forget = false;
-    const { lanes, runner, pool } = setup(async (job) => {
-      if (forget) known.clear();
-      forget = false;
-      if (job.gadget.modules) known.add(job.gadget.hash);
-      else if (!known.has(job.gadget.hash)) return { status: "missing-code" };
-      return { status: "ok", result: "fine" };
-    });
-    await openLane(lanes, pool);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
-    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
-    forget = true;
-    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
-    expect(runner.jobs.map((sent) => sent.gadget.modules !== undefined)).toEqual([true, false, false, true]);
-    expect(runner.jobs.every((sent) => sent.leaseId === "L1")).toBe(true);
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    for (let i = 0; i < 2; i++) expect(await run()).toEqual(FINE);
+    runner1.forget();
+    expect(await run()).toEqual(FINE);
+    expect(runner1.jobs.map((one) => one.gadget.modules !== undefined)).toEqual([true, false, false, true]);
+    // Code is known per lane: another runner is sent it in full.
+    runner1.answer = () => ({ status: "refused", reason: "closed" });
+    pool.placement = () => leaseOn(2);
+    expect(await run()).toEqual(FINE);
+    expect(runner2.jobs.map((one) => one.gadget.modules !== undefined)).toEqual([true]);
   });
 
   it("ends as busy, naming the code, when the runner refuses code it was sent in full", async () => {
-    const { lanes, runner, pool, fates } = setup(async () => ({ status: "missing-code" }));
-    await openLane(lanes, pool);
-    const result = await lanes.execute(pool, job(), sink, null, never);
-    expect(result).toMatchObject({
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => ({ status: "missing-code" });
+    expect(await run()).toMatchObject({
       status: "error",
       kind: "busy",
       message: expect.stringMatching(/did not accept the gadget's code/),
     });
-    expect(runner.jobs).toHaveLength(1);
-    expect(fates).toEqual([]);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(pool.fates).toEqual([]);
   });
 
-  it("gives a job its full runner refused back to the caller, and keeps the lane for the next run", async () => {
-    let full = true;
-    const { lanes, runner, pool, released } = setup(async () => {
-      if (full) return { status: "refused", reason: "full" };
-      return { status: "ok", result: "fine" };
+  it("places a job its full runner refused, and keeps the lane", async () => {
+    const { pool, run, runner, opened } = setup();
+    const runner1 = runner(1);
+    expect(await run()).toEqual(FINE);
+    runner1.answer = (sentJob) => (sentJob.placed ? FINE : { status: "refused", reason: "full" });
+    const refused = job();
+    expect(await run(refused)).toEqual(FINE);
+    expect(sent(runner1.jobs).slice(1)).toEqual([
+      [refused.runId, "L1", false],
+      [refused.runId, "L1", true],
+    ]);
+    expect(pool.places).toHaveLength(2);
+    expect(pool.unplaced).toEqual([]);
+    expect(pool.released).toEqual([]);
+    expect(opened(1)).toBe(1);
+  });
+
+  it.each(["closed", "not-assigned"] as const)(
+    "lets go of a lane whose runner refuses a job as %s: the lease is released, the job placed again",
+    async (reason) => {
+      const { pool, run, runner } = setup();
+      const runner1 = runner(1);
+      const runner2 = runner(2);
+      expect(await run()).toEqual(FINE);
+      runner1.answer = () => ({ status: "refused", reason });
+      pool.placement = () => leaseOn(2);
+      const refused = job();
+      expect(await run(refused)).toEqual(FINE);
+      expect(pool.released).toEqual(["L1"]);
+      expect(sent(runner2.jobs)).toEqual([[refused.runId, "L2", true]]);
+      // It was not placed there: nothing to free.
+      expect(pool.unplaced).toEqual([]);
+      expect(await run()).toEqual(FINE);
+      expect(runner1.jobs).toHaveLength(2);
+      expect(runner2.jobs).toHaveLength(2);
+    },
+  );
+
+  it("frees the placement of a placed job refused as closed, and places it again", async () => {
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    runner1.answer = () => ({ status: "refused", reason: "closed" });
+    pool.placement = (_runId, count) => leaseOn(count);
+    const refused = job();
+    expect(await run(refused)).toEqual(FINE);
+    expect(pool.unplaced).toEqual([refused.runId]);
+    expect(pool.released).toEqual(["L1"]);
+    expect(sent(runner2.jobs)).toEqual([[refused.runId, "L2", true]]);
+    expect(runner1.jobs).toHaveLength(1);
+  });
+
+  it("frees a placement whose lane does not open, and places the run again", async () => {
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    // Runner 9 is gone: its lane does not open.
+    pool.placement = (_runId, count) => leaseOn(count === 1 ? 9 : 1);
+    const once = job();
+    expect(await run(once)).toEqual(FINE);
+    expect(pool.unplaced).toEqual([once.runId]);
+    expect(pool.released).toEqual(["L9"]);
+    expect(sent(runner1.jobs)).toEqual([[once.runId, "L1", true]]);
+  });
+
+  it("ends a run as busy once it was placed a bounded number of times on lanes that did not open", async () => {
+    const { pool, run } = setup();
+    pool.placement = () => leaseOn(9);
+    const nowhere = job();
+    expect(await run(nowhere)).toMatchObject({
+      status: "error",
+      kind: "busy",
+      message: expect.stringMatching(/no runner it was placed on took it/),
     });
-    await openLane(lanes, pool);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
-    full = false;
-    expect(await lanes.execute(pool, job(), sink, null, never)).toEqual({ status: "ok", result: "fine" });
-    expect(runner.jobs).toHaveLength(2);
-    expect(released).toEqual([]);
-  });
-
-  it("lets go of a lane whose runner says it is closed: the pool is told, later runs go its way", async () => {
-    const { lanes, runner, pool, released } = setup(async () => ({ status: "refused", reason: "closed" }));
-    await openLane(lanes, pool);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
-    expect(released).toEqual(["L1"]);
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
-    expect(runner.jobs).toHaveLength(1);
+    expect(pool.places).toHaveLength(3);
+    await pool.heard.until(() => pool.unplaced.length === 3);
+    expect(pool.unplaced).toEqual([nowhere.runId, nowhere.runId, nowhere.runId]);
   });
 
   it("stops using a lane the supervisor revoked, without telling it back", async () => {
-    const { lanes, runner, pool, released, supervisor } = setup(async () => ({ status: "ok", result: "fine" }));
-    await openLane(lanes, pool);
-    supervisor().revoked("L1");
-    expect(await lanes.execute(pool, job(), sink, null, never)).toBe(NOT_DIRECT);
-    expect(runner.jobs).toHaveLength(0);
-    expect(released).toEqual([]);
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    expect(await run()).toEqual(FINE);
+    await pool.listener?.revoked("L1");
+    pool.placement = () => leaseOn(2);
+    const next = job();
+    expect(await run(next)).toEqual(FINE);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(sent(runner2.jobs)).toEqual([[next.runId, "L2", true]]);
+    expect(pool.released).toEqual([]);
   });
 
-  it("holds a run its runner found hung until the supervisor's outcome at the deadline", async () => {
-    const { lanes, runner, pool, fates, supervisor } = setup(async () => ({ status: "hung" }));
-    await openLane(lanes, pool);
-    vi.useFakeTimers();
-    const run = job();
-    const direct = started(lanes.execute(pool, run, sink, null, never));
-    // Every message in flight is delivered (the fake sockets use timers): the hung reply is in.
-    await vi.runAllTimersAsync();
-    expect(runner.jobs).toHaveLength(1);
-    expect(direct.over()).toBe(false);
-    supervisor().ended(run.runId, TIMEOUT);
-    expect(await direct.result).toEqual(TIMEOUT);
-    expect(fates).toEqual([]);
+  it("sends nothing on a lease revoked before its lane opened, and places the run again", async () => {
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    pool.placement = async (_runId, count) => {
+      // The revoke travels before the placement's answer, on the same link.
+      if (count === 1) void pool.listener?.revoked("L1");
+      return leaseOn(count);
+    };
+    const revoked = job();
+    expect(await run(revoked)).toEqual(FINE);
+    expect(runner1.jobs).toEqual([]);
+    expect(pool.unplaced).toEqual([revoked.runId]);
+    expect(sent(runner2.jobs)).toEqual([[revoked.runId, "L2", true]]);
   });
 
-  it("waits for a run's last events when its reply says it wrote some, up to the drain bound", async () => {
-    const events: IsolateEvent[][] = [];
-    const recording: IsolateEventSink = { ...sink, events: (batch) => events.push(batch) };
-    const { lanes, pool, supervisor } = setup(async () => ({ status: "ok", result: "fine", eventLines: 1 }));
-    await openLane(lanes, pool);
-    vi.useFakeTimers();
+  it("holds a run its runner found hung until the supervisor's outcome, or the abort", async () => {
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => ({ status: "hung" });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const first = job();
-    const drained = started(lanes.execute(pool, first, recording, null, never));
+    const hung = tracked(run(first));
+    // Every message in flight is delivered (the fake sockets use timers): the hung reply is in.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runner1.jobs).toHaveLength(1);
+    expect(hung.over()).toBe(false);
+    void pool.listener?.stopped(first.runId, TIMEOUT);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await hung.result).toEqual(TIMEOUT);
+
+    const { aborted, abort } = abortable();
+    const aborting = tracked(run(job(), aborted));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(aborting.over()).toBe(false);
+    abort(CANCELLED);
+    expect(await aborting.result).toEqual(CANCELLED);
+    expect(pool.fates).toEqual([]);
+  });
+
+  it("waits for a run's last events when its reply says it wrote some, up to the bound", async () => {
+    const { pool, run, runner } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => ({ status: "ok", result: "fine", eventLines: 1 });
+    const events: IsolateEvent[][] = [];
+    const recording: IsolateEventSink = { ...quietSink, events: (batch) => events.push(batch) };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const first = job();
+    const waited = tracked(run(first, never, null, recording));
     await vi.advanceTimersByTimeAsync(500);
-    expect(drained.over()).toBe(false);
-    supervisor().events(first.runId, [{ kind: "log", level: "log", values: [] }]);
-    supervisor().finished(first.runId);
-    expect(await drained.result).toEqual({ status: "ok", result: "fine" });
+    expect(waited.over()).toBe(false);
+    void pool.listener?.events(first.runId, [{ kind: "log", level: "log", values: [] }]);
+    void pool.listener?.eventsSent(first.runId);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(waited.over()).toBe(true);
+    expect(await waited.result).toEqual(FINE);
     expect(events).toHaveLength(1);
     // Its events never said they were all sent: the reply goes after the bound all the same.
-    const late = started(lanes.execute(pool, job(), sink, null, never));
+    const late = tracked(run());
     await vi.advanceTimersByTimeAsync(500);
     expect(late.over()).toBe(false);
     // The bound (1000 ms) runs from the reply's arrival, a few fake milliseconds in.
     await vi.advanceTimersByTimeAsync(1000);
     expect(late.over()).toBe(true);
-    expect(await late.result).toEqual({ status: "ok", result: "fine" });
+    expect(await late.result).toEqual(FINE);
   });
 
-  it("ends a cancelled run with its cancel, and sends the runs after it the supervisor's way", async () => {
-    let cancel: (result: ExecuteResult) => void = () => {};
-    const aborted = new Promise<ExecuteResult>((resolve) => {
-      cancel = resolve;
-    });
-    const { lanes, runner, pool, fates, released } = setup(() => new Promise(() => {}));
-    await openLane(lanes, pool);
-    const run = job();
-    const direct = lanes.execute(pool, run, sink, null, aborted);
-    expect(lanes.run(run.runId)?.leaseId).toBe("L1");
-    cancel(CANCELLED);
-    expect(await direct).toEqual(CANCELLED);
-    expect(lanes.run(run.runId)).toBeUndefined();
+  it("ends a cancelled run with its cancel, and places the runs after it", async () => {
+    const { pool, run, runner, lanes } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    runner1.answer = () => new Promise(() => {});
+    pool.placement = (_runId, count) => leaseOn(count);
+    const { aborted, abort } = abortable();
+    const cancelled = job();
+    const running = run(cancelled, aborted);
+    await pool.heard.until(() => runner1.jobs.length === 1);
+    expect(lanes.run(cancelled.runId)?.leaseId).toBe("L1");
+    abort(CANCELLED);
+    expect(await running).toEqual(CANCELLED);
+    expect(lanes.run(cancelled.runId)).toBeUndefined();
     // Its runner is about to be killed for it: the next run must not race that kill on this lane.
-    expect(released).toEqual(["L1"]);
     const next = job();
-    expect(await lanes.execute(pool, next, sink, null, never)).toBe(NOT_DIRECT);
-    expect(runner.jobs.map((sent) => sent.runId)).not.toContain(next.runId);
-    expect(fates).toEqual([]);
+    expect(await run(next)).toEqual(FINE);
+    expect(pool.released).toEqual(["L1"]);
+    expect(pool.places.map(([runId]) => runId)).toEqual([cancelled.runId, next.runId]);
+    expect(sent(runner2.jobs)).toEqual([[next.runId, "L2", true]]);
+    expect(pool.fates).toEqual([]);
   });
 });

@@ -63,8 +63,8 @@ type Answer =
   | { by: "outcome"; result: ExecuteResult }
   | { by: "lost" };
 
-/** Not started where it was sent: place it again. */
-const SEND_AGAIN = Symbol("send-again");
+/** Not started where it was sent, and why: place it again. */
+type SendAgain = `refused as ${"full" | "closed" | "not-assigned"}` | "its runner went away before starting it";
 
 const ANSWER_LOST: ExecuteResult = {
   status: "error",
@@ -147,23 +147,30 @@ export class RunnerLanes {
     aborted: Promise<ExecuteResult>,
   ): Promise<ExecuteResult> {
     let placements = 0;
+    /** Why the last placement did not take, for the outcome should they all fail. */
+    let missed = "";
     for (;;) {
       const preferred = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
       let link = preferred && !preferred.revoked ? preferred : undefined;
       const placed = link === undefined;
       if (!link) {
-        if (placements++ >= MAX_PLACEMENTS) return laneBusy("no runner it was placed on took it");
-        const placement = await Promise.race([Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true)), aborted]);
+        if (placements++ >= MAX_PLACEMENTS) return laneBusy(`no runner it was placed on took it: ${missed}`);
+        const placement = await Promise.race([
+          Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true)),
+          aborted,
+        ]);
         if (placement.status !== "placed") return placement;
         link = await this.#open(pool, job.workspaceId, placement.lease);
         if (!link) {
           // Nothing was sent: the run is placed again (its runner went away, say).
           detached("freeing a placement whose lane did not open", pool.unplace(job.runId));
+          missed = "its lane did not open";
           continue;
         }
       }
       const outcome = await this.#send(pool, link, job, placed, sink, capabilities, aborted);
-      if (outcome !== SEND_AGAIN) return outcome;
+      if (typeof outcome === "object") return outcome;
+      missed = outcome;
       if (placed) detached("freeing a refused placement", pool.unplace(job.runId));
     }
   }
@@ -176,7 +183,7 @@ export class RunnerLanes {
     sink: IsolateEventSink,
     capabilities: CapabilityTarget | null,
     aborted: Promise<ExecuteResult>,
-  ): Promise<ExecuteResult | typeof SEND_AGAIN> {
+  ): Promise<ExecuteResult | SendAgain> {
     let eventsSent: () => void = () => {};
     let stopped: (result: ExecuteResult) => void = () => {};
     const allEvents = new Promise<undefined>((resolve) => {
@@ -234,7 +241,7 @@ export class RunnerLanes {
           // Full is a moment's state; closed or not assigned mean the lease is over.
           if (reply.reason !== "full") this.#drop(link, pool);
           else if (this.#preferred.get(job.workspaceId) === link.lease.leaseId) this.#preferred.delete(job.workspaceId);
-          return SEND_AGAIN;
+          return `refused as ${reply.reason}`;
         }
         if (reply.status === "missing-code") {
           if (withCode) return laneBusy("the runner did not accept the gadget's code");
@@ -269,14 +276,15 @@ export class RunnerLanes {
     capabilities: CapabilityTarget | null,
     stoppedWith: Promise<ExecuteResult>,
     aborted: Promise<ExecuteResult>,
-  ): Promise<ExecuteResult | typeof SEND_AGAIN> {
+  ): Promise<ExecuteResult | SendAgain> {
     const fate = await Promise.race([
       Promise.resolve(pool.fate(runId, leaseId)).catch((): RunFate => ({ status: "unknown" })),
       stoppedWith.then((result): RunFate => ({ status: "stopped", result })),
       aborted.then((result): RunFate => ({ status: "stopped", result })),
     ]);
     if (fate.status === "stopped") return fate.result;
-    if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0) return SEND_AGAIN;
+    if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0)
+      return "its runner went away before starting it";
     return ANSWER_LOST;
   }
 
@@ -319,8 +327,16 @@ export class RunnerLanes {
     if (link.inFlight === 0) link.runner[Symbol.dispose]();
   }
 
-  [Symbol.dispose](): void {
-    // The session is going: the pool forgets its leases when its socket closes.
+  /**
+   * The pool session that granted the leases is gone, and they ended with it (the pool forgets a
+   * session's leases when its socket closes, and would tell of runs sent on them to nobody): later runs
+   * are placed anew.
+   */
+  forgetLeases(): void {
     for (const link of [...this.#links.values()]) this.#drop(link, undefined);
+  }
+
+  [Symbol.dispose](): void {
+    this.forgetLeases();
   }
 }
