@@ -9,18 +9,14 @@ function slotOf(runner: FakeRunner): Slot {
   return {
     id: 1,
     runner,
-    owner: "w1",
+    state: { kind: "serving", owner: "w1", assigned: Promise.resolve(true) },
     runs: new Set<string>(),
     served: 0,
-    closing: false,
-    retired: false,
-    knownCode: new Set<string>(),
     freshRss: 0,
     baselineRss: 0,
     idleSince: 0,
     idleRss: 0,
     niced: false,
-    leased: false,
   };
 }
 

@@ -6,8 +6,8 @@ function listener(revoked: string[] = []): LeaseListener {
   return {
     events() {},
     dropped() {},
-    finished() {},
-    ended() {},
+    eventsSent() {},
+    stopped() {},
     revoked: (leaseId) => {
       revoked.push(leaseId);
     },

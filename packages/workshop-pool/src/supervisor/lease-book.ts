@@ -42,6 +42,11 @@ export class LeaseBook<Runner> {
     return leaseId;
   }
 
+  /** Whether the lease is held (not ended, not revoked). */
+  holds(leaseId: string): boolean {
+    return this.#held.has(leaseId);
+  }
+
   /** Who hears of a run sent on `leaseId`, if that lease was on `runner` (held, or ended lately). */
   listener(leaseId: string, runner: Runner): LeaseListener | undefined {
     const lease = this.#held.get(leaseId) ?? this.#ended.get(leaseId);

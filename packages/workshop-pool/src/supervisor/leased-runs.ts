@@ -89,6 +89,10 @@ export class LeasedRuns {
     for (const [runId, placement] of this.#placements) if (placement.listener === listener) this.unplace(runId);
   }
 
+  holds(leaseId: string): boolean {
+    return this.#leases.holds(leaseId);
+  }
+
   /**
    * Tells the holders of leases on `slot` to send it nothing more; and closes its lane unless
    * `closeLane` is false (a demoted runner: it serves again once its long run is over).

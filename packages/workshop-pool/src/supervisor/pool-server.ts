@@ -36,7 +36,14 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
   }
   async place(runId: string, workspaceId: string, nested: boolean): Promise<Placement> {
     if (typeof runId !== "string" || typeof workspaceId !== "string" || !this.listener)
-      return { status: "error", kind: "invalid", error: { name: "TypeError", message: "A run needs its id and workspace.", stack: "" } };
+      return {
+        status: "error",
+        kind: "invalid",
+        error: { name: "TypeError", message: "A run needs its id and workspace.", stack: "" },
+      };
+    // Revoked leases are not told back (the Worker just stops using them): forget them before counting.
+    if (this.leases.size >= MAX_LEASES_PER_SESSION)
+      for (const leaseId of this.leases) if (!this.#pool.holds(leaseId)) this.leases.delete(leaseId);
     if (this.leases.size >= MAX_LEASES_PER_SESSION) return TOO_MANY_LEASES;
     const placement = await this.#pool.place(runId, workspaceId, nested === true, this.listener);
     if (placement.status === "placed") this.leases.add(placement.lease.leaseId);

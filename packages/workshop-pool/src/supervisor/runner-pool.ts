@@ -12,7 +12,13 @@
  */
 
 import { readControl } from "../control-lines.ts";
-import { EVENT_LINE_MARKER, type ExecuteResult, type LeaseListener, type Placement, type RunFate } from "../protocol.ts";
+import {
+  EVENT_LINE_MARKER,
+  type ExecuteResult,
+  type LeaseListener,
+  type Placement,
+  type RunFate,
+} from "../protocol.ts";
 import { ActiveRuns } from "./active-runs.ts";
 import { FairScheduler } from "./fair-scheduler.ts";
 import { LeasedRuns } from "./leased-runs.ts";
@@ -252,6 +258,11 @@ export class RunnerPool {
   /** A Worker session let these leases go, or has gone (`listener`: the room kept for its runs is freed too). */
   releaseLeases(leaseIds: Iterable<string>, listener?: LeaseListener): void {
     this.#leased.release(leaseIds, listener);
+  }
+
+  /** Whether a lease is still held (a revoked one is not). */
+  holds(leaseId: string): boolean {
+    return this.#leased.holds(leaseId);
   }
 
   /** What became of a run whose Worker lost its link to the runner (see LeasedRuns.fate). */

@@ -142,7 +142,8 @@ export class RunnerSlots {
     const slot = this.#find(workspace, nested);
     if (!slot) return undefined;
     // Its lane opens for the workspace that claims it; a placement on it waits for that.
-    if (slot.state.kind === "fresh") setState(slot, { kind: "serving", owner: workspace, assigned: this.#assign(slot, workspace) });
+    if (slot.state.kind === "fresh")
+      setState(slot, { kind: "serving", owner: workspace, assigned: this.#assign(slot, workspace) });
     if (slot.runs.size === 0) slot.baselineRss = slot.runner.rss() ?? slot.freshRss;
     slot.runs.add(runId);
     return slot;
@@ -163,7 +164,11 @@ export class RunnerSlots {
     slot.idleRss = slot.runner.rss() ?? slot.baselineRss;
     // Replaced: after its quota of runs; when another workspace is waiting for its room; or when it
     // cannot get its priority back after a long run (no privilege to raise it).
-    if (slot.served >= this.#options.recycleAfterRuns || slot.state.kind === "closing" || (slot.niced && !this.#unnice(slot)))
+    if (
+      slot.served >= this.#options.recycleAfterRuns ||
+      slot.state.kind === "closing" ||
+      (slot.niced && !this.#unnice(slot))
+    )
       this.recycle(slot);
     else this.#options.onChange();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunnerSlots, type Slot } from "./runner-slots.ts";
+import { ownerOf, RunnerSlots, type Slot } from "./runner-slots.ts";
 import { RunnerWatchdog } from "./runner-watchdog.ts";
 import { type FakeRunner, fakeRunners } from "../testing/fake-runner.ts";
 
@@ -23,10 +23,10 @@ async function setup() {
     memoryLimitBytes: 128 * MB,
     idleCpuShare: 0.25,
     idleSpinMs: 500,
-    onRunMemory: (slot, grown) => heard.push(`run-memory ${slot.owner} ${Math.round(grown / MB)}`),
-    onIdleSpin: (slot, share) => heard.push(`idle-spin ${slot.owner} ${share.toFixed(1)}`),
-    onIdleMemory: (slot, grown) => heard.push(`idle-memory ${slot.owner} ${Math.round(grown / MB)}`),
-    onIdleFull: (slot, held) => heard.push(`idle-full ${slot.owner} ${Math.round(held / MB)}`),
+    onRunMemory: (slot, grown) => heard.push(`run-memory ${ownerOf(slot)} ${Math.round(grown / MB)}`),
+    onIdleSpin: (slot, share) => heard.push(`idle-spin ${ownerOf(slot)} ${share.toFixed(1)}`),
+    onIdleMemory: (slot, grown) => heard.push(`idle-memory ${ownerOf(slot)} ${Math.round(grown / MB)}`),
+    onIdleFull: (slot, held) => heard.push(`idle-full ${ownerOf(slot)} ${Math.round(held / MB)}`),
   });
   return { slots, watchdog, heard };
 }
@@ -64,7 +64,7 @@ describe("the runner watchdog", () => {
   it("does not count a runner with a run, or a fresh one, as spinning", async () => {
     const { slots, watchdog, heard } = await setup();
     const busy = slots.take("a", "a1") as Slot;
-    const fresh = slots.all().find((slot) => slot.owner === undefined) as Slot;
+    const fresh = slots.all().find((slot) => ownerOf(slot) === undefined) as Slot;
     const t = Date.now();
     for (let at = t; at <= t + 2000; at += 100) {
       (busy.runner as FakeRunner).cpu += 100;
