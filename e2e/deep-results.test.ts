@@ -102,11 +102,11 @@ describe("a result nested deeper than the payload rule", () => {
     expect(kindOf(deeper)).toBe("invalid");
   });
 
-  it("ends invalid on the supervisor's lane, while the run beside it ends ok and the runner serves on", async () => {
+  it("ends invalid on a placed run, while the run beside it ends ok and the runner serves on", async () => {
     await deepBesideSibling(await workspace());
   });
 
-  it("ends invalid on the direct lane too, the same way", async () => {
+  it("ends invalid on a warm lane too, the same way", async () => {
     const w = await workspace();
     const before = server.poolStats()?.adoptedRuns ?? 0;
     for (let i = 0; i < 50 && (server.poolStats()?.adoptedRuns ?? 0) === before; i++) {

@@ -73,7 +73,7 @@ describe("runs sent straight to a workspace's runner", () => {
       ),
     });
     const collector = eventCollector();
-    // Twice: the first run of new code may take the supervisor's way (the lane learns the code then).
+    // Twice: the first run of new code sends the code on the lane, the second only its hash.
     await s.runDraft(draft.id, { n: 1 });
     const outcome = await s.runDraft(draft.id, { n: 300 }, collector.listener);
     expect(outcome.status === "ok" ? outcome.result : outcome).toEqual({ n: 300, stored: "300" });

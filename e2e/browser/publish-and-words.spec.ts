@@ -119,8 +119,13 @@ test.describe("publishing and the IDE's words", () => {
     const link = toasts.getByTestId("notice-link");
     await expect(link).toHaveAttribute("href", /\/r\/[A-Za-z0-9_-]{22}$/);
     await expect(toasts.getByRole("button", { name: "Copy the link" })).toBeVisible();
-    const size = await toasts.getByRole("button", { name: "Dismiss" }).boundingBox();
-    expect(Math.min(size?.width ?? 0, size?.height ?? 0)).toBeGreaterThanOrEqual(24);
+    // Measured once it settles: the second share replaces the first one's toast (a new element).
+    await expect
+      .poll(async () => {
+        const size = await toasts.getByRole("button", { name: "Dismiss" }).boundingBox();
+        return Math.min(size?.width ?? 0, size?.height ?? 0);
+      })
+      .toBeGreaterThanOrEqual(24);
   });
 
   test("env. with nothing granted offers a hint on granting instead of nothing", async ({ page }) => {

@@ -1,6 +1,6 @@
 /**
- * A runner's control lines: on its direct lane it writes one to stdout when a run starts and when it
- * ends, so the supervisor (which reads that stdout) watches runs it did not hand out itself. They share
+ * A runner's control lines: it writes one to stdout when a run starts and when it ends, so the
+ * supervisor (which reads that stdout) watches every run though it carries none. They share
  * the event lines' marker and shape (`<marker>["<runId>","<kind>:<nonce>",data]`); the nonce is the
  * runner's own and gadget code never sees it, so a gadget cannot write one.
  */
@@ -9,7 +9,7 @@ import { EVENT_LINE_MARKER } from "./protocol.ts";
 
 export type ControlKind = "start" | "end";
 
-/** How a direct run ended, as its `end` line says. */
+/** How a run ended, as its `end` line says. */
 export const END_STATE = { done: 0, hung: 2 } as const;
 
 /** `start`: [leaseId, timeoutMs]; `end`: [event lines written, END_STATE]. */

@@ -1,5 +1,5 @@
 /**
- * The leases the pool has handed out on its runners' direct lanes (see RunnerLaneApi): who holds
+ * The leases the pool has handed out on its runners' lanes (see RunnerLaneApi): who holds
  * each, on which runner. A lease that ended is kept for a grace period: a job sent on it just before
  * may still start (the lane's close and the job travel on different sockets), and its events and
  * outcome must still reach the Worker that sent it.
