@@ -52,6 +52,18 @@ describe("runner slots", () => {
     expect(slots.take("c", "c1")).toBeUndefined();
   });
 
+  it("spreads a busy workspace over its share of runners before doubling up; a nested run stays with its caller", async () => {
+    const { slots } = slotsWith({ size: 3, runnersPerWorkspace: 2, runsPerRunner: 4 });
+    await slots.start();
+    const first = slots.take("a", "a1") as Slot;
+    const second = slots.take("a", "a2") as Slot;
+    expect(second).not.toBe(first);
+    expect(slots.take("a", "child", true)).toBe(first);
+    // Its share taken, it doubles up on the runner with the fewest runs.
+    expect(slots.take("a", "a3")).toBe(second);
+    expect(slots.counts().fresh).toBe(1);
+  });
+
   it("lets a nested run join its workspace's full runner (its caller waits there)", async () => {
     const { slots } = slotsWith({ size: 1, runsPerRunner: 1 });
     await slots.start();

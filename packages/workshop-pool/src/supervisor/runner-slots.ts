@@ -297,9 +297,12 @@ export class RunnerSlots {
         continue;
       if (!best || slot.runs.size < best.runs.size) best = slot;
     }
-    if (best || owned >= this.#options.runnersPerWorkspace) return best;
+    // A busy workspace spreads over its share of runners before it doubles up on one: each Worker session
+    // keeps sending to the runner its first run was placed on, so placement is what spreads the load. A
+    // nested run joins its caller's runner.
+    if (owned >= this.#options.runnersPerWorkspace || (best && (best.runs.size === 0 || nested))) return best;
     for (const slot of this.#slots) if (slot.state.kind === "fresh") return slot;
-    return undefined;
+    return best;
   }
 
   #unnice(slot: Slot): boolean {
