@@ -5,36 +5,17 @@
  * refuses, each answered as an outcome naming the package.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
-import {
-  createRpcClient,
-  errorCode,
-  type GadgetLock,
-  type ResolveOutcome,
-  type WorkshopClient,
-} from "@gadgets/workshop-shared";
+import { errorCode, type GadgetLock, type ResolveOutcome } from "@gadgets/workshop-shared";
 import { MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE, MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishFixtures, publishOversized, publishUnsafeTar, publishWrongIntegrity } from "./registry/fixtures.ts";
+import { publishOversized, publishUnsafeTar, publishWrongIntegrity } from "./registry/fixtures.ts";
+import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
 import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
 
-let dataDir: string;
-let workshop: WorkshopServer;
-let registry: TestRegistry;
-const clients: WorkshopClient[] = [];
-
-async function newSession() {
-  using boot = createRpcClient({ url: workshop.url });
-  const { token } = await boot.createWorkspace();
-  const client = createRpcClient({ url: workshop.url, token });
-  clients.push(client);
-  return client.getSession();
-}
+let packages: PackagesWorkshop;
+const newSession = () => packages.newSession();
 
 function ok(outcome: ResolveOutcome) {
   if (outcome.status !== "ok") throw new Error(`expected ok, got ${outcome.kind}: ${outcome.message}`);
@@ -60,28 +41,24 @@ async function fakeRegistryServer(
 }
 
 beforeAll(async () => {
-  registry = await startRegistry();
-  await publishFixtures(registry);
-  await publishWrongIntegrity(registry);
-  await publishOversized(registry);
-  await publishOversized(registry, { name: "fx-just-fits", unpackedBytes: MAX_PACKAGE_UNPACKED_BYTES });
-  for (const kind of ["dotdot", "absolute", "symlink", "hardlink"] as const) await publishUnsafeTar(registry, kind);
-  dataDir = mkdtempSync(join(tmpdir(), "workshop-packages-"));
-  // The registry runs on this machine: naming it as the default lets workspaces use registries here.
-  workshop = await startWorkshopServer({ dataDir, registry: registry.url, pool: false });
+  packages = await startPackagesWorkshop({
+    dataPrefix: "workshop-packages-",
+    publish: async (registry) => {
+      await publishWrongIntegrity(registry);
+      await publishOversized(registry);
+      await publishOversized(registry, { name: "fx-just-fits", unpackedBytes: MAX_PACKAGE_UNPACKED_BYTES });
+      for (const kind of ["dotdot", "absolute", "symlink", "hardlink"] as const) await publishUnsafeTar(registry, kind);
+    },
+    server: { pool: false },
+  });
 }, 120_000);
 
-afterAll(async () => {
-  for (const client of clients) client[Symbol.dispose]();
-  await workshop?.stop();
-  await registry?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => packages?.stop());
 
 describe("resolveDependencies", () => {
   it("locks the tree with each package's tarball and integrity, nesting a conflicting version", async () => {
     const session = await newSession();
-    const published = await registry.packument("fx-chain-c");
+    const published = await packages.registry.packument("fx-chain-c");
     const result = ok(
       await session.resolveDependencies({ dependencies: { "fx-chain-a": "^1.0.0", "fx-chain-c": "^2.0.0" } }),
     );
@@ -104,7 +81,7 @@ describe("resolveDependencies", () => {
 
   it("says which registry the workspace uses, the Workshop's default until it sets one", async () => {
     const session = await newSession();
-    expect(await session.getRegistry()).toEqual({ url: registry.url, isDefault: true, hasToken: false });
+    expect(await session.getRegistry()).toEqual({ url: packages.registry.url, isDefault: true, hasToken: false });
   });
 
   it("adds @types for a package without declarations, and serves the tree's declarations and files", async () => {
@@ -238,7 +215,7 @@ describe("private registries", () => {
     const outcome = await session.resolveDependencies({ dependencies: { "fx-private-one": "1" } });
     expect(outcome).toMatchObject({ status: "error", kind: "registry-unreachable", package: "fx-private-one" });
     expect(outcome.status === "error" && outcome.message).toMatch(/registry token/);
-    expect(await session.setRegistry(null)).toEqual({ url: registry.url, isDefault: true, hasToken: false });
+    expect(await session.setRegistry(null)).toEqual({ url: packages.registry.url, isDefault: true, hasToken: false });
   });
 
   it("refuses a registry URL that is not https (nor on this machine) as a bad call", async () => {

@@ -4,24 +4,13 @@
  * in memory, builds from the packages the Workshop stored on disk.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import { createRpcClient, type GadgetFile, type RunOutcome } from "@gadgets/workshop-shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { publishFixtures } from "./registry/fixtures.ts";
-import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
+import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
 
-let dataDir: string | undefined;
-let workshop: WorkshopServer | undefined;
-let registry: TestRegistry | undefined;
+let packages: PackagesWorkshop | undefined;
 
-afterAll(async () => {
-  await workshop?.stop();
-  await registry?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => packages?.stop());
 
 // ESM with its own types, CommonJS with a JSON require, and a three-level chain: every kind of stored package.
 const SOURCE = `import { z } from "fx-zod";
@@ -41,19 +30,14 @@ function okResult(outcome: RunOutcome) {
 
 describe("npm packages across a Workshop restart", () => {
   it("runs the same draft first thing after a restart, with the registry stopped, from the store", async () => {
-    registry = await startRegistry();
-    await publishFixtures(registry);
-    const registryUrl = registry.url;
-    dataDir = mkdtempSync(join(tmpdir(), "workshop-packages-restart-"));
-    workshop = await startWorkshopServer({ dataDir, registry: registryUrl });
+    packages = await startPackagesWorkshop({ dataPrefix: "workshop-packages-restart-" });
+    const registryUrl = packages.registry.url;
 
-    let token: string;
+    const token = await packages.newToken();
     let draftId: string;
     let expected: unknown;
     {
-      using boot = createRpcClient({ url: workshop.url });
-      ({ token } = await boot.createWorkspace());
-      using client = createRpcClient({ url: workshop.url, token });
+      using client = createRpcClient({ url: packages.workshop.url, token });
       const session = client.getSession();
       const dependencies = { "fx-zod": "^4.1.0", "fx-cjs": "1", "fx-chain-a": "1" };
       const resolved = await session.resolveDependencies({ dependencies });
@@ -69,14 +53,12 @@ describe("npm packages across a Workshop restart", () => {
       expect(expected).toMatchObject({ name: "Ada", sum: 5, answer: 42 });
     }
 
-    await workshop.stop();
-    workshop = undefined;
-    await registry.stop();
-    registry = undefined;
+    await packages.stopWorkshop();
+    await packages.stopRegistry();
     // Nothing answers at the registry's address now: any fetch would fail the run.
     await expect(fetch(`${registryUrl}fx-zod`)).rejects.toThrow();
 
-    workshop = await startWorkshopServer({ dataDir, registry: registryUrl });
+    const workshop = await packages.startWorkshop();
     using client = createRpcClient({ url: workshop.url, token });
     const session = client.getSession();
     // The new process's very first run: no build, package or isolate cached in memory.

@@ -4,41 +4,18 @@
  * (the Workshop's own store serves the lock), as a published agent from Node, and through a share link.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import { createRpcClient, type GadgetFile, type RunOutcome, type WorkshopClient } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishFixtures } from "./registry/fixtures.ts";
-import { startRegistry, type TestRegistry } from "./registry/registry-server.ts";
+import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
 
-let dataDir: string;
-let workshop: WorkshopServer;
-let registry: TestRegistry | undefined;
-const clients: WorkshopClient[] = [];
-
-async function newClient() {
-  using boot = createRpcClient({ url: workshop.url });
-  const { token } = await boot.createWorkspace();
-  const client = createRpcClient({ url: workshop.url, token });
-  clients.push(client);
-  return client;
-}
+let packages: PackagesWorkshop;
+const newClient = () => packages.newClient();
 
 beforeAll(async () => {
-  registry = await startRegistry();
-  await publishFixtures(registry);
-  dataDir = mkdtempSync(join(tmpdir(), "workshop-packages-run-"));
-  workshop = await startWorkshopServer({ dataDir, registry: registry.url });
+  packages = await startPackagesWorkshop({ dataPrefix: "workshop-packages-run-" });
 }, 120_000);
 
-afterAll(async () => {
-  for (const client of clients) client[Symbol.dispose]();
-  await workshop?.stop();
-  await registry?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => packages?.stop());
 
 const SOURCE = `import { z } from "fx-zod";
 import { add, answer } from "fx-cjs";
@@ -121,8 +98,7 @@ describe("a gadget with npm packages", () => {
     const { agentId } = await session.publishDraft(draft.id);
     const { shareId } = await session.shareDraft(draft.id, { name: "Ada" });
 
-    await registry?.stop();
-    registry = undefined;
+    await packages.stopRegistry();
 
     // A save makes new files (new hash): nothing cached stands in for the store.
     const saved = await session.saveDraft(draft.id, {
@@ -133,7 +109,7 @@ describe("a gadget with npm packages", () => {
     expect(okResult(await session.runDraft(draft.id, { name: "Ada" }))).toEqual(expected);
     expect(await client.getAgent(agentId).run({ name: "Ada" })).toEqual(expected);
 
-    using visitor = createRpcClient({ url: workshop.url });
+    using visitor = createRpcClient({ url: packages.workshop.url });
     expect(okResult(await visitor.api.openShare(shareId).run({ name: "Ada" }))).toEqual(expected);
   });
 });

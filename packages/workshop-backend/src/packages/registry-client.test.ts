@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PackageError } from "./package-error.ts";
 import { versionManifest } from "./packument.ts";
-import { RegistryClient, type RegistryClientOptions } from "./registry-client.ts";
 import { FAKE_REGISTRY, FakeRegistry } from "./testing/fake-registry.ts";
+import { fakeRegistryClient } from "./testing/fake-registry-client.ts";
+import { packageFailure } from "./testing/package-failure.ts";
 
 const registry = () =>
   new FakeRegistry({
@@ -10,23 +10,10 @@ const registry = () =>
     "@scope/util": { versions: { "1.0.0": { dependencies: { zod: "^4.0.0" } } } },
   });
 
-function client(fake: FakeRegistry, options: Partial<RegistryClientOptions> = {}) {
-  return new RegistryClient({ base: FAKE_REGISTRY, fetch: fake.fetch, allowLocal: false, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<PackageError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof PackageError)) throw new Error(`expected a PackageError, got ${String(error)}`);
-  return error;
-}
-
 describe("RegistryClient.packument", () => {
   it("asks for the abbreviated packument, scoped names as @scope%2fname, once per name", async () => {
     const fake = registry();
-    const registryClient = client(fake);
+    const registryClient = fakeRegistryClient(fake);
     const packument = await registryClient.packument("@scope/util");
     await registryClient.packument("@scope/util");
     expect(Object.keys(packument.versions)).toEqual(["1.0.0"]);
@@ -37,11 +24,11 @@ describe("RegistryClient.packument", () => {
 
   it("sends a private registry's token as Bearer, to the registry's origin only", async () => {
     const fake = registry();
-    await client(fake, { token: "s3cret" }).packument("zod");
+    await fakeRegistryClient(fake, { token: "s3cret" }).packument("zod");
     expect(fake.requests[0]?.headers.get("authorization")).toBe("Bearer s3cret");
     const elsewhere = new FakeRegistry({}, "https://files.test/");
     elsewhere.overrides.set("/zod.tgz", () => new Response("bytes"));
-    await client(elsewhere, { token: "s3cret", tarballOrigins: ["https://files.test"] }).tarball(
+    await fakeRegistryClient(elsewhere, { token: "s3cret", tarballOrigins: ["https://files.test"] }).tarball(
       "https://files.test/zod.tgz",
       "zod",
       "4.1.0",
@@ -50,15 +37,15 @@ describe("RegistryClient.packument", () => {
   });
 
   it("names an unknown package (404)", async () => {
-    const error = await failure(client(registry()).packument("nope"));
+    const error = await packageFailure(fakeRegistryClient(registry()).packument("nope"));
     expect(error.kind).toBe("unknown-package");
     expect(error.packageName).toBe("nope");
     expect(error.message).toMatch(/No package "nope" in the registry https:\/\/registry\.test/);
   });
 
   it("says a registry that cannot be reached is unreachable", async () => {
-    const error = await failure(
-      client(registry(), {
+    const error = await packageFailure(
+      fakeRegistryClient(registry(), {
         fetch: async () => {
           throw new TypeError("connect ECONNREFUSED");
         },
@@ -72,14 +59,14 @@ describe("RegistryClient.packument", () => {
     const fake = registry();
     fake.overrides.set("/zod", () => new Response("down", { status: 500 }));
     fake.overrides.set("/private", () => new Response("no", { status: 401 }));
-    expect((await failure(client(fake).packument("zod"))).message).toMatch(/answered 500/);
-    expect((await failure(client(fake).packument("private"))).message).toMatch(/registry token/);
+    expect((await packageFailure(fakeRegistryClient(fake).packument("zod"))).message).toMatch(/answered 500/);
+    expect((await packageFailure(fakeRegistryClient(fake).packument("private"))).message).toMatch(/registry token/);
   });
 
   it("times out a registry that never answers", async () => {
     const fake = registry();
     fake.overrides.set("/zod", () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) })));
-    const error = await failure(client(fake, { timeoutMs: 50 }).packument("zod"));
+    const error = await packageFailure(fakeRegistryClient(fake, { timeoutMs: 50 }).packument("zod"));
     expect(error.kind).toBe("registry-timeout");
     expect(error.message).toMatch(/did not answer for zod within 0.05 s/);
   });
@@ -87,7 +74,7 @@ describe("RegistryClient.packument", () => {
   it("stops at the resolution's deadline", async () => {
     const deadline = new AbortController();
     deadline.abort();
-    const error = await failure(client(registry(), { signal: deadline.signal }).packument("zod"));
+    const error = await packageFailure(fakeRegistryClient(registry(), { signal: deadline.signal }).packument("zod"));
     expect(error.kind).toBe("registry-timeout");
     expect(error.message).toMatch(/Resolving took too long/);
   });
@@ -96,9 +83,11 @@ describe("RegistryClient.packument", () => {
     const fake = registry();
     fake.overrides.set("/zod", () => new Response("<html>oops</html>"));
     fake.overrides.set("/odd", () => Response.json({ versions: "many" }));
-    const notJson = await failure(client(fake).packument("zod"));
+    const notJson = await packageFailure(fakeRegistryClient(fake).packument("zod"));
     expect([notJson.kind, notJson.message]).toEqual(["registry-garbage", expect.stringMatching(/zod .*not JSON/)]);
-    expect((await failure(client(fake).packument("odd"))).message).toMatch(/odd is not a packument: versions/);
+    expect((await packageFailure(fakeRegistryClient(fake).packument("odd"))).message).toMatch(
+      /odd is not a packument: versions/,
+    );
   });
 
   it("refuses an answer over the size cap (at N it passes, at N + 1 it is refused)", async () => {
@@ -106,8 +95,8 @@ describe("RegistryClient.packument", () => {
     const body = JSON.stringify({ versions: {} });
     fake.overrides.set("/zod", () => new Response(body));
     const size = new TextEncoder().encode(body).byteLength;
-    await expect(client(fake, { maxResponseBytes: size }).packument("zod")).resolves.toBeDefined();
-    const error = await failure(client(fake, { maxResponseBytes: size - 1 }).packument("zod"));
+    await expect(fakeRegistryClient(fake, { maxResponseBytes: size }).packument("zod")).resolves.toBeDefined();
+    const error = await packageFailure(fakeRegistryClient(fake, { maxResponseBytes: size - 1 }).packument("zod"));
     expect(error.kind).toBe("too-large");
   });
 });
@@ -120,14 +109,14 @@ describe("versionManifest", () => {
         versions: { "1.0.0": { version: "1.0.0", dist: { tarball: "https://x.test/a.tgz", shasum: "ab" } } },
       }),
     );
-    const packument = await client(fake).packument("old");
+    const packument = await fakeRegistryClient(fake).packument("old");
     expect(() => versionManifest(packument, "1.0.0")).toThrow(/old@1.0.0 has no sha512 integrity/);
   });
 
   it("refuses a version whose manifest is malformed", async () => {
     const fake = registry();
     fake.overrides.set("/bad", () => Response.json({ versions: { "1.0.0": { version: "1.0.0", dependencies: 3 } } }));
-    const packument = await client(fake).packument("bad");
+    const packument = await fakeRegistryClient(fake).packument("bad");
     expect(() => versionManifest(packument, "1.0.0")).toThrow(/version 1.0.0 lacks a valid/);
   });
 });
@@ -141,11 +130,11 @@ describe("RegistryClient.tarball", () => {
       "/c.tgz",
       () => new Response(null, { status: 302, headers: { location: "http://127.0.0.1/x" } }),
     );
-    const bytes = await client(fake).tarball(`${FAKE_REGISTRY}a.tgz`, "a", "1.0.0");
+    const bytes = await fakeRegistryClient(fake).tarball(`${FAKE_REGISTRY}a.tgz`, "a", "1.0.0");
     expect(new TextDecoder().decode(bytes)).toBe("tar");
-    expect((await failure(client(fake).tarball(`${FAKE_REGISTRY}c.tgz`, "c", "1.0.0"))).message).toMatch(
-      /does not follow: .*this machine/,
-    );
+    expect(
+      (await packageFailure(fakeRegistryClient(fake).tarball(`${FAKE_REGISTRY}c.tgz`, "c", "1.0.0"))).message,
+    ).toMatch(/does not follow: .*this machine/);
   });
 
   it("follows MAX_REGISTRY_REDIRECTS redirects and refuses one more", async () => {
@@ -156,15 +145,15 @@ describe("RegistryClient.tarball", () => {
         () => new Response(null, { status: 302, headers: { location: `/r${i + 1}.tgz` } }),
       );
     fake.overrides.set("/r4.tgz", () => new Response("end"));
-    await expect(client(fake).tarball(`${FAKE_REGISTRY}r1.tgz`, "r", "1.0.0")).resolves.toHaveLength(3);
-    expect((await failure(client(fake).tarball(`${FAKE_REGISTRY}r0.tgz`, "r", "1.0.0"))).message).toMatch(
-      /more than 3 redirects/,
-    );
+    await expect(fakeRegistryClient(fake).tarball(`${FAKE_REGISTRY}r1.tgz`, "r", "1.0.0")).resolves.toHaveLength(3);
+    expect(
+      (await packageFailure(fakeRegistryClient(fake).tarball(`${FAKE_REGISTRY}r0.tgz`, "r", "1.0.0"))).message,
+    ).toMatch(/more than 3 redirects/);
   });
 
   it("refuses a tarball URL the rule refuses, before any request", async () => {
     const fake = registry();
-    const error = await failure(client(fake).tarball("http://example.com/a.tgz", "a", "1.0.0"));
+    const error = await packageFailure(fakeRegistryClient(fake).tarball("http://example.com/a.tgz", "a", "1.0.0"));
     expect(error.message).toMatch(/a@1.0.0's tarball URL is refused/);
     expect(fake.requests).toEqual([]);
   });
@@ -177,7 +166,7 @@ describe("RegistryClient.tarball", () => {
       "https://registry.test.evil.test/a.tgz",
       "https://registry.test:8443/a.tgz",
     ]) {
-      const error = await failure(client(fake, { token: "s3cret" }).tarball(url, "a", "1.0.0"));
+      const error = await packageFailure(fakeRegistryClient(fake, { token: "s3cret" }).tarball(url, "a", "1.0.0"));
       expect(error.kind).toBe("bad-package");
       expect(error.message).toMatch(/is not the workspace's registry \(https:\/\/registry\.test\)/);
       expect(error.message).not.toContain("s3cret");
@@ -185,11 +174,10 @@ describe("RegistryClient.tarball", () => {
     expect(fake.requests).toEqual([]);
     const added = new FakeRegistry({}, "https://default.test/");
     added.overrides.set("/a.tgz", () => new Response("tar"));
-    const bytes = await client(added, { token: "s3cret", tarballOrigins: ["https://default.test"] }).tarball(
-      "https://default.test/a.tgz",
-      "a",
-      "1.0.0",
-    );
+    const bytes = await fakeRegistryClient(added, {
+      token: "s3cret",
+      tarballOrigins: ["https://default.test"],
+    }).tarball("https://default.test/a.tgz", "a", "1.0.0");
     expect(new TextDecoder().decode(bytes)).toBe("tar");
     expect(added.requests[0]?.headers.get("authorization")).toBeNull();
   });
@@ -198,10 +186,10 @@ describe("RegistryClient.tarball", () => {
     const fake = registry();
     fake.overrides.set("/big.tgz", () => new Response(new Uint8Array(11)));
     await expect(
-      client(fake, { maxTarballBytes: 11 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
+      fakeRegistryClient(fake, { maxTarballBytes: 11 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
     ).resolves.toHaveLength(11);
-    const error = await failure(
-      client(fake, { maxTarballBytes: 10 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
+    const error = await packageFailure(
+      fakeRegistryClient(fake, { maxTarballBytes: 10 }).tarball(`${FAKE_REGISTRY}big.tgz`, "big", "1.0.0"),
     );
     expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/big@1.0.0 is over/)]);
   });

@@ -1,31 +1,22 @@
 import type { GadgetLock } from "@gadgets/workshop-shared/api";
 import { describe, expect, it } from "vitest";
 import { lockText, parseLock } from "./lock-text.ts";
-import { PackageError } from "./package-error.ts";
-import { RegistryClient } from "./registry-client.ts";
 import { MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
 import { resolveTree, type ResolveTreeInput } from "./resolver.ts";
 import { FAKE_REGISTRY, type FakePackage, FakeRegistry } from "./testing/fake-registry.ts";
+import { fakeRegistryClient } from "./testing/fake-registry-client.ts";
+import { packageFailure } from "./testing/package-failure.ts";
 
 function setup(packages: Record<string, FakePackage>) {
   const fake = new FakeRegistry(packages);
-  const registry = () => new RegistryClient({ base: FAKE_REGISTRY, fetch: fake.fetch, allowLocal: false });
+  // A client per resolution, as the Workshop makes one: its packument cache lasts one resolution.
   const resolve = (roots: Record<string, string>, more: Partial<ResolveTreeInput> = {}) =>
-    resolveTree({ roots, registry: registry(), private: false, ...more });
+    resolveTree({ roots, registry: fakeRegistryClient(fake), private: false, ...more });
   return { fake, resolve };
 }
 
 const versions = (tree: Record<string, { version: string }>) =>
   Object.fromEntries(Object.entries(tree).map(([path, entry]) => [path, entry.version]));
-
-async function failure(promise: Promise<unknown>): Promise<PackageError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof PackageError)) throw new Error(`expected a PackageError, got ${String(error)}`);
-  return error;
-}
 
 describe("resolveTree", () => {
   it("picks the newest version in range, preferring the latest tag, and locks tarball and integrity", async () => {
@@ -144,9 +135,9 @@ describe("resolveTree", () => {
       a: { versions: { "1.0.0": { dependencies: { ghost: "1" } } } },
       zod: { versions: { "4.1.5": {} } },
     });
-    const unknown = await failure(resolve({ a: "1" }));
+    const unknown = await packageFailure(resolve({ a: "1" }));
     expect([unknown.kind, unknown.packageName]).toEqual(["unknown-package", "ghost"]);
-    const none = await failure(resolve({ zod: "^9.0.0" }));
+    const none = await packageFailure(resolve({ zod: "^9.0.0" }));
     expect([none.kind, none.message]).toEqual([
       "no-matching-version",
       'No version of zod matches "^9.0.0" (asked for by gadget.json); the newest is 4.1.5.',
@@ -155,7 +146,7 @@ describe("resolveTree", () => {
 
   it("refuses a dependency given as a git URL, naming who asked", async () => {
     const { resolve } = setup({ a: { versions: { "1.0.0": { dependencies: { b: "git+https://x.test/b.git" } } } } });
-    const error = await failure(resolve({ a: "1" }));
+    const error = await packageFailure(resolve({ a: "1" }));
     expect([error.kind, error.message]).toEqual([
       "bad-package",
       expect.stringMatching(/^a@1\.0\.0 asks for b as "git\+https/),
@@ -168,7 +159,7 @@ describe("resolveTree", () => {
       b: { versions: { "1.0.0": { dependencies: { c: "1" } } } },
       c: { versions: { "1.0.0": { dependencies: { a: "1" } } } },
     });
-    const error = await failure(resolve({ a: "1" }));
+    const error = await packageFailure(resolve({ a: "1" }));
     expect([error.kind, error.message]).toEqual(["cycle", expect.stringContaining("a → b → c → a")]);
   });
 
@@ -181,7 +172,7 @@ describe("resolveTree", () => {
       b: { versions: { "1.0.0": {} } },
     });
     expect(versions(await resolve({ fits: "1" }))).toEqual({ "node_modules/b": "1.0.0", "node_modules/fits": "1.0.0" });
-    const error = await failure(resolve({ over: "1" }));
+    const error = await packageFailure(resolve({ over: "1" }));
     expect(error.kind).toBe("bad-package");
     expect(error.packageName).toBe("over");
     expect(error.message).toMatch(/over@1\.0\.0 asks for b with a version range of 257 characters/);
@@ -192,10 +183,10 @@ describe("resolveTree", () => {
       odd: { versions: { "1.0.0": {}, "not-a-version": {} }, distTags: { latest: "toString", next: "constructor" } },
     });
     expect(versions(await resolve({ odd: "*" }))).toEqual({ "node_modules/odd": "1.0.0" });
-    expect((await failure(resolve({ odd: "next" }))).kind).toBe("no-matching-version");
-    expect((await failure(resolve({ odd: "constructor" }))).kind).toBe("no-matching-version");
+    expect((await packageFailure(resolve({ odd: "next" }))).kind).toBe("no-matching-version");
+    expect((await packageFailure(resolve({ odd: "constructor" }))).kind).toBe("no-matching-version");
     // No version matches: the message names the newest real one, never a garbage key.
-    expect((await failure(resolve({ odd: "^2" }))).message).toMatch(/the newest is 1\.0\.0\.$/);
+    expect((await packageFailure(resolve({ odd: "^2" }))).message).toMatch(/the newest is 1\.0\.0\.$/);
   });
 
   it("holds MAX_LOCKED_PACKAGES: N packages pass, N + 1 are refused", async () => {
@@ -205,7 +196,7 @@ describe("resolveTree", () => {
       c: { versions: { "1.0.0": {} } },
     });
     expect(Object.keys(await resolve({ a: "1" }, { maxPackages: 3 }))).toHaveLength(3);
-    const error = await failure(resolve({ a: "1" }, { maxPackages: 2 }));
+    const error = await packageFailure(resolve({ a: "1" }, { maxPackages: 2 }));
     expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/more than 2 packages/)]);
   });
 
@@ -216,7 +207,7 @@ describe("resolveTree", () => {
       c: { versions: { "1.0.0": {} } },
     });
     expect(Object.keys(await resolve({ a: "1" }, { maxDepth: 3 }))).toHaveLength(3);
-    const error = await failure(resolve({ a: "1" }, { maxDepth: 2 }));
+    const error = await packageFailure(resolve({ a: "1" }, { maxDepth: 2 }));
     expect([error.kind, error.message]).toEqual([
       "too-large",
       "The dependency chain gadget → a → b → c is deeper than 2 levels, the limit.",

@@ -1,20 +1,11 @@
 import { packTar, type TarEntry } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { verifyIntegrity } from "./integrity.ts";
-import { PackageError } from "./package-error.ts";
 import { unpackTarball } from "./tarball.ts";
 import { gzip, integrityOf, tarball } from "./testing/fake-registry.ts";
+import { packageFailure } from "./testing/package-failure.ts";
 
 const PACKAGE_JSON = JSON.stringify({ name: "a", version: "1.0.0" });
-
-async function failure(promise: Promise<unknown>): Promise<PackageError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof PackageError)) throw new Error(`expected a PackageError, got ${String(error)}`);
-  return error;
-}
 
 const tgz = async (entries: TarEntry[]) => gzip(await packTar(entries));
 const file = (name: string, body: string): TarEntry => ({
@@ -27,7 +18,7 @@ describe("verifyIntegrity", () => {
     const bytes = await tarball({ "package.json": PACKAGE_JSON });
     await verifyIntegrity(bytes, await integrityOf(bytes), "a", "1.0.0");
     const other = await integrityOf(new Uint8Array([1]));
-    const error = await failure(verifyIntegrity(bytes, other, "a", "1.0.0"));
+    const error = await packageFailure(verifyIntegrity(bytes, other, "a", "1.0.0"));
     expect(error.kind).toBe("integrity");
     expect(error.message).toMatch(/The tarball of a@1\.0\.0 does not match its integrity/);
   });
@@ -58,7 +49,7 @@ describe("unpackTarball", () => {
     ["/etc/passwd", /absolute path/],
     ["C:/evil.js", /absolute path/],
   ])("refuses the entry %s", async (name, why) => {
-    const error = await failure(
+    const error = await packageFailure(
       unpackTarball(await tgz([file("package/package.json", PACKAGE_JSON), file(name, "x")]), "a", "1.0.0"),
     );
     expect(error.kind).toBe("unsafe-tarball");
@@ -69,7 +60,7 @@ describe("unpackTarball", () => {
   it("refuses a zero-length, a truncated and a non-gzip archive as bad-package, saying so", async () => {
     const whole = await tgz([file("package/package.json", PACKAGE_JSON)]);
     for (const bytes of [new Uint8Array(0), whole.slice(0, whole.length - 10), new TextEncoder().encode("hello")]) {
-      const error = await failure(unpackTarball(bytes, "a", "1.0.0"));
+      const error = await packageFailure(unpackTarball(bytes, "a", "1.0.0"));
       expect(error.kind).toBe("bad-package");
       expect(error.message).toMatch(
         /^The tarball of a@1\.0\.0 could not be read as a gzipped tar.*: it is empty, cut short or not a tarball\.$/,
@@ -83,7 +74,7 @@ describe("unpackTarball", () => {
     viaPax.header.pax = { path: "package/../../evil.js" };
     const long = file(`package/${"d/".repeat(80)}${"../".repeat(90)}evil.js`, "x");
     for (const entry of [viaPax, long]) {
-      const error = await failure(
+      const error = await packageFailure(
         unpackTarball(await tgz([file("package/package.json", PACKAGE_JSON), entry]), "a", "1.0.0"),
       );
       expect(error.kind).toBe("unsafe-tarball");
@@ -98,7 +89,7 @@ describe("unpackTarball", () => {
         file("package/package.json", PACKAGE_JSON),
         { header: { name: "package/x", size: 0, type, linkname: "/etc/passwd" } },
       ];
-      const error = await failure(unpackTarball(await tgz(entries), "a", "1.0.0"));
+      const error = await packageFailure(unpackTarball(await tgz(entries), "a", "1.0.0"));
       expect(error.kind).toBe("unsafe-tarball");
       expect(error.message).toMatch(new RegExp(`a ${type} entry`));
     },
@@ -112,7 +103,7 @@ describe("unpackTarball", () => {
       ]);
     const limits = { maxFiles: 5, maxBytes: 1_000_000 };
     expect((await unpackTarball(await tarball(files(5)), "a", "1.0.0", limits)).files.size).toBe(5);
-    const error = await failure(unpackTarball(await tarball(files(6)), "a", "1.0.0", limits));
+    const error = await packageFailure(unpackTarball(await tarball(files(6)), "a", "1.0.0", limits));
     expect([error.kind, error.message]).toEqual([
       "too-large",
       "a@1.0.0 holds more than 5 files, the limit for one package.",
@@ -125,17 +116,17 @@ describe("unpackTarball", () => {
     const fits = await tarball({ "package.json": PACKAGE_JSON, "a.js": "x".repeat(100) });
     expect((await unpackTarball(fits, "a", "1.0.0", limits)).bytes).toBe(size);
     const over = await tarball({ "package.json": PACKAGE_JSON, "a.js": "x".repeat(101) });
-    expect((await failure(unpackTarball(over, "a", "1.0.0", limits))).kind).toBe("too-large");
+    expect((await packageFailure(unpackTarball(over, "a", "1.0.0", limits))).kind).toBe("too-large");
   });
 
   it("says bad-package for a missing or broken package.json, and for bytes that are not a gzipped tar", async () => {
-    expect((await failure(unpackTarball(await tarball({ "index.js": "" }), "a", "1.0.0"))).message).toMatch(
+    expect((await packageFailure(unpackTarball(await tarball({ "index.js": "" }), "a", "1.0.0"))).message).toMatch(
       /has no package.json/,
     );
-    expect((await failure(unpackTarball(await tarball({ "package.json": "{" }), "a", "1.0.0"))).message).toMatch(
+    expect((await packageFailure(unpackTarball(await tarball({ "package.json": "{" }), "a", "1.0.0"))).message).toMatch(
       /package.json of a@1.0.0 is not a JSON object/,
     );
-    const garbage = await failure(unpackTarball(new TextEncoder().encode("hello"), "a", "1.0.0"));
+    const garbage = await packageFailure(unpackTarball(new TextEncoder().encode("hello"), "a", "1.0.0"));
     expect([garbage.kind, garbage.message]).toEqual([
       "bad-package",
       expect.stringMatching(/not be read as a gzipped tar/),

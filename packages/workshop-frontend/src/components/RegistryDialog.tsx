@@ -4,8 +4,7 @@ import { useRegistry } from "../hooks/use-registry.ts";
 import { type RegistryView, registryEntry, registryView } from "../packages/registry-setting.ts";
 import { ConfirmableItem } from "./ConfirmableItem.tsx";
 import { Dialog } from "./Dialog.tsx";
-
-const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700";
+import { SealedValueForm } from "./SealedValueForm.tsx";
 
 function RegistryDetails({ view }: { view: RegistryView }) {
   return (
@@ -29,34 +28,10 @@ function RegistryDetails({ view }: { view: RegistryView }) {
  */
 export function RegistryDialog({ onClose }: { onClose(): void }) {
   const { registry, set } = useRegistry();
-  const [url, setUrl] = useState("");
-  const [token, setToken] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const urlField = useRef<HTMLInputElement>(null);
   const view = registry.data && registryView(registry.data);
-
-  const submit = async () => {
-    const entry = registryEntry(url, token);
-    if (!entry.ok) return setError(entry.error);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const info = await set(entry.value);
-      setToken("");
-      setUrl("");
-      setNotice(
-        info.hasToken
-          ? `This workspace now resolves packages from ${info.url}. Its token is kept and never shown again.`
-          : `This workspace now resolves packages from ${info.url}, without a token.`,
-      );
-    } catch (reason) {
-      setError(errorMessage(reason));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const reset = async () => {
     try {
@@ -101,54 +76,31 @@ export function RegistryDialog({ onClose }: { onClose(): void }) {
             )}
           </ul>
         )}
-        <form
-          className="flex flex-col gap-1"
-          aria-label="Set the registry"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit();
+        <SealedValueForm
+          label="Set the registry"
+          name={{
+            label: "URL",
+            maxLength: 2048,
+            placeholder: "https://npm.example.com/",
+            wide: true,
+            inputRef: urlField,
           }}
-        >
-          <div className="flex flex-wrap items-center gap-2">
-            <label className="flex flex-1 items-center gap-1 text-xs">
-              URL
-              <input
-                ref={urlField}
-                className={`${field} flex-1`}
-                value={url}
-                maxLength={2048}
-                placeholder="https://npm.example.com/"
-                spellCheck={false}
-                autoComplete="off"
-                onChange={(e) => setUrl(e.target.value)}
-                data-autofocus
-              />
-            </label>
-            <label className="flex flex-1 items-center gap-1 text-xs">
-              Token
-              <input
-                className={`${field} flex-1`}
-                type="password"
-                value={token}
-                autoComplete="new-password"
-                spellCheck={false}
-                onChange={(e) => setToken(e.target.value)}
-                aria-describedby="registry-token-hint"
-              />
-            </label>
-            <button
-              type="submit"
-              className="rounded bg-sky-700 px-2 py-0.5 text-xs text-white hover:bg-sky-800 disabled:opacity-50"
-              disabled={busy}
-            >
-              {busy ? "Saving…" : "Save registry"}
-            </button>
-          </div>
-          <span id="registry-token-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
-            Saving replaces the URL and the token: leave the token empty for a registry that needs none. The token is
-            never shown again, here or anywhere.
-          </span>
-        </form>
+          value={{
+            label: "Token",
+            hintId: "registry-token-hint",
+            hint: "Saving replaces the URL and the token: leave the token empty for a registry that needs none. The token is never shown again, here or anywhere.",
+          }}
+          submit={{ idle: "Save registry", busy: "Saving…" }}
+          check={registryEntry}
+          send={async (entry) => {
+            const info = await set(entry);
+            return info.hasToken
+              ? `This workspace now resolves packages from ${info.url}. Its token is kept and never shown again.`
+              : `This workspace now resolves packages from ${info.url}, without a token.`;
+          }}
+          onError={setError}
+          onNotice={setNotice}
+        />
         {error && (
           <p className="text-xs text-red-600" role="alert">
             {error}

@@ -1,11 +1,10 @@
 import { useRef, useState } from "react";
 import { errorMessage } from "../error-message.ts";
 import { useSecrets } from "../hooks/use-secrets.ts";
-import { secretInputProblem, secretRows } from "../secrets/secret-rows.ts";
+import { secretEntry, secretRows } from "../secrets/secret-rows.ts";
 import { ConfirmableItem } from "./ConfirmableItem.tsx";
 import { Dialog } from "./Dialog.tsx";
-
-const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text-xs dark:border-zinc-700";
+import { SealedValueForm } from "./SealedValueForm.tsx";
 
 /**
  * The workspace's secrets: set or replace one (the value typed in a password field, sent once and then
@@ -13,31 +12,10 @@ const field = "rounded border border-zinc-300 bg-transparent px-1 font-mono text
  */
 export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; suggestedName?: string }) {
   const { secrets, set, remove } = useSecrets();
-  const [name, setName] = useState(suggestedName ?? "");
-  const [value, setValue] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const listHeading = useRef<HTMLHeadingElement>(null);
   const rows = secretRows(secrets.data ?? [], Date.now());
-
-  const submit = async () => {
-    const trimmed = name.trim();
-    const problem = secretInputProblem(trimmed, value);
-    if (problem) return setError(problem);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const info = await set(trimmed, value);
-      setValue("");
-      setName("");
-      setNotice(`${info.name} is set (${info.bytes} bytes). Its value is not shown again.`);
-    } catch (reason) {
-      setError(errorMessage(reason));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const deleteSecret = async (secret: string) => {
     try {
@@ -57,52 +35,29 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
           <code>grants.secrets</code> names (as <code>env.secrets.NAME</code>) or its <code>grants.fetch.headers</code>{" "}
           fills in; shared and embedded runs get none. Values are encrypted at rest and redacted from all run output.
         </p>
-        <form
-          className="flex flex-col gap-1"
-          aria-label="Set a secret"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit();
+        <SealedValueForm
+          label="Set a secret"
+          name={{
+            label: "Name",
+            initial: suggestedName,
+            maxLength: 64,
+            placeholder: "GITHUB_TOKEN",
+            normalize: (text) => text.toUpperCase(),
           }}
-        >
-          <div className="flex flex-wrap items-center gap-2">
-            <label className="flex items-center gap-1 text-xs">
-              Name
-              <input
-                className={field}
-                value={name}
-                maxLength={64}
-                placeholder="GITHUB_TOKEN"
-                spellCheck={false}
-                autoComplete="off"
-                onChange={(e) => setName(e.target.value.toUpperCase())}
-                data-autofocus
-              />
-            </label>
-            <label className="flex flex-1 items-center gap-1 text-xs">
-              Value
-              <input
-                className={`${field} flex-1`}
-                type="password"
-                value={value}
-                autoComplete="new-password"
-                spellCheck={false}
-                onChange={(e) => setValue(e.target.value)}
-                aria-describedby="secret-value-hint"
-              />
-            </label>
-            <button
-              type="submit"
-              className="rounded bg-sky-700 px-2 py-0.5 text-xs text-white hover:bg-sky-800 disabled:opacity-50"
-              disabled={busy}
-            >
-              {busy ? "Setting…" : "Set secret"}
-            </button>
-          </div>
-          <span id="secret-value-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
-            Setting a name that exists replaces its value. The value is never shown again, here or anywhere.
-          </span>
-        </form>
+          value={{
+            label: "Value",
+            hintId: "secret-value-hint",
+            hint: "Setting a name that exists replaces its value. The value is never shown again, here or anywhere.",
+          }}
+          submit={{ idle: "Set secret", busy: "Setting…" }}
+          check={secretEntry}
+          send={async (entry) => {
+            const info = await set(entry.name, entry.value);
+            return `${info.name} is set (${info.bytes} bytes). Its value is not shown again.`;
+          }}
+          onError={setError}
+          onNotice={setNotice}
+        />
         {error && (
           <p className="text-xs text-red-600" role="alert">
             {error}

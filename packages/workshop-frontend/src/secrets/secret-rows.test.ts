@@ -1,6 +1,6 @@
 import { MIN_SECRET_BYTES } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { grantedSecrets, secretInputProblem, secretNameList, secretRows } from "./secret-rows.ts";
+import { grantedSecrets, secretEntry, secretInputProblem, secretNameList, secretRows } from "./secret-rows.ts";
 
 const NOW = 1_700_000_000_000;
 
@@ -26,6 +26,14 @@ describe("secretInputProblem", () => {
     expect(secretInputProblem("GITHUB_TOKEN", "x".repeat(MIN_SECRET_BYTES))).toBeUndefined();
     expect(secretInputProblem("github", "long-enough-value")).toContain("upper-case letters");
     expect(secretInputProblem("TOKEN", "short")).toContain(`this one is 5`);
+  });
+});
+
+describe("secretEntry", () => {
+  it("trims the name, keeps the value as typed, and refuses in secretInputProblem's words", () => {
+    const value = ` ${"x".repeat(MIN_SECRET_BYTES)} `;
+    expect(secretEntry(" GITHUB_TOKEN\n", value)).toEqual({ ok: true, value: { name: "GITHUB_TOKEN", value } });
+    expect(secretEntry("TOKEN", "short")).toEqual({ ok: false, error: secretInputProblem("TOKEN", "short") });
   });
 });
 

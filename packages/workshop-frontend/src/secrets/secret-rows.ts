@@ -6,6 +6,7 @@
 
 import type { GadgetGrants, SecretInfo } from "@gadgets/workshop-shared";
 import {
+  type Checked,
   check,
   grantedSecretNames,
   SecretNameSchema,
@@ -41,6 +42,13 @@ export function secretInputProblem(name: string, value: string): string | undefi
   if (!checkedName.ok) return checkedName.error;
   const checkedValue = check(SecretValueSchema, value);
   return checkedValue.ok ? undefined : checkedValue.error;
+}
+
+/** A secret as typed, its name trimmed, checked as `secretInputProblem` checks it: what to send, or the problem. */
+export function secretEntry(name: string, value: string): Checked<{ name: string; value: string }> {
+  const trimmed = name.trim();
+  const problem = secretInputProblem(trimmed, value);
+  return problem ? { ok: false, error: problem } : { ok: true, value: { name: trimmed, value } };
 }
 
 /** A secret a manifest's grants use, as the Grants panel lists it. */
