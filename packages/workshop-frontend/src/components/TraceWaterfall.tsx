@@ -93,7 +93,7 @@ export function TraceWaterfall({
           >
             <button
               type="button"
-              className="flex min-w-0 flex-1 items-center gap-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-900"
+              className="flex min-h-6 min-w-0 flex-1 items-center gap-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-900"
               onClick={() => pick(row.span.spanId)}
               aria-pressed={selected === row.span.spanId}
               data-testid="trace-span"
