@@ -33,7 +33,7 @@ async function acceptQuickFix(page: Page, line: number, column: number, title: s
   // Asked again while it does not show: a Ctrl+. dropped by a busy worker, or a menu made before the
   // fix's version lookup came back, is closed and asked for anew.
   await expect(async () => {
-    if (await page.locator(".action-widget").isVisible()) await page.keyboard.press("Escape");
+    if (await page.locator(".action-widget").first().isVisible()) await page.keyboard.press("Escape");
     await page.keyboard.press("Control+.");
     await expect(fix).toBeVisible({ timeout: 5000 });
   }).toPass({ timeout: 45_000 });
