@@ -241,9 +241,15 @@ describe("schedules", () => {
     );
     await session.pauseSchedules(agentId, true);
     expect(group.lastContext).toMatchObject({ via: "schedule", schedule: TICK, gadget: "broken" });
-    const [run] = await scheduledRuns(session, agentId);
+    // The report is filed while the run ends; its record is stored just after.
+    const [run] = await until("the failing run's record", async () => {
+      const runs = await scheduledRuns(session, agentId);
+      return runs.length > 0 && runs;
+    });
     expect(run).toMatchObject({ status: "error", kind: "user" });
-    expect((await session.listSchedules())[0]?.lastOutcome).toBe("user");
+    expect(
+      await until("the schedule's last outcome", async () => (await session.listSchedules())[0]?.lastOutcome),
+    ).toBe("user");
   });
 
   it("fires the schedules of two workspaces, each into its own records", { timeout: 60_000 }, async () => {
