@@ -11,11 +11,15 @@ export type DetachedLog = (line: string) => void;
 
 const toConsole: DetachedLog = (line) => console.warn(line);
 
-export function detached(what: string, work: unknown, log: DetachedLog = toConsole): void {
-  Promise.resolve(work).catch((error: unknown) => {
-    const count = (failures.get(what) ?? 0) + 1;
-    failures.set(what, count);
-    if (Number.isInteger(Math.log10(count)))
-      log(`${what} failed (${count} so far): ${error instanceof Error ? error.message : String(error)}`);
-  });
+/** Resolves once the work has settled, whichever way (for a `waitUntil` that must not see a rejection). */
+export function detached(what: string, work: unknown, log: DetachedLog = toConsole): Promise<void> {
+  return Promise.resolve(work).then(
+    () => {},
+    (error: unknown) => {
+      const count = (failures.get(what) ?? 0) + 1;
+      failures.set(what, count);
+      if (Number.isInteger(Math.log10(count)))
+        log(`${what} failed (${count} so far): ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
 }

@@ -42,6 +42,7 @@ import type { Access } from "./credentials.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 import { runSecrets } from "./secrets.ts";
+import { detached } from "@gadgets/workshop-pool/detached";
 import { codedError } from "@gadgets/workshop-shared/errors";
 
 export interface LaunchRequest {
@@ -307,10 +308,11 @@ export function startRun(
 ): Promise<RunOutcome | typeof SUPERSEDED> {
   unfinishedRuns++;
   const run = runAndKeep(connection, plan, request);
-  const settled = run
-    .then(({ stored }) => stored)
-    .catch(() => {})
-    .finally(() => unfinishedRuns--);
+  // A failed run has answered its caller already; a record that could not be stored is logged.
+  const settled = detached(
+    "a run and the storing of its record",
+    run.then(({ stored }) => stored),
+  ).finally(() => unfinishedRuns--);
   connection.waitUntil(settled);
   return run.then(({ outcome }) => outcome);
 }

@@ -25,6 +25,19 @@ describe("LeaseBook", () => {
     expect(book.listener("unknown", "runner-a")).toBeUndefined();
   });
 
+  it("hands a holder its held lease again, and a new one once that lease has ended", () => {
+    const book = new LeaseBook<string>({ graceMs: 1000, maxEnded: 10 });
+    const held = listener();
+    const first = book.grant("runner-a", held);
+    expect(book.grant("runner-a", held)).toBe(first);
+    expect(book.grant("runner-b", held)).not.toBe(first);
+    book.end(first);
+    const second = book.grant("runner-a", held);
+    expect(second).not.toBe(first);
+    expect(book.holds(second)).toBe(true);
+    expect(book.holds(first)).toBe(false);
+  });
+
   it("keeps an ended lease for its grace period, then forgets it", () => {
     let now = 0;
     const book = new LeaseBook<string>({ graceMs: 1000, maxEnded: 10, now: () => now });

@@ -23,6 +23,8 @@ interface Held<Runner> {
 
 export class LeaseBook<Runner> {
   readonly #held = new Map<string, Held<Runner>>();
+  /** The held leases by runner, then holder: a lease is granted (or found) on every placed run. */
+  readonly #onRunner = new Map<Runner, Map<LeaseListener, string>>();
   readonly #ended = new Map<string, Held<Runner> & { at: number }>();
   readonly #graceMs: number;
   readonly #maxEnded: number;
@@ -36,9 +38,13 @@ export class LeaseBook<Runner> {
 
   /** The lease `listener` holds on `runner`, granted now unless it holds one; its id is 128 random bits. */
   grant(runner: Runner, listener: LeaseListener): string {
-    for (const [leaseId, held] of this.#held) if (held.runner === runner && held.listener === listener) return leaseId;
+    const holders = this.#onRunner.get(runner) ?? new Map<LeaseListener, string>();
+    const held = holders.get(listener);
+    if (held) return held;
     const leaseId = randomBytes(16).toString("hex");
     this.#held.set(leaseId, { runner, listener });
+    holders.set(listener, leaseId);
+    this.#onRunner.set(runner, holders);
     return leaseId;
   }
 
@@ -63,6 +69,9 @@ export class LeaseBook<Runner> {
     const lease = this.#held.get(leaseId);
     if (!lease) return;
     this.#held.delete(leaseId);
+    const holders = this.#onRunner.get(lease.runner);
+    holders?.delete(lease.listener);
+    if (holders?.size === 0) this.#onRunner.delete(lease.runner);
     const now = this.#now();
     for (const [id, ended] of this.#ended) {
       if (now - ended.at < this.#graceMs && this.#ended.size < this.#maxEnded) break;
@@ -73,15 +82,15 @@ export class LeaseBook<Runner> {
 
   /** Ends every lease on `runner`, telling each holder. */
   revokeAll(runner: Runner): void {
-    for (const [leaseId, lease] of this.#held) {
-      if (lease.runner !== runner) continue;
+    for (const [listener, leaseId] of [...(this.#onRunner.get(runner) ?? [])]) {
       this.end(leaseId);
-      detached("telling a Worker its lease was revoked", lease.listener.revoked(leaseId));
+      detached("telling a Worker its lease was revoked", listener.revoked(leaseId));
     }
   }
 
   clear(): void {
     this.#held.clear();
+    this.#onRunner.clear();
     this.#ended.clear();
   }
 }

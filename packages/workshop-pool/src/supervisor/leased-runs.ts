@@ -14,6 +14,7 @@
 
 import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { detached } from "../detached.ts";
+import { within } from "../within.ts";
 import type { ExecuteResult, Lease, LeaseListener, RunFate } from "../protocol.ts";
 import type { ActiveRun, ActiveRuns } from "./active-runs.ts";
 import { EVENTS_WAIT_MS, MAX_LINES_PER_RUN, RunEventRelay } from "./event-relay.ts";
@@ -93,14 +94,9 @@ export class LeasedRuns {
     return this.#leases.holds(leaseId);
   }
 
-  /**
-   * Tells the holders of leases on `slot` to send it nothing more; and closes its lane unless
-   * `closeLane` is false (a demoted runner: it serves again once its long run is over).
-   */
-  revoke(slot: Slot, closeLane = true): void {
+  /** Tells the holders of leases on `slot` to send it nothing more (its lane is the slots' to close). */
+  revoke(slot: Slot): void {
     this.#leases.revokeAll(slot);
-    if (closeLane && slot.state.kind !== "fresh" && !isRetired(slot))
-      detached(`closing runner ${slot.id}'s lane`, slot.runner.close(), this.#log);
   }
 
   /**
@@ -165,8 +161,7 @@ export class LeasedRuns {
       active.hung = true;
       return;
     }
-    if (eventLines > 0)
-      await Promise.race([active.relay.done, new Promise((done) => setTimeout(done, EVENTS_WAIT_MS))]);
+    if (eventLines > 0) await within(active.relay.done, EVENTS_WAIT_MS);
     if (active.stoppedWith) return;
     active.relay.flush();
     this.#fates.set(active.runId, "completed");

@@ -26,6 +26,7 @@ import { type BusyContext, busyOutcome, cancelOutcome, megabytes, memoryOutcome 
 import type { StartRunner } from "./runner-handle.ts";
 import { isRetired, ownerOf, RunnerSlots, type Slot } from "./runner-slots.ts";
 import { RunnerWatchdog } from "./runner-watchdog.ts";
+import { within } from "../within.ts";
 
 export interface RunnerPoolOptions {
   /** Runner processes kept (fresh and serving a workspace together). */
@@ -131,7 +132,7 @@ export class RunnerPool {
     });
     this.#active = new ActiveRuns({
       kill: (slot) => this.#slots.recycle(slot, true),
-      demoted: (slot) => this.#leased.revoke(slot, false),
+      demoted: (slot) => this.#leased.revoke(slot),
       stopped: (result) => this.#count(result),
     });
     this.#leased = new LeasedRuns({
@@ -347,17 +348,7 @@ export class RunnerPool {
     // A run may have started a moment ago, its start line not read yet: the lane is closed first, and
     // the runner killed once it answers (or at once if it cannot: it is spinning). A run that turns out
     // to be on it ends normally, and its runner is recycled then (it is closing).
-    this.#slots.close(slot, false);
-    void Promise.race([
-      slot.runner
-        .close()
-        .catch((error: unknown) =>
-          this.#options.onOutput?.(
-            `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        ),
-      new Promise((done) => setTimeout(done, LEFTOVER_CLOSE_WAIT_MS)),
-    ]).then(() => {
+    void within(this.#slots.close(slot, false), LEFTOVER_CLOSE_WAIT_MS).then(() => {
       if (slot.runs.size > 0 || isRetired(slot)) return;
       this.#counters.leftoverKills++;
       this.#slots.recycle(slot, true);

@@ -72,7 +72,7 @@ export interface RunnerSlotsOptions {
   onChange(): void;
   /** A runner died without being recycled (it crashed, or was killed from outside). */
   onDied(slot: Slot, exit: number | string): void;
-  /** A runner takes no new runs from now on (closing or recycled): its lane must close. */
+  /** A runner takes no new runs from now on (closing or recycled; its lane is being closed): leases on it go. */
   onClosing?(slot: Slot): void;
   /** Diagnostics (a runner that failed to start). */
   onOutput?(line: string): void;
@@ -93,6 +93,7 @@ export class RunnerSlots {
   readonly #slots = new Set<Slot>();
   /** Recycled runners waiting for the runs they took to end before they are killed. */
   readonly #draining = new Set<Slot>();
+  readonly #lanesClosing = new WeakMap<Slot, Promise<void>>();
   readonly #now: () => number;
   #starting = 0;
   #nextId = 1;
@@ -197,14 +198,7 @@ export class RunnerSlots {
         clearTimeout(waited);
         this.#draining.delete(slot);
       });
-      slot.runner
-        .close()
-        .catch((error: unknown) =>
-          this.#options.onOutput?.(
-            `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        )
-        .finally(() => slot.runner.kill());
+      void this.#closeLane(slot).then(() => slot.runner.kill());
     } else slot.runner.kill();
     if (!this.#stopped) void this.#spawn();
   }
@@ -246,11 +240,29 @@ export class RunnerSlots {
    * Takes no new runs from now on; recycled once its runs are done — at once if it has none, unless
    * `recycleIfIdle` is false (the caller kills it itself).
    */
-  close(slot: Slot, recycleIfIdle = true): void {
-    if (slot.state.kind !== "serving") return;
+  close(slot: Slot, recycleIfIdle = true): Promise<void> {
+    if (slot.state.kind !== "serving") return this.#closeLane(slot);
     setState(slot, { kind: "closing", owner: slot.state.owner });
     if (recycleIfIdle && slot.runs.size === 0) this.recycle(slot);
     else this.#options.onClosing?.(slot);
+    return this.#closeLane(slot);
+  }
+
+  /** Closes a runner's lane once, whoever asks; resolves once the runs it took have ended (or closing failed). */
+  #closeLane(slot: Slot): Promise<void> {
+    let closing = this.#lanesClosing.get(slot);
+    if (!closing) {
+      closing =
+        slot.state.kind === "fresh"
+          ? Promise.resolve()
+          : slot.runner.close().catch((error: unknown) => {
+              this.#options.onOutput?.(
+                `closing runner ${slot.id}'s lane failed: ${error instanceof Error ? error.message : String(error)}`,
+              );
+            });
+      this.#lanesClosing.set(slot, closing);
+    }
+    return closing;
   }
 
   /** Opens the runner's lane to `workspace`; false when it could not be (the runner is then recycled). */

@@ -27,6 +27,7 @@ import type {
   RunnerPoolApi,
 } from "../protocol.ts";
 import type { CapabilityTarget } from "../sink-target.ts";
+import { within } from "../within.ts";
 import { refusedReplyOutcome } from "./refused-reply.ts";
 
 /** How long a finished run's reply waits for its last events, forwarded by the supervisor. */
@@ -77,20 +78,6 @@ function laneBusy(reason: string): ExecuteResult {
     status: "error",
     kind: "busy",
     message: `The local runner pool could not run this gadget (${reason}). Try again; if it keeps failing, restart the Workshop.`,
-  };
-}
-
-/** Resolves with undefined after `ms` unless cancelled. */
-function timer(ms: number): { fired: Promise<undefined>; cancel(): void } {
-  let handle: ReturnType<typeof setTimeout> | undefined;
-  const fired = new Promise<undefined>((resolve) => {
-    handle = setTimeout(() => resolve(undefined), ms);
-  });
-  return {
-    fired,
-    cancel: () => {
-      if (handle !== undefined) clearTimeout(handle);
-    },
   };
 }
 
@@ -200,10 +187,7 @@ export class RunnerLanes {
     /** The reply came: its last events may still be on their way through the supervisor. */
     const afterEvents = async (wait: boolean): Promise<ExecuteResult | undefined> => {
       if (!wait) return undefined;
-      const enough = timer(EVENTS_WAIT_MS);
-      const late = await Promise.race([allEvents, stoppedWith, aborted, enough.fired]);
-      enough.cancel();
-      return late;
+      return within(Promise.race([allEvents, stoppedWith, aborted]), EVENTS_WAIT_MS);
     };
     let over = false;
     // A cancel stops a run by killing its runner (it may be spinning): the next run must not race that
