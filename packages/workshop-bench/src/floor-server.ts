@@ -16,12 +16,16 @@ export interface Floor {
   stop(): Promise<void>;
 }
 
-export async function startFloor(): Promise<Floor> {
+/** With `relayTo` (another floor's url), a floor that hands every run to that one: see floor-worker.ts. */
+export async function startFloor(options: { relayTo?: string } = {}): Promise<Floor> {
   const bundle = await bundleWorker(fileURLToPath(new URL("./floor-worker.ts", import.meta.url)));
+  // Nowhere to reach, unless it relays to the other floor on this machine.
+  const allow = options.relayTo ? '["local"]' : "[]";
+  const relay = options.relayTo ? `\n    (name = "RELAY_URL", text = ${capnpText(options.relayTo)}),` : "";
   const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [(name = "floor", worker = .floor), (name = "nowhere", network = (allow = []))],
+  services = [(name = "floor", worker = .floor), (name = "outbound", network = (allow = ${allow}))],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "floor")],
 );
 
@@ -32,9 +36,9 @@ const floor :Workerd.Worker = (
   compatibilityFlags = [${WORKER_COMPATIBILITY_FLAGS.map(capnpText).join(", ")}],
   bindings = [
     (name = "LOADER", workerLoader = (id = "floor")),
-    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),
+    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),${relay}
   ],
-  globalOutbound = "nowhere",
+  globalOutbound = "outbound",
 );
 `;
   const process = await startWorkerd({ config, files: { "floor.js": bundle }, sockets: ["http"] });

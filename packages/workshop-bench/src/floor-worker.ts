@@ -2,10 +2,12 @@
  * The platform's floor, for the bench: the peer's `run(code, payload)` on workerd instead of Node — a
  * bare Worker that loads each code into a Worker Loader isolate (one per code, kept warm) and calls it.
  * No sessions, records, limits or pool: what any Workshop run costs at the least on this runtime.
- * Bundled and started by floor-server.ts.
+ * With `RELAY_URL` it runs nothing itself and hands each run to the floor at that address over one
+ * Cap'n Web WebSocket per session: the least a run costs with its isolates in another process, as the
+ * local pool keeps them. Bundled and started by floor-server.ts.
  */
 
-import { newWorkersRpcResponse, RpcTarget } from "capnweb";
+import { newWebSocketRpcSession, newWorkersRpcResponse, RpcTarget } from "capnweb";
 
 /** The part of workerd's Worker Loader binding used here (the bench is typed for Node, not Workers). */
 interface Loader {
@@ -23,6 +25,11 @@ interface Loader {
 interface Env {
   LOADER: Loader;
   COMPATIBILITY_DATE: string;
+  RELAY_URL?: string;
+}
+
+interface CodeRunner {
+  run(code: string, payload: unknown): Promise<unknown>;
 }
 
 /** The isolate's entry: an RPC method that calls the gadget's `run`, as the peer calls it. */
@@ -35,6 +42,8 @@ const ids = new Map<string, string>();
 
 class FloorTarget extends RpcTarget {
   readonly #env: Env;
+  /** The other floor, over this session's own socket (a Worker's I/O belongs to the request that made it). */
+  #relay: CodeRunner | undefined;
 
   constructor(env: Env) {
     super();
@@ -46,6 +55,10 @@ class FloorTarget extends RpcTarget {
   }
 
   run(code: string, payload: unknown): Promise<unknown> {
+    if (this.#env.RELAY_URL) {
+      this.#relay ??= newWebSocketRpcSession<CodeRunner>(this.#env.RELAY_URL) as unknown as CodeRunner;
+      return this.#relay.run(code, payload);
+    }
     let id = ids.get(code);
     if (id === undefined) {
       id = `gadget-${ids.size}`;

@@ -174,7 +174,10 @@ async function main(): Promise<void> {
   const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
   const floor = await startFloor();
+  // The floor with its isolates one process away, as the pool keeps them: what that shape costs at the least.
+  const floorHop = await startFloor({ relayTo: floor.url });
   const workshop = await startWorkshopProcess(dataDir).catch(async (error: unknown) => {
+    await floorHop.stop();
     await floor.stop();
     throw error;
   });
@@ -211,21 +214,30 @@ async function main(): Promise<void> {
     const peerUrl = `ws://127.0.0.1:${portOf(peerProcess)}`;
     const peer = connectCodeRunner(peerUrl);
     const floorSession = connectCodeRunner(floor.url);
+    const hopSession = connectCodeRunner(floorHop.url);
     const agent = client.getAgent(agentId);
     const kinds = {
       ping: () => boot.api.ping(),
       warm: () => agent.run({ input: "hi" }),
       peer: () => peer.run(ECHO_JS, { input: "hi" }),
       floor: () => floorSession.run(ECHO_JS, { input: "hi" }),
+      hop: () => hopSession.run(ECHO_JS, { input: "hi" }),
     };
     const warmUps = {
       ping: await warmUntilStable(kinds.ping),
       warm: await warmUntilStable(kinds.warm),
       peer: await warmUntilStable(kinds.peer),
       floor: await warmUntilStable(kinds.floor),
+      hop: await warmUntilStable(kinds.hop),
     };
-    const samples = { ping: [] as number[], warm: [] as number[], peer: [] as number[], floor: [] as number[] };
-    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0, floorClient: 0 };
+    const samples = {
+      ping: [] as number[],
+      warm: [] as number[],
+      peer: [] as number[],
+      floor: [] as number[],
+      hop: [] as number[],
+    };
+    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0, floorClient: 0, hop: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       samples.ping.push(...(await timeEach(N / ROUNDS, 0, kinds.ping)));
       const spent = await cpuDuring(workshop.roles, async () => {
@@ -237,11 +249,15 @@ async function main(): Promise<void> {
       samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
       cpu.floor += cpuMs(floor.pid) - floorBefore.floor;
       cpu.floorClient += cpuMs(process.pid) - floorBefore.client;
+      const hopBefore = cpuMs(floorHop.pid) + cpuMs(floor.pid);
+      samples.hop.push(...(await timeEach(N / ROUNDS, 0, kinds.hop)));
+      cpu.hop += cpuMs(floorHop.pid) + cpuMs(floor.pid) - hopBefore;
     }
     const sessionPing = summarize(samples.ping);
     const warm = summarize(samples.warm);
     const peerWarm = summarize(samples.peer);
     const floorWarm = summarize(samples.floor);
+    const hopWarm = summarize(samples.hop);
     const interleaved = `${ROUNDS} interleaved rounds`;
     rows.push({
       name: "Workshop session ping",
@@ -263,12 +279,18 @@ async function main(): Promise<void> {
       summary: floorWarm,
       note: `${ratio(floorWarm.median, peerWarm.median)} peer; warm-up ${warmUps.floor} batches of 200; ${interleaved}`,
     });
+    rows.push({
+      name: "floor, isolates one process away (bare Worker → Cap'n Web WebSocket → the floor's workerd)",
+      summary: hopWarm,
+      note: `${ratio(hopWarm.median, floorWarm.median)} floor (p99 ${ratio(hopWarm.p99, floorWarm.p99)}); the Workshop's warm run ${ratio(warm.median, hopWarm.median)} this; warm-up ${warmUps.hop} batches of 200; ${interleaved}`,
+    });
     const perRun = (ms: number) => (ms / N).toFixed(2);
     const total = cpu.worker + cpu.supervisor + cpu.runners;
     // Each process in the floor's CPU per run, so the Workshop's shares add up to its ratio.
     const share = (ms: number) => ratio(ms, cpu.floor);
     notes.push(
       `CPU per warm run (from /proc, ${N} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms. The floor's workerd: ${perRun(cpu.floor)} ms.`,
+      `CPU per warm run of the floor with its isolates one process away (both workerd): ${perRun(cpu.hop)} ms, ${share(cpu.hop)} the floor's.`,
       `CPU per warm run ÷ the floor's workerd: Workshop ${share(total)} = Worker ${share(cpu.worker)} + supervisor ${share(cpu.supervisor)} + runners ${share(cpu.runners)}; the client ${perRun(cpu.client)} ms per Workshop run against ${perRun(cpu.floorClient)} per floor run (${ratio(cpu.client, cpu.floorClient)}; /proc counts in 10 ms ticks).`,
     );
     floorRatios.push(
@@ -354,6 +376,11 @@ async function main(): Promise<void> {
       floors.slice(0, MAX_CONCURRENT_RUNS_PER_WORKSPACE).map((f) => () => f.run(ECHO_JS, { input: "hi" })),
       THROUGHPUT_MS,
     );
+    const hops = Array.from({ length: MAX_CONCURRENT_RUNS_PER_WORKSPACE }, () => connectCodeRunner(floorHop.url));
+    const hopOne = await throughput(
+      hops.map((h) => () => h.run(ECHO_JS, { input: "hi" })),
+      THROUGHPUT_MS,
+    );
     const peers = Array.from({ length: SESSIONS }, () => connectCodeRunner(peerUrl));
     const peerMany = await throughput(
       peers.map((p) => () => p.run(ECHO_JS, { input: "hi" })),
@@ -371,6 +398,12 @@ async function main(): Promise<void> {
       throughput: floorOne.perSecond,
       note: `${ratio(floorOne.perSecond, peerMany.perSecond)} peer over ${SESSIONS}`,
     });
+    rows.push({
+      name: `floor, isolates one process away: warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions`,
+      summary: hopOne.summary,
+      throughput: hopOne.perSecond,
+      note: `${ratio(hopOne.perSecond, floorOne.perSecond)} floor; the Workshop's ${ratio(one.perSecond, hopOne.perSecond)} this`,
+    });
     floorRatios.push({
       figure: `${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions of one workspace: throughput ÷ the floor's over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE}`,
       target: atLeast(0.4),
@@ -381,7 +414,7 @@ async function main(): Promise<void> {
       await spinnerRows(server.url, agents, one);
     }
     for (const c of clients) c[Symbol.dispose]();
-    for (const p of [...peers, ...floors]) p[Symbol.dispose]();
+    for (const p of [...peers, ...floors, ...hops]) p[Symbol.dispose]();
 
     if (full) {
       await runaway(server.url, token, agentId);
@@ -406,6 +439,7 @@ async function main(): Promise<void> {
 
     peer[Symbol.dispose]();
     floorSession[Symbol.dispose]();
+    hopSession[Symbol.dispose]();
     client[Symbol.dispose]();
     boot[Symbol.dispose]();
     print(baseline);
@@ -413,6 +447,7 @@ async function main(): Promise<void> {
     await workshop.child.stop();
     await bare.stop();
     await peerProcess.stop();
+    await floorHop.stop();
     await floor.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
