@@ -8,6 +8,7 @@
 
 import { inspect } from "node:util";
 import type { ConsoleTable, EncodedValue } from "@gadgets/workshop-shared";
+import { type ConsoleValueDisplay, decodeConsoleValue } from "@gadgets/workshop-shared/decode-console-value";
 import { escapeControls, escapeControlsButColours } from "./terminal-text.ts";
 
 /** A stand-in for what could not be sent; inspect prints its label as is, so it is escaped here. */
@@ -21,74 +22,22 @@ class Label {
   }
 }
 
-function instanceOf(ctor: string): Record<string, unknown> {
-  if (ctor === "Object" || !/^[A-Za-z_$][\w$]*$/.test(ctor)) return {};
-  // A class of the same name makes inspect print `Point { x: 1 }`, as the gadget would have seen it.
-  const Named = { [ctor]: class {} }[ctor] as new () => Record<string, unknown>;
-  return new Named();
-}
+/** A terminal prints what an object inspector would unfold as one label, escaped like the rest. */
+const terminalDisplay = (stackOf: (stack: string) => string): ConsoleValueDisplay => ({
+  placeholder: (text) => new Label(text),
+  symbol: (value) => new Label(value.v),
+  function: (value) => new Label(`[Function: ${value.name || "(anonymous)"}]`),
+  regexp: (value) => new Label(value.v),
+  error: (value) => new Label(stackOf(value.stack || `${value.name}: ${value.message}`)),
+  typedarray: (value) =>
+    new Label(
+      `${value.ctor}(${value.length}) [ ${value.items.join(", ")}${value.length > value.items.length ? ", …" : ""} ]`,
+    ),
+});
 
 /** Turns an encoded value back into one `util.inspect` can print. */
 export function toInspectable(value: EncodedValue, stackOf: (stack: string) => string): unknown {
-  const back = (inner: EncodedValue) => toInspectable(inner, stackOf);
-  switch (value.t) {
-    case "undefined":
-      return undefined;
-    case "null":
-      return null;
-    case "boolean":
-      return value.v;
-    case "number":
-      return typeof value.v === "number" ? value.v : value.v === "-0" ? -0 : Number(value.v);
-    case "bigint":
-      return /^-?\d+$/.test(value.v) ? BigInt(value.v) : new Label(`${value.v}n`);
-    case "string":
-      return value.length === undefined ? value.v : `${value.v}… (${value.length - value.v.length} more characters)`;
-    case "symbol":
-      return new Label(value.v);
-    case "function":
-      return new Label(`[Function: ${value.name || "(anonymous)"}]`);
-    case "date":
-      return value.v === "Invalid Date" ? new Date(Number.NaN) : new Date(value.v);
-    case "regexp":
-      return new Label(value.v);
-    case "error":
-      return new Label(stackOf(value.stack || `${value.name}: ${value.message}`));
-    case "array": {
-      const items = value.items.map(back);
-      if (value.length > items.length) items.push(new Label(`… ${value.length - items.length} more items`));
-      return items;
-    }
-    case "typedarray":
-      return new Label(
-        `${value.ctor}(${value.length}) [ ${value.items.join(", ")}${value.length > value.items.length ? ", …" : ""} ]`,
-      );
-    case "object": {
-      const object = instanceOf(value.ctor);
-      for (const [key, entry] of value.entries) {
-        Object.defineProperty(object, key, {
-          value: back(entry),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      if (value.size > value.entries.length) object["…"] = new Label(`${value.size - value.entries.length} more keys`);
-      return object;
-    }
-    case "map":
-      return new Map(value.entries.map(([key, entry]) => [back(key), back(entry)]));
-    case "set":
-      return new Set(value.items.map(back));
-    case "promise":
-      return new Label("Promise { … }");
-    case "circular":
-      return new Label("[Circular]");
-    case "truncated":
-      return new Label(`[${value.ctor}]`);
-    case "unreadable":
-      return new Label(`[unreadable: ${value.reason}]`);
-  }
+  return decodeConsoleValue(value, terminalDisplay(stackOf));
 }
 
 /**
