@@ -49,4 +49,29 @@ describe("the latest version of an agent", () => {
       client[Symbol.dispose]();
     }
   });
+
+  it("called by name, is the agent of that name published last: another draft's publish is the very next call", async () => {
+    const { client } = await connectNewWorkspace();
+    try {
+      const session = client.getSession();
+      const named = (code: string) => gadget(code, { name: "shared-name" });
+      const first = await session.createDraft({ files: named(`export default { async run() { return "first"; } };`) });
+      const { agentId: firstId } = await session.publishDraft(first.id);
+      const byName = client.getAgent("shared-name");
+      for (let i = 0; i < 3; i++) expect(await byName.run({})).toBe("first");
+
+      const second = await session.createDraft({
+        files: named(`export default { async run() { return "second"; } };`),
+      });
+      const { agentId: secondId } = await session.publishDraft(second.id);
+      expect(secondId).not.toBe(firstId);
+      const outcome = await byName.runWithEvents({});
+      expect(outcome).toMatchObject({ status: "ok", result: "second" });
+      expect((await session.getRun(outcome.runId)).source).toEqual({ kind: "agent", agentId: secondId, version: 1 });
+      // By id, each is still itself.
+      expect(await client.getAgent(firstId).run({})).toBe("first");
+    } finally {
+      client[Symbol.dispose]();
+    }
+  });
 });

@@ -13,7 +13,7 @@ import { AgentRefSchema, parseArgument, RunEventListenerSchema } from "@gadgets/
 import { resolvedAgentBytes } from "../storage/agent-table.ts";
 import type { ResolvedAgent } from "../storage/workspace-store.ts";
 import { LRUCache } from "lru-cache";
-import { launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
+import { latestAgentRef, launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 import { allowsAgent } from "./credentials.ts";
 
@@ -113,21 +113,20 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
-    const { pinned, key } = this.#ref();
+    const { ref, pinned, key } = this.#ref();
     // The version this isolate last found for the latest: a guess, which the lookup confirms. Never one
     // the session may not run: that is left to the lookup, which refuses it.
     const seen = pinned ? undefined : latestSeen.get(key);
     const guess = seen && this.#allowed(seen) ? seen : undefined;
     if (guess) {
-      const lookup = this.#resolve();
-      const confirmed = lookup.then(
-        (agent) => agent.agentId === guess.agentId && agent.version === guess.version,
+      // Only which version is the latest now: the guess has the version's files and schemas already.
+      const confirmed = latestAgentRef(this.context.store, ref).then(
+        (latest) => latest.agentId === guess.agentId && latest.version === guess.version,
         () => false,
       );
       const outcome = await launchRun(this.context, { ...request(guess), confirmed });
       if (outcome !== SUPERSEDED) return outcome;
-      // The guess was stale (or the agent is gone, and the lookup says so).
-      return launchRun(this.context, request(await lookup));
+      // The guess was stale (or the agent is gone, and the full lookup says so).
     }
     return launchRun(this.context, request(await this.#resolve()));
   }

@@ -33,7 +33,7 @@ import {
 } from "@gadgets/workshop-shared/schemas";
 import type { CapabilityServices, NestedRun } from "../capabilities.ts";
 import { randomId } from "../storage/ids.ts";
-import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
+import type { AgentRef, ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
 import type { Connection } from "./connection.ts";
 import type { RunRequest, RunSecrets } from "../overseer.ts";
 import type { PackageSource } from "../packages/package-source.ts";
@@ -149,14 +149,38 @@ export interface RunContext {
  * latest). A gadget's catalog call passes its ref as written: a malformed one is refused with the
  * schema's message, an unknown one with AGENT_NOT_FOUND.
  */
-export async function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
+export function resolveAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<ResolvedAgent> {
+  // The stub's answers are typed as RPC values; what comes back is the plain record.
+  return lookUpRef(
+    ref,
+    async (agentId, version) => (await store.resolveAgent(agentId, version)) as ResolvedAgent | undefined,
+    async (name, version) => (await store.resolveAgentByName(name, version)) as ResolvedAgent | undefined,
+  );
+}
+
+/** Which version of which agent `ref` (a latest, no `@`) means now: a guess confirmed without its files. */
+export function latestAgentRef(store: DurableObjectStub<WorkspaceStore>, ref: string): Promise<AgentRef> {
+  return lookUpRef(
+    ref,
+    (agentId) => store.latestAgentRef(agentId),
+    (name) => store.latestAgentRefByName(name),
+  );
+}
+
+/** The one reading of a ref: by id when it is one, else by name; refused when malformed or unknown. */
+async function lookUpRef<T>(
+  ref: string,
+  byId: (agentId: string, version: number | undefined) => Promise<T | undefined>,
+  byName: (name: string, version: number | undefined) => Promise<T | undefined>,
+): Promise<T> {
   const parsed = check(AgentRefSchema, ref);
   if (!parsed.ok) throw new Error(parsed.error);
   const { base, version } = parsed.value;
-  const byId = check(AgentIdSchema, base).ok ? await store.resolveAgent(base, version) : undefined;
-  const found = byId ?? (base.length <= MAX_NAME_LENGTH ? await store.resolveAgentByName(base, version) : undefined);
+  const found =
+    (check(AgentIdSchema, base).ok ? await byId(base, version) : undefined) ??
+    (base.length <= MAX_NAME_LENGTH ? await byName(base, version) : undefined);
   if (!found) throw codedError("AGENT_NOT_FOUND", `No published agent "${ref}" in this workspace.`);
-  return found as ResolvedAgent;
+  return found;
 }
 
 /** A gadget's fetch may take this long, whatever its run's deadline. */

@@ -34,6 +34,12 @@ export interface ResolvedAgent {
 
 type Resolved = ResolvedAgent & { meta: AgentVersion };
 
+/** Which version of which agent: what confirms a guessed version of the latest. */
+export interface AgentRef {
+  agentId: string;
+  version: number;
+}
+
 /** Memory a resolved agent holds, for caches bounded by size: its files (JavaScript strings: UTF-16). */
 export function resolvedAgentBytes(agent: ResolvedAgent): number {
   return Math.max(
@@ -214,10 +220,26 @@ export class AgentTable {
 
   /** By name (a published agent's manifest name), latest or a fixed version. */
   resolveByName(name: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
-    const row = this.sql
+    const agentId = this.#idByName(name);
+    return agentId ? this.resolve(agentId, version) : undefined;
+  }
+
+  /** The version a run of the latest of `agentId` would run now, without the version's files and schemas. */
+  latestRef(agentId: string): AgentRef | undefined {
+    const agent = this.#latestOf(agentId);
+    return agent ? { agentId, version: agent.latestVersion } : undefined;
+  }
+
+  latestRefByName(name: string): AgentRef | undefined {
+    const agentId = this.#idByName(name);
+    return agentId ? this.latestRef(agentId) : undefined;
+  }
+
+  /** The agent a name means: of those that bear it, the one published last. */
+  #idByName(name: string): string | undefined {
+    return this.sql
       .exec<{ id: string }>("SELECT id FROM agents WHERE name = ? ORDER BY updated_at DESC LIMIT 1", name)
-      .toArray()[0];
-    return row ? this.resolve(row.id, version) : undefined;
+      .toArray()[0]?.id;
   }
 
   /**

@@ -30,7 +30,7 @@ import type {
   WorkspaceSettings,
   WorkspaceUsage,
 } from "@gadgets/workshop-shared/api";
-import { AgentTable, type ResolvedAgent } from "./agent-table.ts";
+import { type AgentRef, AgentTable, type ResolvedAgent } from "./agent-table.ts";
 import { DraftTable } from "./draft-table.ts";
 import { type ActiveEndpoint, EndpointTable, type NameRefusal } from "./endpoint-table.ts";
 import { ErrorReportTable } from "./error-report-table.ts";
@@ -48,7 +48,7 @@ import type { Env } from "../env.ts";
 import { ScheduleDispatcher } from "../schedules/schedule-dispatcher.ts";
 import { applyScheduleMinimum } from "../schedules/schedule-env.ts";
 
-export type { ResolvedAgent } from "./agent-table.ts";
+export type { AgentRef, ResolvedAgent } from "./agent-table.ts";
 
 /** The sentence refusing an endpoint name, naming the field. */
 function endpointNameRefusal(name: string, refused: NameRefusal): string {
@@ -290,6 +290,14 @@ export class WorkspaceStore extends DurableObject<unknown> {
 
   resolveAgent(agentId: string, version: number | undefined): (ResolvedAgent & { meta: AgentVersion }) | undefined {
     return this.#agents.resolve(agentId, version);
+  }
+
+  latestAgentRef(agentId: string): AgentRef | undefined {
+    return this.#agents.latestRef(agentId);
+  }
+
+  latestAgentRefByName(name: string): AgentRef | undefined {
+    return this.#agents.latestRefByName(name);
   }
 
   // ----- runs
