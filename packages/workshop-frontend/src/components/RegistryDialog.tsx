@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
 import { errorMessage } from "../error-message.ts";
+import { ActionMessages } from "./ActionMessages.tsx";
 import { useRegistry } from "../hooks/use-registry.ts";
 import { type RegistryView, registryEntry, registryView } from "../packages/registry-setting.ts";
 import { ConfirmableItem } from "./ConfirmableItem.tsx";
@@ -101,16 +102,7 @@ export function RegistryDialog({ onClose }: { onClose(): void }) {
           onError={setError}
           onNotice={setNotice}
         />
-        {error && (
-          <p className="text-xs text-red-600" role="alert">
-            {error}
-          </p>
-        )}
-        {notice && (
-          <p className="text-xs text-emerald-700 dark:text-emerald-400" role="status">
-            {notice}
-          </p>
-        )}
+        <ActionMessages error={error} notice={notice} />
       </div>
     </Dialog>
   );

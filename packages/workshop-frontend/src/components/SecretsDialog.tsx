@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
 import { errorMessage } from "../error-message.ts";
+import { ActionMessages } from "./ActionMessages.tsx";
 import { useSecrets } from "../hooks/use-secrets.ts";
 import { secretEntry, secretRows } from "../secrets/secret-rows.ts";
 import { ConfirmableItem } from "./ConfirmableItem.tsx";
@@ -58,16 +59,7 @@ export function SecretsDialog({ onClose, suggestedName }: { onClose(): void; sug
           onError={setError}
           onNotice={setNotice}
         />
-        {error && (
-          <p className="text-xs text-red-600" role="alert">
-            {error}
-          </p>
-        )}
-        {notice && (
-          <p className="text-xs text-emerald-700 dark:text-emerald-400" role="status">
-            {notice}
-          </p>
-        )}
+        <ActionMessages error={error} notice={notice} />
         <section aria-labelledby="secrets-list-heading" className="flex flex-col gap-1">
           <h3 id="secrets-list-heading" ref={listHeading} tabIndex={-1} className="font-semibold">
             This workspace's secrets
