@@ -44,8 +44,8 @@ const TURN_WAIT_MS = 50;
 /** Unplaced jobs that may wait here per run this runner takes at once. */
 const WAITERS_PER_RUN = 4;
 
-/** The runner's one state: whom it serves, whether its lane is open, and its runs. */
-class RunnerSeat {
+/** The runner's one state: whom it serves, whether its lane is open, and its runs. Exported for its tests. */
+export class RunnerSeat {
   readonly #executor: JobExecutor;
   readonly #nonce: string;
   #owner: string | undefined;
@@ -70,13 +70,19 @@ class RunnerSeat {
     this.#open = true;
   }
 
+  /** Takes no new job (but nested ones of the runs still here); resolves once every run taken has ended. */
   async close(): Promise<void> {
     this.#open = false;
-    await Promise.allSettled([...this.#taken]);
+    while (this.#taken.size > 0) await Promise.allSettled([...this.#taken]);
+  }
+
+  /** Open to `job`: a closed seat still takes a nested run, whose caller is a run here waiting for it. */
+  #takes(job: LaneJob): boolean {
+    return this.#open || (job.nested === true && this.#taken.size > 0);
   }
 
   async execute(job: LaneJob, capabilities: CapabilityHandler | null): Promise<LaneReply> {
-    if (!this.#open) return { status: "refused", reason: "closed" };
+    if (!this.#takes(job)) return { status: "refused", reason: "closed" };
     if (job.workspaceId !== this.#owner) return { status: "refused", reason: "not-assigned" };
     // Every refusal is decided here, before the start line: a refused job never starts, so the Worker
     // may send it elsewhere. Nothing else lets it send a job twice. A placed job has room kept for it by
@@ -86,7 +92,7 @@ class RunnerSeat {
     const usedTurn = () => {
       if (!skipsTurn) this.#granted--;
     };
-    if (!this.#open) {
+    if (!this.#takes(job)) {
       usedTurn();
       this.#next();
       return { status: "refused", reason: "closed" };
@@ -102,7 +108,7 @@ class RunnerSeat {
     this.#running++;
     usedTurn();
     // Capability calls go back to the Worker that sent the job, which decides them.
-    const run = this.#executor.executeJob(plain, capabilities);
+    const run = this.#run(plain, capabilities);
     this.#taken.add(run);
     try {
       const reply = await run;
@@ -114,6 +120,28 @@ class RunnerSeat {
       this.#taken.delete(run);
       this.#running--;
       this.#next();
+    }
+  }
+
+  /**
+   * The executor's reply, or — should the executor itself fail (the Worker Loader refusing the isolate,
+   * say) — an error reply: the start line is written, so the run must still end with an end line, or
+   * the supervisor would hold it to its deadline and report a timeout the Worker never saw.
+   */
+  async #run(job: ExecuteJob, capabilities: CapabilityHandler | null): Promise<ExecuteReply> {
+    try {
+      return await this.#executor.executeJob(job, capabilities);
+    } catch (thrown) {
+      const detail = thrown instanceof Error ? thrown.message : String(thrown);
+      return {
+        status: "error",
+        kind: "invalid",
+        error: {
+          name: "RunnerError",
+          message: detail ? `The runner could not run the gadget: ${detail}` : "The runner could not run the gadget.",
+          stack: "",
+        },
+      };
     }
   }
 

@@ -114,6 +114,23 @@ describe("ActiveRuns", () => {
     expect(spinningSlot.niced).toBe(true);
   });
 
+  it("does not end a second time a run that ended by itself while its runner was being asked", async () => {
+    const { runs, killed, stopped, start } = harness();
+    const runner = new FakeRunner(() => {});
+    const slot = slotOf(runner);
+    const { active, outcome } = start(slot, "r1", 5000);
+    start(slot, "other", 5000);
+    runner.blocked = true;
+    const ending = runs.end(active, { status: "error", kind: "cancelled", message: "Cancelled." });
+    // Its end line is read while the pool waits for the runner to answer.
+    runs.remove(active);
+    await vi.advanceTimersByTimeAsync(20);
+    await ending;
+    expect(outcome.result).toBeUndefined();
+    expect(stopped).toEqual([]);
+    expect(killed).toEqual([]);
+  });
+
   it("stops a removed run's timers", async () => {
     const { runs, killed, start } = harness();
     const slot = slotOf(new FakeRunner(() => {}));

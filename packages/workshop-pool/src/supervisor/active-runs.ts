@@ -21,6 +21,8 @@ export interface ActiveRun {
   stoppedWith?: ExecuteResult;
   /** The runtime said it can never settle: it ends as `timeout` at its deadline. */
   hung: boolean;
+  /** Its end line was read: it completes once its last events are forwarded, whatever its runner does next. */
+  endRead?: boolean;
   settle(result: ExecuteResult): void;
   /** Stops its deadline and demotion timers. */
   unwatch?: () => void;
@@ -102,7 +104,9 @@ export class ActiveRuns {
       this.finish(active, result, active.hung);
       return;
     }
-    this.finish(active, result, await answers(active.slot, RESPONSIVE_WITHIN_MS));
+    const keepRunner = await answers(active.slot, RESPONSIVE_WITHIN_MS);
+    // It may have ended by itself while its runner was asked.
+    if (this.#runs.get(active.runId) === active) this.finish(active, result, keepRunner);
   }
 
   /** Ends a run; unless `keepRunner`, its runner is killed and its other runs end naming this one. */

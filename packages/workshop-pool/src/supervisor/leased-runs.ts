@@ -47,6 +47,9 @@ interface Placement {
   listener: LeaseListener;
 }
 
+/** How long a runner that refused a ping has to show it died, before it is taken to have lost its link. */
+const PING_REFUSED_EXIT_WAIT_MS = 1000;
+
 export class LeasedRuns {
   readonly #leases = new LeaseBook<Slot>({ graceMs: LANE_RUN_GRACE_MS, maxEnded: MAX_FATES });
   readonly #fates = new RunFates({ max: MAX_FATES, cancelWithinMs: PENDING_CANCEL_MS });
@@ -109,10 +112,12 @@ export class LeasedRuns {
     if (!slot) return { status: "unknown" };
     // Died by itself (its exit may not have been read yet), or a run on it spins: its own exit, or the
     // spinner's deadline, ends it. Only a runner that still answers lost just the link, and is stopped.
+    // A refused ping is most often a death not yet read; one still alive after a while lost its control
+    // link, and counts as an answer: it is stopped too, or nothing would ever close its output.
     const answers = await Promise.race([
       slot.runner.ping().then(
         () => slot.runner.alive(),
-        () => false,
+        async () => (await within(slot.runner.exited, PING_REFUSED_EXIT_WAIT_MS)) === undefined && slot.runner.alive(),
       ),
       slot.runner.exited.then(() => false),
     ]);
@@ -123,9 +128,11 @@ export class LeasedRuns {
       else this.#options.slots.recycle(slot, true);
     }
     await slot.runner.closed;
-    // Its start line was read after the runner was killed: the run ended with it.
+    // Still running with its runner gone: stopped here (its start line read after the kill), or dead by
+    // itself — ended as the crash it was, as `died` would a moment later.
     const late = this.#options.runs.get(runId);
-    if (late?.slot === slot && !late.stoppedWith) this.#options.runs.finish(late, linkLostOutcome(), true);
+    if (late?.slot === slot && !late.stoppedWith && !late.endRead)
+      this.#options.runs.finish(late, answers ? linkLostOutcome() : this.#crash(await slot.runner.exited), true);
     if (!this.#startedOn.get(slot)?.has(runId)) return { status: "never-started" };
     const known = this.#fates.get(runId);
     if (known === undefined || known === "running") return { status: "unknown" };
@@ -161,6 +168,7 @@ export class LeasedRuns {
       active.hung = true;
       return;
     }
+    active.endRead = true;
     if (eventLines > 0) await within(active.relay.done, EVENTS_WAIT_MS);
     if (active.stoppedWith) return;
     active.relay.flush();
@@ -170,13 +178,17 @@ export class LeasedRuns {
     this.#close(active);
   }
 
-  /** A runner that died: its runs' outcomes, which nobody else would send, and the room it kept freed. */
+  /**
+   * A runner whose process is gone and whose output has all been read (killed by the pool or not): the
+   * outcomes of its runs that had not ended, which nobody else would send, and the room it kept freed.
+   */
   died(slot: Slot, exit: number | string): void {
     this.revoke(slot);
     for (const runId of [...slot.runs]) {
       const active = this.#options.runs.get(runId);
-      if (active && !active.stoppedWith) this.#options.runs.finish(active, this.#crash(exit), true);
-      else if (this.#placements.get(runId)?.slot === slot) this.unplace(runId);
+      if (active?.slot === slot) {
+        if (!active.stoppedWith && !active.endRead) this.#options.runs.finish(active, this.#crash(exit), true);
+      } else if (this.#placements.get(runId)?.slot === slot) this.unplace(runId);
     }
   }
 
@@ -229,11 +241,6 @@ export class LeasedRuns {
     };
     this.#options.runs.add(active, Math.min(Math.max(start.timeoutMs, 1), MAX_RUN_TIMEOUT_MS));
     this.#fates.set(runId, "running");
-    // A draining runner is no longer the pool's: should it die, nobody else would end this run.
-    if (isRetired(slot))
-      void slot.runner.exited.then((exit) => {
-        if (!active.stoppedWith) this.#options.runs.finish(active, this.#crash(exit), true);
-      });
     this.#options.started();
     const cancel = this.#fates.takeCancel(runId);
     if (cancel) void this.#options.runs.end(active, cancelOutcome(cancel));

@@ -128,6 +128,24 @@ describe("the runner pool: placing runs and watching them from their start lines
     expect(answer.status === "placed" && answer.lease.leaseId).not.toBe(lease.leaseId);
   });
 
+  it("cancels the waiting runs of a session that goes, and places none for it afterwards", async () => {
+    const { pool, placeRun } = await leasedPool();
+    const held = [await placeRun("a"), await placeRun("a")];
+    const gone = recordingListener();
+    const waiting = pool.place(testRunId("a"), "a", false, gone.listener);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(pool.stats().queued).toBe(1);
+    pool.releaseLeases([], gone.listener);
+    expect(await waiting).toMatchObject({ status: "error", kind: "cancelled" });
+    expect(pool.stats().queued).toBe(0);
+    expect(await pool.place(testRunId("a"), "a", false, gone.listener)).toMatchObject({ kind: "cancelled" });
+    // The room it would have taken goes to the next session that asks.
+    pool.unplace(held[0]?.runId ?? "");
+    expect(await pool.place(testRunId("a"), "a", false, recordingListener().listener)).toMatchObject({
+      status: "placed",
+    });
+  });
+
   it("watches a run from its start line: deadline, then the runner is killed and the Worker told", async () => {
     const { pool, runner, lease, heard, start, until } = await leasedPool();
     start("d1", 300);
@@ -288,6 +306,48 @@ describe("the runner pool: placing runs and watching them from their start lines
     expect(result?.status === "error" && result.kind).toBe("timeout");
     // Draining or not, a run past its deadline takes its runner down with it.
     expect(runner.killed).toBe(true);
+    void others;
+  });
+
+  it("ends a run on a draining runner once: its own end, not a crash when the pool then kills the runner", async () => {
+    const { pool, runner, lease, heard, start, end, until, elsewhere } = await leasedPool();
+    const others = ["b", "c", "z"].map(elsewhere);
+    await until(() => heard.revoked.has(lease.leaseId));
+    start("d20");
+    end("d20", 0);
+    await until(() => pool.stats().active === 0);
+    runner.finishClose();
+    await runner.closed;
+    await vi.advanceTimersByTimeAsync(10);
+    expect(runner.killed).toBe(true);
+    expect(heard.stopped.has("d20")).toBe(false);
+    void others;
+  });
+
+  it("completes a run whose end line was read though its runner dies before its last events come", async () => {
+    const { pool, runner, lease, heard, start, end, until, elsewhere } = await leasedPool();
+    const others = ["b", "c", "z"].map(elsewhere);
+    await until(() => heard.revoked.has(lease.leaseId));
+    start("d21", 10_000);
+    // One event line is announced and never comes: the runner is gone first.
+    end("d21", 1);
+    runner.die("SIGKILL");
+    await runner.closed;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(heard.stopped.get("d21")).toBeUndefined();
+    expect(heard.eventsSent.has("d21")).toBe(true);
+    expect(pool.stats().active).toBe(0);
+    void others;
+  });
+
+  it("ends with a crash a run on a draining runner that dies under it", async () => {
+    const { runner, lease, heard, start, until, elsewhere } = await leasedPool();
+    const others = ["b", "c", "z"].map(elsewhere);
+    await until(() => heard.revoked.has(lease.leaseId));
+    start("d22");
+    runner.die("SIGKILL");
+    const result = await until(() => heard.stopped.get("d22"));
+    expect(result).toMatchObject({ status: "error" });
     void others;
   });
 

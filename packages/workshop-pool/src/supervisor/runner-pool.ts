@@ -93,6 +93,11 @@ export interface RunnerPoolStats {
 }
 
 const SHUTTING_DOWN: ExecuteResult = { status: "error", kind: "cancelled", message: "The Workshop is shutting down." };
+const SESSION_GONE: ExecuteResult = {
+  status: "error",
+  kind: "cancelled",
+  message: "The session that asked for this run has gone.",
+};
 
 export class RunnerPool {
   readonly #options: RunnerPoolOptions;
@@ -101,7 +106,9 @@ export class RunnerPool {
   readonly #watchdog: RunnerWatchdog;
   readonly #active: ActiveRuns;
   readonly #leased: LeasedRuns;
-  readonly #waiters = new Map<string, { workspace: string; waiter: Waiter }>();
+  readonly #waiters = new Map<string, { workspace: string; waiter: Waiter; listener: LeaseListener }>();
+  /** Worker sessions that have gone (their pool socket closed). */
+  readonly #gone = new WeakSet<LeaseListener>();
   readonly #counters = {
     timeouts: 0,
     memoryKills: 0,
@@ -126,7 +133,7 @@ export class RunnerPool {
       start: options.start,
       onLine: (slot, line) => this.#onRunnerLine(slot, line),
       onChange: () => this.#pump(),
-      onDied: (slot, exit) => this.#onDied(slot, exit),
+      onDied: (slot, exit, expected) => this.#onDied(slot, exit, expected),
       onClosing: (slot) => this.#leased.revoke(slot),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
@@ -215,13 +222,18 @@ export class RunnerPool {
       this.#counters.busyRejections++;
       return busyOutcome(refusal, this.#busyContext());
     }
-    const slot = await this.#acquire(runId, workspace, nested);
+    if (this.#gone.has(listener)) return SESSION_GONE;
+    const slot = await this.#acquire(runId, workspace, nested, listener);
     if (!("runner" in slot)) {
       this.#scheduler.finish(workspace);
       this.#pump();
       return slot;
     }
     const lease = this.#leased.place(runId, slot, workspace, listener);
+    if (this.#gone.has(listener)) {
+      this.#leased.unplace(runId);
+      return SESSION_GONE;
+    }
     // A fresh runner's lane opens for the workspace that claimed it; every placement on it waits for that.
     const opened = slot.state.kind === "serving" ? await slot.state.assigned : slot.state.kind === "closing";
     if (opened && !isRetired(slot)) return { status: "placed", lease };
@@ -259,6 +271,10 @@ export class RunnerPool {
   /** A Worker session let these leases go, or has gone (`listener`: the room kept for its runs is freed too). */
   releaseLeases(leaseIds: Iterable<string>, listener?: LeaseListener): void {
     this.#leased.release(leaseIds, listener);
+    if (!listener) return;
+    // Nobody would send, or give back, a run placed for a session that has gone.
+    this.#gone.add(listener);
+    for (const [runId, waiting] of this.#waiters) if (waiting.listener === listener) this.cancel(runId, "cancelled");
   }
 
   /** Whether a lease is still held (a revoked one is not). */
@@ -292,7 +308,7 @@ export class RunnerPool {
   }
 
   /** A runner for the run, now or after waiting its turn (bounded); else why not, as a result. */
-  #acquire(runId: string, workspace: string, nested: boolean): Promise<Slot | ExecuteResult> {
+  #acquire(runId: string, workspace: string, nested: boolean, listener: LeaseListener): Promise<Slot | ExecuteResult> {
     // Straight onto a runner only when nobody waits: otherwise the turn order decides.
     if (this.#scheduler.waiting === 0 || nested) {
       const slot = this.#slots.take(workspace, runId, nested);
@@ -316,7 +332,7 @@ export class RunnerPool {
         this.#counters.busyRejections++;
         waiter.resolve(busyOutcome("wait", this.#busyContext(workspace)));
       }, this.#options.maxWaitMs);
-      this.#waiters.set(runId, { workspace, waiter });
+      this.#waiters.set(runId, { workspace, waiter, listener });
       this.#scheduler.enqueue(workspace, waiter);
       this.#pump();
     });
@@ -357,9 +373,9 @@ export class RunnerPool {
     });
   }
 
-  #onDied(slot: Slot, exit: number | string): void {
+  #onDied(slot: Slot, exit: number | string, expected: boolean): void {
     // Its runs learn from the outcome sent for them; the room it kept for placed runs is freed.
-    this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
+    if (!expected) this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
     this.#leased.died(slot, exit);
   }
 

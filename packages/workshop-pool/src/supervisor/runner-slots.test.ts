@@ -23,7 +23,9 @@ function slotsWith(options: {
       changes++;
       runners.changed();
     },
-    onDied: (slot) => died.push(slot),
+    onDied: (slot, _exit, expected) => {
+      if (!expected) died.push(slot);
+    },
   });
   /** Once a fresh runner is ready to be taken. */
   const freshReady = () => runners.until(() => slots.counts().fresh > 0);
@@ -124,6 +126,21 @@ describe("runner slots", () => {
     slots.release(a, "a1");
     expect(slots.take("a", "a2")).toBe(a);
     slots.release(a, "a2");
+    expect(isRetired(a)).toBe(true);
+  });
+
+  it("closes a runner that is never idle once it has served its quota, and recycles it when its runs end", async () => {
+    const { slots } = slotsWith({ size: 2, recycleAfterRuns: 2, runsPerRunner: 2 });
+    await slots.start();
+    const a = slots.take("a", "a1") as Slot;
+    expect(slots.take("a", "a2")).toBe(a);
+    slots.release(a, "a1");
+    expect(slots.take("a", "a3")).toBe(a);
+    slots.release(a, "a2");
+    // Two served, one still running: no new run goes to it.
+    expect(a.state.kind).toBe("closing");
+    expect(slots.take("a", "a4")).not.toBe(a);
+    slots.release(a, "a3");
     expect(isRetired(a)).toBe(true);
   });
 

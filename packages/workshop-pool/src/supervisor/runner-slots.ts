@@ -71,7 +71,8 @@ export interface RunnerSlotsOptions {
   /** A runner became ready or has room again: waiting runs may start. */
   onChange(): void;
   /** A runner died without being recycled (it crashed, or was killed from outside). */
-  onDied(slot: Slot, exit: number | string): void;
+  /** A runner's process is gone and its output read to the end; `expected` when the pool had retired it. */
+  onDied(slot: Slot, exit: number | string, expected: boolean): void;
   /** A runner takes no new runs from now on (closing or recycled; its lane is being closed): leases on it go. */
   onClosing?(slot: Slot): void;
   /** Diagnostics (a runner that failed to start). */
@@ -158,6 +159,8 @@ export class RunnerSlots {
     if (!slot.runs.delete(runId) || isRetired(slot)) return;
     slot.served++;
     if (slot.runs.size > 0) {
+      // Never idle, it is still replaced after its quota: it takes no new run, and goes once its runs end.
+      if (slot.served >= this.#options.recycleAfterRuns) void this.close(slot);
       this.#options.onChange();
       return;
     }
@@ -270,7 +273,10 @@ export class RunnerSlots {
     try {
       await slot.runner.assign(workspace, this.#options.runsPerRunner);
       return true;
-    } catch {
+    } catch (error) {
+      this.#options.onOutput?.(
+        `runner ${slot.id} could not be opened to a workspace: ${error instanceof Error ? error.message : String(error)}`,
+      );
       this.recycle(slot, true);
       return false;
     }
@@ -353,12 +359,16 @@ export class RunnerSlots {
           };
           const started = slot;
           this.#slots.add(started);
-          void runner.exited.then((exit) => {
-            if (isRetired(started)) return;
-            setState(started, { kind: "retired", owner: ownerOf(started) });
-            this.#slots.delete(started);
-            this.#options.onDied(started, exit);
-            if (!this.#stopped) void this.#spawn();
+          void runner.exited.then(async (exit) => {
+            const expected = isRetired(started);
+            if (!expected) {
+              setState(started, { kind: "retired", owner: ownerOf(started) });
+              this.#slots.delete(started);
+              if (!this.#stopped) void this.#spawn();
+            }
+            // Every line it wrote is read first: a run whose end line was on its way ended by itself.
+            await runner.closed;
+            this.#options.onDied(started, exit, expected);
           });
           return;
         } catch (error) {
