@@ -183,6 +183,17 @@ describe("PoolExecutor", () => {
     executor[Symbol.dispose]();
   });
 
+  it("sends nothing for a run cancelled while the pool session is opening", async () => {
+    const { pool, runner1, executor } = setup();
+    const cancel = new AbortController();
+    const run = executor.execute(request("echo", cancel.signal));
+    cancel.abort();
+    expect(await run).toMatchObject({ status: "error", kind: "cancelled" });
+    expect(pool.places).toEqual([]);
+    expect(runner1.jobs).toEqual([]);
+    executor[Symbol.dispose]();
+  });
+
   it("names no lease when it cancels a run still waiting for its placement", async () => {
     const { pool, executor } = setup();
     pool.placement = () => new Promise(() => {});

@@ -100,6 +100,8 @@ export class PoolExecutor {
       this.#pool = undefined;
       return unreachable(error instanceof Error ? error.message : String(error));
     }
+    // Cancelled while the pool session was opening: nothing was sent, so nothing is to be stopped.
+    if (signal.aborted) return abortResult(signal);
 
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<ExecuteResult>((resolve) => {
