@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink, LaneJob } from "../protocol.ts";
+import type { ExecuteJob, ExecuteResult, IsolateEvent, IsolateEventSink, LaneJob, Placement } from "../protocol.ts";
 import { CapabilityTarget } from "../sink-target.ts";
 import { RunnerLanes } from "./runner-lanes.ts";
-import { abortable, fakeWorld, leaseOn, quietSink, tooDeepToSend, tracked } from "./testing/lane-fakes.ts";
+import { abortable, fakeWorld, later, leaseOn, quietSink, tooDeepToSend, tracked } from "./testing/lane-fakes.ts";
 
 const never = new Promise<ExecuteResult>(() => {});
 let nextRun = 0;
@@ -36,6 +36,9 @@ function setup() {
 }
 
 const sent = (jobs: LaneJob[]) => jobs.map((one) => [one.runId, one.leaseId, one.placed]);
+
+/** Fake timers for the fake sockets: advancing them delivers every message in flight. */
+const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -369,5 +372,127 @@ describe("RunnerLanes", () => {
     expect(pool.places.map(([runId]) => runId)).toEqual([cancelled.runId, next.runId]);
     expect(sent(runner2.jobs)).toEqual([[next.runId, "L2", true]]);
     expect(pool.fates).toEqual([]);
+  });
+
+  it("gives back a placement that comes after its run's abort, and the lease taken for that run alone", async () => {
+    const { pool, run, runner, opened } = setup();
+    runner(1);
+    const placement = later<Placement>();
+    pool.placement = () => placement.promise;
+    fakeTimers();
+    const { aborted, abort } = abortable();
+    const cancelled = job();
+    const waiting = run(cancelled, aborted);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(pool.places).toHaveLength(1);
+    abort(CANCELLED);
+    expect(await waiting).toEqual(CANCELLED);
+    placement.give(leaseOn(1));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.unplaced).toEqual([cancelled.runId]);
+    expect(pool.released).toEqual(["L1"]);
+    expect(opened(1)).toBe(0);
+  });
+
+  it("gives back only the room of a run aborted while it was placed on a lane the session keeps", async () => {
+    const { pool, run, runner, opened } = setup();
+    const runner1 = runner(1);
+    runner1.answer = (sentJob) => (sentJob.placed ? FINE : { status: "refused", reason: "full" });
+    expect(await run()).toEqual(FINE);
+    const placement = later<Placement>();
+    pool.placement = () => placement.promise;
+    fakeTimers();
+    const { aborted, abort } = abortable();
+    const cancelled = job();
+    const waiting = run(cancelled, aborted);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(pool.places).toHaveLength(2);
+    abort(CANCELLED);
+    expect(await waiting).toEqual(CANCELLED);
+    placement.give(leaseOn(1));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.unplaced).toEqual([cancelled.runId]);
+    expect(pool.released).toEqual([]);
+    expect(opened(1)).toBe(1);
+  });
+
+  it("sends nothing for a run aborted while its lane opens, and lets go of the lane opened for it", async () => {
+    const { pool, run, runner, holdNextFetch } = setup();
+    const runner1 = runner(1);
+    const lane = holdNextFetch();
+    fakeTimers();
+    const { aborted, abort } = abortable();
+    const cancelled = job();
+    const running = tracked(run(cancelled, aborted));
+    await vi.advanceTimersByTimeAsync(100);
+    await lane.reached;
+    abort(CANCELLED);
+    lane.go();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(running.over()).toBe(true);
+    expect(await running.result).toEqual(CANCELLED);
+    expect(runner1.jobs).toEqual([]);
+    expect(pool.unplaced).toEqual([cancelled.runId]);
+    expect(pool.released).toEqual(["L1"]);
+  });
+
+  it("gives back the placement of a run aborted while the pool is asked its fate", async () => {
+    const { pool, run, runner, runnerSockets } = setup();
+    const runner1 = runner(1);
+    runner1.answer = () => {
+      runnerSockets(1).at(-1)?.close();
+      return new Promise(() => {});
+    };
+    pool.fateAnswer = new Promise(() => {});
+    fakeTimers();
+    const { aborted, abort } = abortable();
+    const lost = job();
+    const running = tracked(run(lost, aborted));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.fates).toEqual([[lost.runId, "L1"]]);
+    abort(CANCELLED);
+    expect(await running.result).toEqual(CANCELLED);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.unplaced).toEqual([lost.runId]);
+  });
+
+  it("places a run again whose placement names a lease let go of since it was asked, as if its lane did not open", async () => {
+    const { pool, run, runner, opened } = setup();
+    const runner1 = runner(1);
+    const runner2 = runner(2);
+    const first = job();
+    const second = job();
+    // The first run hangs on L1; the second, refused there as full, waits for a placement.
+    runner1.answer = (sentJob) => {
+      if (sentJob.runId === first.runId) return new Promise(() => {});
+      return sentJob.placed ? FINE : { status: "refused", reason: "full" };
+    };
+    const secondPlaced = later<Placement>();
+    pool.placement = (_runId, count) => (count === 1 ? leaseOn(1) : count === 2 ? secondPlaced.promise : leaseOn(2));
+    fakeTimers();
+    const { aborted, abort } = abortable();
+    const cancelled = run(first, aborted);
+    await vi.advanceTimersByTimeAsync(100);
+    const waiting = tracked(run(second));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(pool.places).toHaveLength(2);
+    // The first run's cancel lets go of L1 while the supervisor is placing the second run on it.
+    abort(CANCELLED);
+    expect(await cancelled).toEqual(CANCELLED);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(pool.released).toEqual(["L1"]);
+    secondPlaced.give(leaseOn(1));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(waiting.over()).toBe(true);
+    expect(await waiting.result).toEqual(FINE);
+    expect(pool.unplaced).toEqual([second.runId]);
+    expect(pool.places.map(([runId]) => runId)).toEqual([first.runId, second.runId, second.runId]);
+    expect(sent(runner1.jobs)).toEqual([
+      [first.runId, "L1", true],
+      [second.runId, "L1", false],
+    ]);
+    expect(sent(runner2.jobs)).toEqual([[second.runId, "L2", true]]);
+    expect(opened(1)).toBe(1);
+    expect(pool.released).toEqual(["L1"]);
   });
 });

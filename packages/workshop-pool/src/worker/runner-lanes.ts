@@ -22,6 +22,7 @@ import type {
   LaneReply,
   Lease,
   LeaseListener,
+  Placement,
   RunFate,
   RunnerLaneApi,
   RunnerPoolApi,
@@ -35,6 +36,7 @@ const EVENTS_WAIT_MS = 1000;
 /** Placements one run may take: each follows a runner that went away or refused it before it started. */
 const MAX_PLACEMENTS = 3;
 const MAX_REVOKED_EARLY = 64;
+const MAX_RELEASED = 64;
 
 /** One leased runner, as this session reaches it. */
 interface LaneLink {
@@ -109,6 +111,16 @@ export class RunnerLanes {
   readonly #preferred = new Map<string, string>();
   readonly #runs = new Map<string, LaneRun>();
   readonly #revokedEarly = new Set<string>();
+  /** Placements asked so far: each placement is known by its number. */
+  #asked = 0;
+  /**
+   * Leases this session let go of, each with the number of the last placement asked by then. A
+   * placement asked before a release may still come back naming that lease (the supervisor was placing
+   * the run when the release reached it), which the supervisor ends right after: nothing may be sent on it.
+   */
+  readonly #released = new Map<string, number>();
+  /** Leases whose lane is being opened: another run will use them. */
+  readonly #opening = new Set<string>();
 
   run(runId: string): LaneRun | undefined {
     return this.#runs.get(runId);
@@ -136,23 +148,39 @@ export class RunnerLanes {
     let placements = 0;
     /** Why the last placement did not take, for the outcome should they all fail. */
     let missed = "";
+    /** The abort's outcome once it came: from then on nothing more is asked or sent for the run. */
+    let abortedWith: ExecuteResult | undefined;
+    void aborted.then((result) => {
+      abortedWith = result;
+    });
     for (;;) {
+      if (abortedWith) return abortedWith;
       const preferred = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
       let link = preferred && !preferred.revoked ? preferred : undefined;
       const placed = link === undefined;
       if (!link) {
         if (placements++ >= MAX_PLACEMENTS) return laneBusy(`no runner it was placed on took it: ${missed}`);
-        const placement = await Promise.race([
-          Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true)),
-          aborted,
-        ]);
+        const asked = ++this.#asked;
+        const placing = Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true));
+        const placement = await Promise.race([placing, aborted]);
+        if (abortedWith) {
+          this.#giveBack(pool, job.runId, placing, asked);
+          return abortedWith;
+        }
         if (placement.status !== "placed") return placement;
-        link = await this.#open(pool, job.workspaceId, placement.lease);
+        const held = this.#holds(placement.lease.leaseId, asked);
+        link = await this.#open(pool, job.workspaceId, placement.lease, asked);
         if (!link) {
           // Nothing was sent: the run is placed again (its runner went away, say).
           detached("freeing a placement whose lane did not open", pool.unplace(job.runId));
           missed = "its lane did not open";
           continue;
+        }
+        if (abortedWith) {
+          // Aborted while its lane opened: the job is not sent, and a lane opened for it alone is let go.
+          detached("freeing the placement of an aborted run", pool.unplace(job.runId));
+          if (!held && link.inFlight === 0) this.#drop(link, pool);
+          return abortedWith;
         }
       }
       const outcome = await this.#send(pool, link, job, placed, sink, capabilities, aborted);
@@ -215,7 +243,7 @@ export class RunnerLanes {
         if (settled.by === "outcome") return settled.result;
         if (settled.by === "lost") {
           this.#drop(link, pool);
-          return await this.#lost(pool, job.runId, link.lease.leaseId, capabilities, stoppedWith, aborted);
+          return await this.#lost(pool, job.runId, link.lease.leaseId, placed, capabilities, stoppedWith, aborted);
         }
         // The runner answered but its answer was refused on the way (too deep to send): this run alone
         // ends, after its events; the lane stays.
@@ -257,6 +285,7 @@ export class RunnerLanes {
     pool: RpcStub<RunnerPoolApi>,
     runId: string,
     leaseId: string,
+    placed: boolean,
     capabilities: CapabilityTarget | null,
     stoppedWith: Promise<ExecuteResult>,
     aborted: Promise<ExecuteResult>,
@@ -264,28 +293,43 @@ export class RunnerLanes {
     const fate = await Promise.race([
       Promise.resolve(pool.fate(runId, leaseId)).catch((): RunFate => ({ status: "unknown" })),
       stoppedWith.then((result): RunFate => ({ status: "stopped", result })),
-      aborted.then((result): RunFate => ({ status: "stopped", result })),
+      aborted.then((result) => ({ status: "aborted", result }) as const),
     ]);
+    if (fate.status === "aborted") {
+      // The job may never have reached its runner: the room kept for it is given back (a no-op once it started).
+      if (placed) detached("freeing the placement of an aborted run", pool.unplace(runId));
+      return fate.result;
+    }
     if (fate.status === "stopped") return fate.result;
     if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0)
       return "its runner went away before starting it";
     return ANSWER_LOST;
   }
 
-  /** The lane of `lease`, opened unless this session has it already; undefined if it cannot be. */
-  async #open(pool: RpcStub<RunnerPoolApi>, workspace: string, lease: Lease): Promise<LaneLink | undefined> {
+  /** The lane of `lease` (the answer to placement `asked`), opened unless this session has it; else undefined. */
+  async #open(
+    pool: RpcStub<RunnerPoolApi>,
+    workspace: string,
+    lease: Lease,
+    asked: number,
+  ): Promise<LaneLink | undefined> {
     const known = this.#links.get(lease.leaseId);
     if (known && !known.revoked) {
       this.#preferred.set(workspace, lease.leaseId);
       return known;
     }
+    // Answered as this session let it go: the supervisor ends it, and would hear of no run sent on it.
+    if (this.#releasedSince(lease.leaseId, asked)) return undefined;
+    this.#opening.add(lease.leaseId);
     const socket = await fetch(lease.url, { headers: { Upgrade: "websocket" } }).then(
       (response) => response.webSocket,
       () => null,
     );
+    // Its link is kept (or the lease released) before anything else runs: no gap in which it seems unheld.
+    this.#opening.delete(lease.leaseId);
     if (!socket || this.#revokedEarly.delete(lease.leaseId)) {
       socket?.close();
-      detached("releasing a lease whose lane did not open", pool.releaseLease(lease.leaseId));
+      this.#release(pool, lease.leaseId, "releasing a lease whose lane did not open");
       return undefined;
     }
     socket.accept();
@@ -307,8 +351,40 @@ export class RunnerLanes {
     if (this.#preferred.get(link.workspace) === link.lease.leaseId) this.#preferred.delete(link.workspace);
     if (link.revoked) return;
     link.revoked = true;
-    if (pool) detached("releasing a lease", pool.releaseLease(link.lease.leaseId));
+    if (pool) this.#release(pool, link.lease.leaseId, "releasing a lease");
     if (link.inFlight === 0) link.runner[Symbol.dispose]();
+  }
+
+  #release(pool: RpcStub<RunnerPoolApi>, leaseId: string, what: string): void {
+    if (this.#released.size >= MAX_RELEASED) this.#released.clear();
+    this.#released.set(leaseId, this.#asked);
+    detached(what, pool.releaseLease(leaseId));
+  }
+
+  /** Whether this session let the lease go since it asked placement `asked`. */
+  #releasedSince(leaseId: string, asked: number): boolean {
+    return (this.#released.get(leaseId) ?? 0) >= asked;
+  }
+
+  /** Whether this session uses the lease, is opening its lane, or let it go since it asked placement `asked`. */
+  #holds(leaseId: string, asked: number): boolean {
+    return this.#links.has(leaseId) || this.#opening.has(leaseId) || this.#releasedSince(leaseId, asked);
+  }
+
+  /**
+   * A run aborted while it was being placed: should its placement come back, the room kept for it is
+   * given back, and its lease too if it was taken for this run alone (no lane of this session is on it).
+   */
+  #giveBack(pool: RpcStub<RunnerPoolApi>, runId: string, placing: Promise<Placement>, asked: number): void {
+    detached(
+      "giving back the placement of an aborted run",
+      placing.then((placement) => {
+        if (placement.status !== "placed") return;
+        detached("freeing the placement of an aborted run", pool.unplace(runId));
+        if (!this.#holds(placement.lease.leaseId, asked))
+          this.#release(pool, placement.lease.leaseId, "releasing a lease");
+      }),
+    );
   }
 
   /**

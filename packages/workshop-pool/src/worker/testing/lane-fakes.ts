@@ -53,7 +53,7 @@ export class FakePool extends RpcTarget implements RunnerPoolApi {
   listener: RpcStub<LeaseListener> | undefined;
   /** How `place` answers its `count`th call (from 1); by default the lease on runner 1. */
   placement: (runId: string, count: number) => Placement | Promise<Placement> = () => leaseOn(1);
-  fateAnswer: RunFate = { status: "unknown" };
+  fateAnswer: RunFate | Promise<RunFate> = { status: "unknown" };
 
   constructor(readonly heard: Conditions) {
     super();
@@ -76,7 +76,7 @@ export class FakePool extends RpcTarget implements RunnerPoolApi {
   async fate(runId: string, leaseId: string): Promise<RunFate> {
     this.fates.push([runId, leaseId]);
     this.heard.changed();
-    return this.fateAnswer;
+    return await this.fateAnswer;
   }
   async releaseLease(leaseId: string): Promise<void> {
     this.released.push(leaseId);
@@ -115,14 +115,14 @@ type Upgrade = { status: number; webSocket: FakeSocket | null };
 /**
  * A fake pool at POOL_URL and fake runners at their lane URLs, reached by a stubbed global `fetch`; a
  * lane URL of no runner answers without a WebSocket (its lane does not open). The sockets' served ends
- * are kept, newest last: close one to break that link.
+ * are kept, newest last: close one to break that link. `holdNextFetch` keeps the next fetch waiting.
  */
 export function fakeWorld() {
   const heard = new Conditions();
   const pool = new FakePool(heard);
   const poolSockets: FakeSocket[] = [];
   const runners = new Map<string, { runner: FakeLaneRunner; fetch: () => Promise<Upgrade>; sockets: FakeSocket[] }>();
-  const fetch = vi.fn(async (url: string, _init?: RequestInit): Promise<Upgrade> => {
+  const reach = async (url: string, _init?: RequestInit): Promise<Upgrade> => {
     if (url === POOL_URL) {
       const [client, server] = socketPair();
       poolSockets.push(server);
@@ -131,7 +131,8 @@ export function fakeWorld() {
     }
     const served = runners.get(url);
     return served ? served.fetch() : { status: 404, webSocket: null };
-  });
+  };
+  const fetch = vi.fn(reach);
   vi.stubGlobal("fetch", fetch);
   return {
     heard,
@@ -146,6 +147,17 @@ export function fakeWorld() {
       return runner;
     },
     runnerSockets: (n: number): FakeSocket[] => runners.get(laneUrl(n))?.sockets ?? [],
+    /** The next fetch waits for `go()`; `reached` settles once it is asked. */
+    holdNextFetch(): { reached: Promise<void>; go(): void } {
+      const reached = later<undefined>();
+      const held = later<undefined>();
+      fetch.mockImplementationOnce(async (url, init) => {
+        reached.give(undefined);
+        await held.promise;
+        return reach(url, init);
+      });
+      return { reached: reached.promise, go: () => held.give(undefined) };
+    },
     /** How many times a lane URL was fetched. */
     opened: (n: number): number => fetch.mock.calls.filter(([url]) => url === laneUrl(n)).length,
     /** A pool session for `lanes` (as PoolExecutor makes one): the listener is its main object. */
@@ -156,6 +168,15 @@ export function fakeWorld() {
       return newBatchedRpcSession<RunnerPoolApi>(client, new ListenerTarget(lanes));
     },
   };
+}
+
+/** A value the test gives when it chooses: a placement or a fate answered late, say. */
+export function later<T>(): { promise: Promise<T>; give(value: T): void } {
+  let give: (value: T) => void = () => {};
+  const promise = new Promise<T>((resolve) => {
+    give = resolve;
+  });
+  return { promise, give };
 }
 
 /** An abort as RunnerLanes hears of it: a promise of the run's outcome. */
