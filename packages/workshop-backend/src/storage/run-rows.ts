@@ -1,7 +1,8 @@
 /**
- * How a run record is laid out in a workspace's database: a summary row, and one row per part (files,
- * payload, events, outcome, trace), since a Durable Object row holds at most 2 MB and a run may carry
- * 1 MiB of files, 1 MiB of payload and 1 MiB of result.
+ * How a run record is laid out in a workspace's database: a summary row, and its parts (files, payload,
+ * events, outcome, trace) in one `all` row when they fit, else one row per part, since a Durable Object
+ * row holds at most 2 MB and a run may carry 1 MiB of files, 1 MiB of payload and 1 MiB of result. Most
+ * records are small: one row instead of five is most of what storing a record costs.
  */
 
 import type { RunRecord, RunVia } from "@gadgets/workshop-shared/api";
@@ -25,6 +26,30 @@ function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["ev
   return [...kept, ...closing];
 }
 
+/** A record's parts as stored, by name. */
+export interface RecordParts {
+  payload: RunRecord["payload"];
+  files: RunRecord["files"];
+  events: { events: RunRecord["events"]; droppedEvents: number };
+  outcome: RunRecord["outcome"];
+  trace?: RunRecord["trace"];
+}
+
+/** The row that holds every part of a record that fits in one. */
+const ALL_PARTS = "all";
+/** Parts up to this size share one row, well under the 2 MB a row may hold. */
+const MAX_ONE_ROW_BYTES = 1_500_000;
+
+/** A record's parts from its rows, in either layout (one `all` row, or a row per part). */
+export function partsFromRows(rows: readonly { part: string; value: string }[]): Partial<RecordParts> {
+  const parts: Partial<RecordParts> = {};
+  for (const { part, value } of rows) {
+    if (part === ALL_PARTS) Object.assign(parts, JSON.parse(value) as RecordParts);
+    else Object.assign(parts, { [part]: JSON.parse(value) as unknown });
+  }
+  return parts;
+}
+
 export interface RunRows {
   summaryText: string;
   /** The indexed columns `listRuns` filters on: the agent that ran (none for drafts and Code Mode), who started it. */
@@ -39,14 +64,21 @@ export function runRows(record: RunRecord): RunRows {
   const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
   const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
   const summaryText = JSON.stringify(runSummary);
-  const parts = Object.entries({
+  const values: RecordParts = {
     payload,
     files,
     events: { events: kept, droppedEvents: droppedEvents + (events.length - kept.length) },
     outcome,
     ...(trace ? { trace } : {}),
-  }).map(([part, value]) => [part, JSON.stringify(value)] as const);
-  const bytes = parts.reduce((sum, [, text]) => sum + byteLength(text), byteLength(summaryText));
+  };
+  const whole = JSON.stringify(values);
+  const wholeBytes = byteLength(whole);
+  const parts =
+    wholeBytes <= MAX_ONE_ROW_BYTES
+      ? [[ALL_PARTS, whole] as const]
+      : Object.entries(values).map(([part, value]) => [part, JSON.stringify(value)] as const);
+  const partBytes = parts.length === 1 ? wholeBytes : parts.reduce((sum, [, text]) => sum + byteLength(text), 0);
+  const bytes = partBytes + byteLength(summaryText);
   return {
     summaryText,
     agentId: runSummary.source.kind === "agent" ? runSummary.source.agentId : null,

@@ -61,6 +61,24 @@ describe("RunTable", () => {
     expect(usage.bytes().records).toBeGreaterThan(0);
   });
 
+  it("keeps a small record's parts in one row and a large one's in a row per part, and reads both back", () => {
+    const parts = (runId: string) =>
+      storage.sql
+        .exec<{ part: string }>("SELECT part FROM run_parts WHERE run_id = ? ORDER BY part", runId)
+        .toArray()
+        .map((row) => row.part);
+    const large = {
+      ...record(2, "x".repeat(1024 * 1024)),
+      files: [{ path: "big.ts", content: "y".repeat(1024 * 1024) }],
+    };
+    runs.record([record(1), large]);
+    expect(parts("run1")).toEqual(["all"]);
+    expect(parts("run2")).toEqual(["events", "files", "outcome", "payload"]);
+    expect(runs.get("run1")).toEqual(record(1));
+    expect(runs.get("run2")).toEqual(large);
+    expect(usage.bytes().records).toBe(storedBytes());
+  });
+
   it("says a run that is not kept was not found", () => {
     expect(() => runs.get("nope")).toThrow(/Run nope was not found in this workspace/);
   });

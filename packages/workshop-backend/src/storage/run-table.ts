@@ -11,7 +11,7 @@ import {
   WORKSPACE_QUOTA_BYTES,
 } from "@gadgets/workshop-shared/limits";
 import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
-import { insertRunRows, runRows } from "./run-rows.ts";
+import { insertRunRows, partsFromRows, runRows } from "./run-rows.ts";
 import type { UsageTable } from "./usage-table.ts";
 
 /** What `list` narrows to: runs of these agents (none: no run), of this draft, started this way. */
@@ -106,24 +106,20 @@ export class RunTable {
       throw new Error(
         `Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`,
       );
-    const parts = new Map(
+    const parts = partsFromRows(
       this.sql
         .exec<{ part: string; value: string }>("SELECT part, value FROM run_parts WHERE run_id = ?", runId)
-        .toArray()
-        .map((row) => [row.part, JSON.parse(row.value) as unknown]),
+        .toArray(),
     );
-    const events = (parts.get("events") ?? { events: [], droppedEvents: 0 }) as {
-      events: RunRecord["events"];
-      droppedEvents: number;
-    };
+    const events = parts.events ?? { events: [], droppedEvents: 0 };
     return {
       ...(JSON.parse(summary.summary) as RunSummary),
-      payload: (parts.get("payload") ?? null) as RunRecord["payload"],
-      files: (parts.get("files") ?? []) as RunRecord["files"],
+      payload: parts.payload ?? null,
+      files: parts.files ?? [],
       events: events.events,
       droppedEvents: events.droppedEvents,
-      outcome: parts.get("outcome") as RunRecord["outcome"],
-      ...(parts.has("trace") ? { trace: parts.get("trace") as RunRecord["trace"] } : {}),
+      outcome: parts.outcome as RunRecord["outcome"],
+      ...(parts.trace ? { trace: parts.trace } : {}),
     };
   }
 
