@@ -1,5 +1,8 @@
 /** Starts the floor (floor-worker.ts) in a workerd process of its own, as the Workshop's runners are started. */
 
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleWorker,
@@ -8,6 +11,7 @@ import {
   startWorkerd,
   WORKER_COMPATIBILITY_FLAGS,
 } from "@gadgets/workshop-host";
+import type { Duty } from "./floor-worker.ts";
 
 export interface Floor {
   readonly url: string;
@@ -16,16 +20,24 @@ export interface Floor {
   stop(): Promise<void>;
 }
 
-/** With `relayTo` (another floor's url), a floor that hands every run to that one: see floor-worker.ts. */
-export async function startFloor(options: { relayTo?: string } = {}): Promise<Floor> {
+/**
+ * With `relayTo` (another floor's url), a floor that hands every run to that one; with `duties`, one
+ * whose runs also do a workspace's duties, its Durable Object stored on disk as the Workshop's are:
+ * see floor-worker.ts.
+ */
+export async function startFloor(options: { relayTo?: string; duties?: readonly Duty[] } = {}): Promise<Floor> {
   const bundle = await bundleWorker(fileURLToPath(new URL("./floor-worker.ts", import.meta.url)));
   // Nowhere to reach, unless it relays to the other floor on this machine.
   const allow = options.relayTo ? '["local"]' : "[]";
   const relay = options.relayTo ? `\n    (name = "RELAY_URL", text = ${capnpText(options.relayTo)}),` : "";
+  const storage = options.duties ? mkdtempSync(join(tmpdir(), "workshop-bench-floor-")) : undefined;
   const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [(name = "floor", worker = .floor), (name = "outbound", network = (allow = ${allow}))],
+  services = [
+    (name = "floor", worker = .floor),
+    (name = "outbound", network = (allow = ${allow})),${storage ? `\n    (name = "storage", disk = (path = ${capnpText(storage)}, writable = true)),` : ""}
+  ],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "floor")],
 );
 
@@ -36,8 +48,14 @@ const floor :Workerd.Worker = (
   compatibilityFlags = [${WORKER_COMPATIBILITY_FLAGS.map(capnpText).join(", ")}],
   bindings = [
     (name = "LOADER", workerLoader = (id = "floor")),
-    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),${relay}
-  ],
+    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),${relay}${storage ? '\n    (name = "STORE", durableObjectNamespace = "FloorStore"),' : ""}${options.duties ? `\n    (name = "DUTIES", text = ${capnpText(options.duties.join(","))}),` : ""}
+  ],${
+    storage
+      ? `
+  durableObjectNamespaces = [(className = "FloorStore", uniqueKey = "floor-FloorStore", enableSql = true)],
+  durableObjectStorage = (localDisk = "storage"),`
+      : ""
+  }
   globalOutbound = "outbound",
 );
 `;
@@ -48,6 +66,7 @@ const floor :Workerd.Worker = (
     async stop() {
       process.kill();
       await process.exited;
+      if (storage) rmSync(storage, { recursive: true, force: true });
     },
   };
 }

@@ -4,10 +4,15 @@
  * No sessions, records, limits or pool: what any Workshop run costs at the least on this runtime.
  * With `RELAY_URL` it runs nothing itself and hands each run to the floor at that address over one
  * Cap'n Web WebSocket per session: the least a run costs with its isolates in another process, as the
- * local pool keeps them. Bundled and started by floor-server.ts.
+ * local pool keeps them. With `DUTIES` each run also does what a workspace's run must besides running
+ * (floor-store.ts): asks which version is the latest while it runs, has its record stored (batched as
+ * the Workshop batches them) and writes one log line. Bundled and started by floor-server.ts.
  */
 
 import { newWebSocketRpcSession, newWorkersRpcResponse, RpcTarget } from "capnweb";
+import type { FloorStore } from "./floor-store.ts";
+
+export { FloorStore } from "./floor-store.ts";
 
 /** The part of workerd's Worker Loader binding used here (the bench is typed for Node, not Workers). */
 interface Loader {
@@ -22,10 +27,86 @@ interface Loader {
   ): { getEntrypoint(): { run(payload: unknown): Promise<unknown> } };
 }
 
+/** The part of a Durable Object namespace binding used here. */
+interface StoreNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): Pick<FloorStore, "latest" | "record" | "count">;
+}
+
 interface Env {
   LOADER: Loader;
   COMPATIBILITY_DATE: string;
   RELAY_URL?: string;
+  /** Set for the floor with duties. */
+  STORE?: StoreNamespace;
+  /** Which duties its runs do, comma-separated (see `Duty`); all of them when left out. */
+  DUTIES?: string;
+}
+
+/** A workspace's duties for each run: see `Duties`. */
+export type Duty = "lookup" | "record" | "log";
+
+/** As the Workshop's record writer: a batch waits this long for company, and holds at most this many. */
+const FLUSH_DELAY_MS = 100;
+const MAX_BATCH = 50;
+
+/** A run's duties besides running: the latest version asked while it runs, its record stored, a log line. */
+class Duties {
+  readonly #store: Pick<FloorStore, "latest" | "record" | "count">;
+  #queue: { runId: string; startedAt: number; text: string }[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  readonly #duties: ReadonlySet<string>;
+
+  constructor(namespace: StoreNamespace, duties: string | undefined) {
+    this.#store = namespace.get(namespace.idFromName("workspace"));
+    this.#duties = new Set(duties === undefined ? ["lookup", "record", "log"] : duties.split(","));
+  }
+
+  async around(code: string, payload: unknown, run: () => Promise<unknown>): Promise<unknown> {
+    const startedAt = Date.now();
+    const latest = this.#duties.has("lookup") ? this.#store.latest("echo") : 1;
+    const result = await run();
+    if ((await latest) === undefined) throw new Error("The agent is gone.");
+    const runId = randomId();
+    if (this.#duties.has("record")) {
+      this.#queue.push({ runId, startedAt, text: JSON.stringify({ runId, startedAt, code, payload, result }) });
+      if (this.#queue.length >= MAX_BATCH) void this.#flush();
+      else this.#timer ??= setTimeout(() => void this.#flush(), FLUSH_DELAY_MS);
+    }
+    if (this.#duties.has("log")) {
+      const line = {
+        time: new Date().toISOString(),
+        level: "info",
+        msg: "run",
+        runId,
+        input: payload,
+        outcome: "ok",
+        result,
+      };
+      console.log(JSON.stringify(line));
+    }
+    return result;
+  }
+
+  /** How many records are kept, once those queued are written. */
+  async stored(): Promise<number> {
+    await this.#flush();
+    return this.#store.count();
+  }
+
+  #flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#queue;
+    this.#queue = [];
+    return Promise.resolve(this.#store.record(batch)).catch((error: unknown) => console.error(String(error)));
+  }
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) => (c === "+" ? "-" : c === "/" ? "_" : ""));
 }
 
 interface CodeRunner {
@@ -44,17 +125,29 @@ class FloorTarget extends RpcTarget {
   readonly #env: Env;
   /** The other floor, over this session's own socket (a Worker's I/O belongs to the request that made it). */
   #relay: CodeRunner | undefined;
+  readonly #duties: Duties | undefined;
 
   constructor(env: Env) {
     super();
     this.#env = env;
+    this.#duties = env.STORE ? new Duties(env.STORE, env.DUTIES) : undefined;
   }
 
   ping(): string {
     return "pong";
   }
 
+  /** The floor with duties: how many run records it keeps (for its test). */
+  storedRuns(): Promise<number> {
+    if (!this.#duties) throw new Error("This floor keeps no records.");
+    return this.#duties.stored();
+  }
+
   run(code: string, payload: unknown): Promise<unknown> {
+    return this.#duties ? this.#duties.around(code, payload, () => this.#run(code, payload)) : this.#run(code, payload);
+  }
+
+  #run(code: string, payload: unknown): Promise<unknown> {
     if (this.#env.RELAY_URL) {
       this.#relay ??= newWebSocketRpcSession<CodeRunner>(this.#env.RELAY_URL) as unknown as CodeRunner;
       return this.#relay.run(code, payload);

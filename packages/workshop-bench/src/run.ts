@@ -17,6 +17,7 @@ import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, sta
 import { echoFiles, publishedEcho } from "./echo-workspace.ts";
 import { atLeast, atMost, type FloorRatio, floorRatioTable } from "./floor-ratios.ts";
 import { startFloor } from "./floor-server.ts";
+import type { Duty } from "./floor-worker.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
 import { measurePackages } from "./packages-bench.ts";
@@ -60,6 +61,9 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** The echo gadget for the peer and the floor: the same code, already JavaScript. */
 const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input; } };';
+/** What a workspace's run must do besides running, as the floors with duties do it (floor-worker.ts). */
+const ALL_DUTIES: readonly Duty[] = ["lookup", "record", "log"];
+const DUTIES_TEXT = "a latest-version lookup in the workspace's Durable Object, a stored record, a log line";
 /** The echo as code never run before (a new isolate on the peer and on the floor). */
 const newEchoJs = (i: number) => `${ECHO_JS}\n// ${i}-${Date.now()}`;
 
@@ -176,9 +180,12 @@ async function main(): Promise<void> {
   const floor = await startFloor();
   // The floor with its isolates one process away, as the pool keeps them: what that shape costs at the least.
   const floorHop = await startFloor({ relayTo: floor.url });
+  // The same two with a workspace's duties in each run (floor-worker.ts): the least the Workshop's shape reaches.
+  const floorDuties = await startFloor({ duties: ALL_DUTIES });
+  const hopDuties = await startFloor({ relayTo: floor.url, duties: ALL_DUTIES });
+  const floors = [hopDuties, floorDuties, floorHop, floor];
   const workshop = await startWorkshopProcess(dataDir).catch(async (error: unknown) => {
-    await floorHop.stop();
-    await floor.stop();
+    for (const f of floors) await f.stop();
     throw error;
   });
   const server = { url: workshop.url };
@@ -215,6 +222,7 @@ async function main(): Promise<void> {
     const peer = connectCodeRunner(peerUrl);
     const floorSession = connectCodeRunner(floor.url);
     const hopSession = connectCodeRunner(floorHop.url);
+    const hopDutiesSession = connectCodeRunner(hopDuties.url);
     const agent = client.getAgent(agentId);
     const kinds = {
       ping: () => boot.api.ping(),
@@ -222,6 +230,7 @@ async function main(): Promise<void> {
       peer: () => peer.run(ECHO_JS, { input: "hi" }),
       floor: () => floorSession.run(ECHO_JS, { input: "hi" }),
       hop: () => hopSession.run(ECHO_JS, { input: "hi" }),
+      hopDuties: () => hopDutiesSession.run(ECHO_JS, { input: "hi" }),
     };
     const warmUps = {
       ping: await warmUntilStable(kinds.ping),
@@ -229,6 +238,7 @@ async function main(): Promise<void> {
       peer: await warmUntilStable(kinds.peer),
       floor: await warmUntilStable(kinds.floor),
       hop: await warmUntilStable(kinds.hop),
+      hopDuties: await warmUntilStable(kinds.hopDuties),
     };
     const samples = {
       ping: [] as number[],
@@ -236,8 +246,9 @@ async function main(): Promise<void> {
       peer: [] as number[],
       floor: [] as number[],
       hop: [] as number[],
+      hopDuties: [] as number[],
     };
-    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0, floorClient: 0, hop: 0 };
+    const cpu = { worker: 0, supervisor: 0, runners: 0, client: 0, floor: 0, floorClient: 0, hop: 0, hopDuties: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       samples.ping.push(...(await timeEach(N / ROUNDS, 0, kinds.ping)));
       const spent = await cpuDuring(workshop.roles, async () => {
@@ -252,12 +263,16 @@ async function main(): Promise<void> {
       const hopBefore = cpuMs(floorHop.pid) + cpuMs(floor.pid);
       samples.hop.push(...(await timeEach(N / ROUNDS, 0, kinds.hop)));
       cpu.hop += cpuMs(floorHop.pid) + cpuMs(floor.pid) - hopBefore;
+      const hopDutiesBefore = cpuMs(hopDuties.pid) + cpuMs(floor.pid);
+      samples.hopDuties.push(...(await timeEach(N / ROUNDS, 0, kinds.hopDuties)));
+      cpu.hopDuties += cpuMs(hopDuties.pid) + cpuMs(floor.pid) - hopDutiesBefore;
     }
     const sessionPing = summarize(samples.ping);
     const warm = summarize(samples.warm);
     const peerWarm = summarize(samples.peer);
     const floorWarm = summarize(samples.floor);
     const hopWarm = summarize(samples.hop);
+    const hopDutiesWarm = summarize(samples.hopDuties);
     const interleaved = `${ROUNDS} interleaved rounds`;
     rows.push({
       name: "Workshop session ping",
@@ -284,13 +299,18 @@ async function main(): Promise<void> {
       summary: hopWarm,
       note: `${ratio(hopWarm.median, floorWarm.median)} floor (p99 ${ratio(hopWarm.p99, floorWarm.p99)}); the Workshop's warm run ${ratio(warm.median, hopWarm.median)} this; warm-up ${warmUps.hop} batches of 200; ${interleaved}`,
     });
+    rows.push({
+      name: `floor, isolates one process away, with a workspace's duties (${DUTIES_TEXT})`,
+      summary: hopDutiesWarm,
+      note: `${ratio(hopDutiesWarm.median, floorWarm.median)} floor (p99 ${ratio(hopDutiesWarm.p99, floorWarm.p99)}); the Workshop's warm run ${ratio(warm.median, hopDutiesWarm.median)} this; warm-up ${warmUps.hopDuties} batches of 200; ${interleaved}`,
+    });
     const perRun = (ms: number) => (ms / N).toFixed(2);
     const total = cpu.worker + cpu.supervisor + cpu.runners;
     // Each process in the floor's CPU per run, so the Workshop's shares add up to its ratio.
     const share = (ms: number) => ratio(ms, cpu.floor);
     notes.push(
       `CPU per warm run (from /proc, ${N} runs): Workshop ${perRun(total)} ms = Worker ${perRun(cpu.worker)} + supervisor ${perRun(cpu.supervisor)} + runners ${perRun(cpu.runners)}; client ${perRun(cpu.client)} ms. The floor's workerd: ${perRun(cpu.floor)} ms.`,
-      `CPU per warm run of the floor with its isolates one process away (both workerd): ${perRun(cpu.hop)} ms, ${share(cpu.hop)} the floor's.`,
+      `CPU per warm run of the floor with its isolates one process away (both workerd): ${perRun(cpu.hop)} ms, ${share(cpu.hop)} the floor's; with a workspace's duties too: ${perRun(cpu.hopDuties)} ms, ${share(cpu.hopDuties)}.`,
       `CPU per warm run ÷ the floor's workerd: Workshop ${share(total)} = Worker ${share(cpu.worker)} + supervisor ${share(cpu.supervisor)} + runners ${share(cpu.runners)}; the client ${perRun(cpu.client)} ms per Workshop run against ${perRun(cpu.floorClient)} per floor run (${ratio(cpu.client, cpu.floorClient)}; /proc counts in 10 ms ticks).`,
     );
     floorRatios.push(
@@ -298,16 +318,19 @@ async function main(): Promise<void> {
         figure: "warm echo end to end ÷ the floor's warm run (median)",
         target: atMost(2),
         value: warm.median / floorWarm.median,
+        least: hopDutiesWarm.median / floorWarm.median,
       },
       {
         figure: "warm echo end to end ÷ the floor's warm run (p99)",
         target: atMost(3),
         value: warm.p99 / floorWarm.p99,
+        least: hopDutiesWarm.p99 / floorWarm.p99,
       },
       {
         figure: "CPU per warm run, Worker + supervisor + runners ÷ the floor's workerd",
         target: atMost(2.5),
         value: total / cpu.floor,
+        least: cpu.hopDuties / cpu.floor,
       },
     );
 
@@ -371,14 +394,21 @@ async function main(): Promise<void> {
       THROUGHPUT_MS,
     );
     // The floor over as many sessions, right after: what one workspace's throughput is held against.
-    const floors = Array.from({ length: SESSIONS }, () => connectCodeRunner(floor.url));
+    const floorSessions = Array.from({ length: SESSIONS }, () => connectCodeRunner(floor.url));
     const floorOne = await throughput(
-      floors.slice(0, MAX_CONCURRENT_RUNS_PER_WORKSPACE).map((f) => () => f.run(ECHO_JS, { input: "hi" })),
+      floorSessions.slice(0, MAX_CONCURRENT_RUNS_PER_WORKSPACE).map((f) => () => f.run(ECHO_JS, { input: "hi" })),
       THROUGHPUT_MS,
     );
     const hops = Array.from({ length: MAX_CONCURRENT_RUNS_PER_WORKSPACE }, () => connectCodeRunner(floorHop.url));
     const hopOne = await throughput(
       hops.map((h) => () => h.run(ECHO_JS, { input: "hi" })),
+      THROUGHPUT_MS,
+    );
+    const hopsDuties = Array.from({ length: MAX_CONCURRENT_RUNS_PER_WORKSPACE }, () =>
+      connectCodeRunner(hopDuties.url),
+    );
+    const hopDutiesOne = await throughput(
+      hopsDuties.map((h) => () => h.run(ECHO_JS, { input: "hi" })),
       THROUGHPUT_MS,
     );
     const peers = Array.from({ length: SESSIONS }, () => connectCodeRunner(peerUrl));
@@ -404,17 +434,24 @@ async function main(): Promise<void> {
       throughput: hopOne.perSecond,
       note: `${ratio(hopOne.perSecond, floorOne.perSecond)} floor; the Workshop's ${ratio(one.perSecond, hopOne.perSecond)} this`,
     });
+    rows.push({
+      name: `floor, isolates one process away, with a workspace's duties: warm runs over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions`,
+      summary: hopDutiesOne.summary,
+      throughput: hopDutiesOne.perSecond,
+      note: `${ratio(hopDutiesOne.perSecond, floorOne.perSecond)} floor; the Workshop's ${ratio(one.perSecond, hopDutiesOne.perSecond)} this`,
+    });
     floorRatios.push({
       figure: `${MAX_CONCURRENT_RUNS_PER_WORKSPACE} sessions of one workspace: throughput ÷ the floor's over ${MAX_CONCURRENT_RUNS_PER_WORKSPACE}`,
       target: atLeast(0.4),
       value: one.perSecond / floorOne.perSecond,
+      least: hopDutiesOne.perSecond / floorOne.perSecond,
     });
     if (full) {
-      await spreadRows(server.url, peerMany, floors);
+      await spreadRows(server.url, peerMany, floorSessions);
       await spinnerRows(server.url, agents, one);
     }
     for (const c of clients) c[Symbol.dispose]();
-    for (const p of [...peers, ...floors, ...hops]) p[Symbol.dispose]();
+    for (const p of [...peers, ...floorSessions, ...hops, ...hopsDuties]) p[Symbol.dispose]();
 
     if (full) {
       await runaway(server.url, token, agentId);
@@ -431,7 +468,7 @@ async function main(): Promise<void> {
 
       await ideRows(server.url);
     }
-    await directPath(floor.url);
+    await directPath(floor.url, floorDuties.url);
     if (full) {
       await packageRows(floor.url);
       await scheduleRows();
@@ -440,6 +477,7 @@ async function main(): Promise<void> {
     peer[Symbol.dispose]();
     floorSession[Symbol.dispose]();
     hopSession[Symbol.dispose]();
+    hopDutiesSession[Symbol.dispose]();
     client[Symbol.dispose]();
     boot[Symbol.dispose]();
     print(baseline);
@@ -447,8 +485,7 @@ async function main(): Promise<void> {
     await workshop.child.stop();
     await bare.stop();
     await peerProcess.stop();
-    await floorHop.stop();
-    await floor.stop();
+    for (const f of floors) await f.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -817,39 +854,51 @@ async function noisyNeighbour(url: string, agentId: string, token: string): Prom
  * The same warm run with isolates in the Worker's own process (the Cloudflare path, no local limits),
  * warmed up until stable and measured in rounds interleaved with the floor's warm run, its reference.
  */
-async function directPath(floorUrl: string): Promise<void> {
+async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-direct-"));
   const server = await startWorkshopServer({ dataDir, pool: false });
   const floor = connectCodeRunner(floorUrl);
+  const duties = connectCodeRunner(dutiesUrl);
   try {
     const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
     const kinds = {
       direct: () => agent.run({ input: "hi" }),
       floor: () => floor.run(ECHO_JS, { input: "hi" }),
+      duties: () => duties.run(ECHO_JS, { input: "hi" }),
     };
     const warmUp = await warmUntilStable(kinds.direct);
     await warmUntilStable(kinds.floor);
-    const samples = { direct: [] as number[], floor: [] as number[] };
+    await warmUntilStable(kinds.duties);
+    const samples = { direct: [] as number[], floor: [] as number[], duties: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       samples.direct.push(...(await timeEach(N / ROUNDS, 0, kinds.direct)));
       samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
+      samples.duties.push(...(await timeEach(N / ROUNDS, 0, kinds.duties)));
     }
     const direct = summarize(samples.direct);
     const floorWarm = summarize(samples.floor);
+    const dutiesWarm = summarize(samples.duties);
     rows.push({
       name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)",
       summary: direct,
       note: `${ratio(direct.median, floorWarm.median)} floor (its warm run in the same rounds: median ${fmt(floorWarm.median)}, p99 ${fmt(floorWarm.p99)} ms); warm-up ${warmUp} batches of 200; ${ROUNDS} interleaved rounds`,
     });
+    rows.push({
+      name: `floor with a workspace's duties (${DUTIES_TEXT}), in the same rounds`,
+      summary: dutiesWarm,
+      note: `${ratio(dutiesWarm.median, floorWarm.median)} floor (p99 ${ratio(dutiesWarm.p99, floorWarm.p99)}); the Workshop's run without the pool ${ratio(direct.median, dutiesWarm.median)} this`,
+    });
     floorRatios.push({
       figure: "without the runner pool (in-process Worker Loader): warm echo ÷ the floor's warm run (median)",
       target: atMost(1.5),
       value: direct.median / floorWarm.median,
+      least: dutiesWarm.median / floorWarm.median,
     });
     client[Symbol.dispose]();
   } finally {
     floor[Symbol.dispose]();
+    duties[Symbol.dispose]();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

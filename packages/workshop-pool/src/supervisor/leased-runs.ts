@@ -128,11 +128,15 @@ export class LeasedRuns {
       else this.#options.slots.recycle(slot, true);
     }
     await slot.runner.closed;
-    // Still running with its runner gone: stopped here (its start line read after the kill), or dead by
-    // itself — ended as the crash it was, as `died` would a moment later.
-    const late = this.#options.runs.get(runId);
-    if (late?.slot === slot && !late.stoppedWith && !late.endRead)
-      this.#options.runs.finish(late, answers ? linkLostOutcome() : this.#crash(await slot.runner.exited), true);
+    if (!answers) {
+      // Dead by itself: its runs end as `died` ends them (whichever of the two comes first).
+      this.died(slot, await slot.runner.exited);
+    } else {
+      // Its start line read after the kill: still running with its runner gone.
+      const late = this.#options.runs.get(runId);
+      if (late?.slot === slot && !late.stoppedWith && !late.endRead)
+        this.#options.runs.finish(late, linkLostOutcome(), true);
+    }
     if (!this.#startedOn.get(slot)?.has(runId)) return { status: "never-started" };
     const known = this.#fates.get(runId);
     if (known === undefined || known === "running") return { status: "unknown" };
