@@ -859,6 +859,9 @@ async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
   const server = await startWorkshopServer({ dataDir, pool: false });
   const floor = connectCodeRunner(floorUrl);
   const duties = connectCodeRunner(dutiesUrl);
+  const single = await Promise.all(
+    ALL_DUTIES.map(async (duty) => ({ duty, floor: await startFloor({ duties: [duty] }) })),
+  );
   try {
     const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
@@ -870,15 +873,28 @@ async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
     const warmUp = await warmUntilStable(kinds.direct);
     await warmUntilStable(kinds.floor);
     await warmUntilStable(kinds.duties);
+    // Each duty alone, in the same rounds: which of them the target has no room for.
+    const each = single.map(({ duty, floor: f }) => ({ duty, session: connectCodeRunner(f.url) }));
+    for (const { session } of each) await warmUntilStable(() => session.run(ECHO_JS, { input: "hi" }));
     const samples = { direct: [] as number[], floor: [] as number[], duties: [] as number[] };
+    const eachSamples = each.map(() => [] as number[]);
     for (let round = 0; round < ROUNDS; round++) {
       samples.direct.push(...(await timeEach(N / ROUNDS, 0, kinds.direct)));
       samples.floor.push(...(await timeEach(N / ROUNDS, 0, kinds.floor)));
       samples.duties.push(...(await timeEach(N / ROUNDS, 0, kinds.duties)));
+      for (const [i, { session }] of each.entries())
+        eachSamples[i]?.push(...(await timeEach(N / ROUNDS, 0, () => session.run(ECHO_JS, { input: "hi" }))));
     }
+    for (const { session } of each) session[Symbol.dispose]();
     const direct = summarize(samples.direct);
     const floorWarm = summarize(samples.floor);
     const dutiesWarm = summarize(samples.duties);
+    const alone = each
+      .map(({ duty }, i) => {
+        const summary = summarize(eachSamples[i] ?? []);
+        return `${duty} ${ratio(summary.median, floorWarm.median)} (p99 ${ratio(summary.p99, floorWarm.p99)})`;
+      })
+      .join(", ");
     rows.push({
       name: "warm echo run without the runner pool (Worker Loader in-process, as on Cloudflare)",
       summary: direct,
@@ -887,7 +903,7 @@ async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
     rows.push({
       name: `floor with a workspace's duties (${DUTIES_TEXT}), in the same rounds`,
       summary: dutiesWarm,
-      note: `${ratio(dutiesWarm.median, floorWarm.median)} floor (p99 ${ratio(dutiesWarm.p99, floorWarm.p99)}); the Workshop's run without the pool ${ratio(direct.median, dutiesWarm.median)} this`,
+      note: `${ratio(dutiesWarm.median, floorWarm.median)} floor (p99 ${ratio(dutiesWarm.p99, floorWarm.p99)}); each duty alone ÷ the floor: ${alone}; the Workshop's run without the pool ${ratio(direct.median, dutiesWarm.median)} this`,
     });
     floorRatios.push({
       figure: "without the runner pool (in-process Worker Loader): warm echo ÷ the floor's warm run (median)",
@@ -899,6 +915,7 @@ async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
   } finally {
     floor[Symbol.dispose]();
     duties[Symbol.dispose]();
+    for (const { floor: f } of single) await f.stop();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
