@@ -13,3 +13,6 @@ export const COMPATIBILITY_DATE = "2026-11-01";
  * RPC messages that are mostly a few hundred bytes.
  */
 export const WORKER_COMPATIBILITY_FLAGS = ["no_web_socket_compression"] as const;
+
+/** Every gadget isolate's flags: the harness keeps each run's state in an AsyncLocalStorage. */
+export const ISOLATE_COMPATIBILITY_FLAGS = ["nodejs_als"] as const;

@@ -9,7 +9,7 @@ interface CodeRunner {
 
 const ECHO = 'export default { async run({ input }) { return "Echo: " + input; } };';
 
-describe("the floors with a workspace's duties", () => {
+describe("the bench's floors", () => {
   let floor: Floor;
   let duties: Floor;
   let hopDuties: Floor;
@@ -37,6 +37,18 @@ describe("the floors with a workspace's duties", () => {
       } finally {
         session[Symbol.dispose]();
       }
+    }
+  }, 60_000);
+
+  it("runs a code in an isolate made as the Workshop's, its harness answering for the gadget", async () => {
+    const isolate = await startFloor({ workshopIsolate: true });
+    const session = newWebSocketRpcSession<CodeRunner>(isolate.url);
+    try {
+      expect(await session.run(ECHO, { input: "cold" })).toBe("Echo: cold");
+      await expect(session.run("export default {};", {})).rejects.toThrow(/run/);
+    } finally {
+      session[Symbol.dispose]();
+      await isolate.stop();
     }
   }, 60_000);
 });

@@ -22,10 +22,12 @@ export interface Floor {
 
 /**
  * With `relayTo` (another floor's url), a floor that hands every run to that one; with `duties`, one
- * whose runs also do a workspace's duties, its Durable Object stored on disk as the Workshop's are:
- * see floor-worker.ts.
+ * whose runs also do a workspace's duties, its Durable Object stored on disk as the Workshop's are; with
+ * `workshopIsolate`, one whose isolates are made as the Workshop makes them: see floor-worker.ts.
  */
-export async function startFloor(options: { relayTo?: string; duties?: readonly Duty[] } = {}): Promise<Floor> {
+export async function startFloor(
+  options: { relayTo?: string; duties?: readonly Duty[]; workshopIsolate?: boolean } = {},
+): Promise<Floor> {
   const bundle = await bundleWorker(fileURLToPath(new URL("./floor-worker.ts", import.meta.url)));
   // Nowhere to reach, unless it relays to the other floor on this machine.
   const allow = options.relayTo ? '["local"]' : "[]";
@@ -48,7 +50,7 @@ const floor :Workerd.Worker = (
   compatibilityFlags = [${WORKER_COMPATIBILITY_FLAGS.map(capnpText).join(", ")}],
   bindings = [
     (name = "LOADER", workerLoader = (id = "floor")),
-    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),${relay}${storage ? '\n    (name = "STORE", durableObjectNamespace = "FloorStore"),' : ""}${options.duties ? `\n    (name = "DUTIES", text = ${capnpText(options.duties.join(","))}),` : ""}
+    (name = "COMPATIBILITY_DATE", text = ${capnpText(COMPATIBILITY_DATE)}),${relay}${storage ? '\n    (name = "STORE", durableObjectNamespace = "FloorStore"),' : ""}${options.duties ? `\n    (name = "DUTIES", text = ${capnpText(options.duties.join(","))}),` : ""}${options.workshopIsolate ? '\n    (name = "WORKSHOP_ISOLATE", text = "1"),' : ""}
   ],${
     storage
       ? `

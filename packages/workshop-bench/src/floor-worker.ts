@@ -6,10 +6,15 @@
  * Cap'n Web WebSocket per session: the least a run costs with its isolates in another process, as the
  * local pool keeps them. With `DUTIES` each run also does what a workspace's run must besides running
  * (floor-store.ts): asks which version is the latest while it runs, has its record stored (batched as
- * the Workshop batches them) and writes one log line. Bundled and started by floor-server.ts.
+ * the Workshop batches them) and writes one log line. With `WORKSHOP_ISOLATE` each code's isolate is
+ * made as the Workshop makes a gadget's (its harness modules beside the gadget): what a cold run costs
+ * with nothing of the Workshop around it but the isolate it needs. Bundled and started by floor-server.ts.
  */
 
 import { newWebSocketRpcSession, newWorkersRpcResponse, RpcTarget } from "capnweb";
+import { ISOLATE_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
+import { HARNESS_ENTRYPOINT, HARNESS_MODULE, type HarnessReply } from "@gadgets/workshop-backend/harness-contract";
+import { harnessModules } from "@gadgets/workshop-backend/harness-modules";
 import type { FloorStore } from "./floor-store.ts";
 
 export { FloorStore } from "./floor-store.ts";
@@ -20,11 +25,14 @@ interface Loader {
     id: string,
     code: () => {
       compatibilityDate: string;
+      compatibilityFlags?: string[];
       mainModule: string;
       modules: Record<string, string>;
+      env?: Record<string, never>;
       globalOutbound: null;
+      limits?: { cpuMs: number };
     },
-  ): { getEntrypoint(): { run(payload: unknown): Promise<unknown> } };
+  ): { getEntrypoint(name?: string): { run(...args: unknown[]): Promise<unknown> } };
 }
 
 /** The part of a Durable Object namespace binding used here. */
@@ -41,6 +49,8 @@ interface Env {
   STORE?: StoreNamespace;
   /** Which duties its runs do, comma-separated (see `Duty`); all of them when left out. */
   DUTIES?: string;
+  /** Set: each code runs in an isolate as the Workshop makes them, its harness beside the gadget. */
+  WORKSHOP_ISOLATE?: string;
 }
 
 /** A workspace's duties for each run: see `Duties`. */
@@ -157,6 +167,7 @@ class FloorTarget extends RpcTarget {
       id = `gadget-${ids.size}`;
       ids.set(code, id);
     }
+    if (this.#env.WORKSHOP_ISOLATE) return this.#runInWorkshopIsolate(id, code, payload);
     const worker = this.#env.LOADER.get(id, () => ({
       compatibilityDate: this.#env.COMPATIBILITY_DATE,
       mainModule: "main.js",
@@ -164,6 +175,24 @@ class FloorTarget extends RpcTarget {
       globalOutbound: null,
     }));
     return worker.getEntrypoint().run(payload);
+  }
+
+  /** The isolate as LoaderExecutor makes it (its flags, harness, env and CPU limit), called as it calls it. */
+  async #runInWorkshopIsolate(id: string, code: string, payload: unknown): Promise<unknown> {
+    const worker = this.#env.LOADER.get(id, () => ({
+      compatibilityDate: this.#env.COMPATIBILITY_DATE,
+      compatibilityFlags: [...ISOLATE_COMPATIBILITY_FLAGS],
+      mainModule: HARNESS_MODULE,
+      modules: { ...harnessModules("gadget.js"), "gadget.js": code },
+      env: {},
+      globalOutbound: null,
+      limits: { cpuMs: 30_000 },
+    }));
+    const reply = (await worker
+      .getEntrypoint(HARNESS_ENTRYPOINT)
+      .run(payload, null, id, {}, null, null)) as HarnessReply;
+    if (reply.status !== "ok") throw new Error(reply.error.message);
+    return JSON.parse(reply.json) as unknown;
   }
 }
 

@@ -183,7 +183,9 @@ async function main(): Promise<void> {
   // The same two with a workspace's duties in each run (floor-worker.ts): the least the Workshop's shape reaches.
   const floorDuties = await startFloor({ duties: ALL_DUTIES });
   const hopDuties = await startFloor({ relayTo: floor.url, duties: ALL_DUTIES });
-  const floors = [hopDuties, floorDuties, floorHop, floor];
+  // And the floor whose isolates are made as the Workshop's are: what a cold run costs at the least.
+  const floorIsolate = await startFloor({ workshopIsolate: true });
+  const floors = [floorIsolate, hopDuties, floorDuties, floorHop, floor];
   const workshop = await startWorkshopProcess(dataDir).catch(async (error: unknown) => {
     for (const f of floors) await f.stop();
     throw error;
@@ -365,6 +367,9 @@ async function main(): Promise<void> {
     );
     const peerCold = summarize(await timeEach(COLD_N, 5, (i) => peer.run(newEchoJs(i), { input: "x" })));
     const floorCold = summarize(await timeEach(COLD_N, 5, (i) => floorSession.run(newEchoJs(i), { input: "x" })));
+    const isolateSession = connectCodeRunner(floorIsolate.url);
+    const isolateCold = summarize(await timeEach(COLD_N, 5, (i) => isolateSession.run(newEchoJs(i), { input: "x" })));
+    isolateSession[Symbol.dispose]();
     rows.push({
       name: "cold run of new code (transpile + new isolate)",
       summary: cold,
@@ -376,10 +381,16 @@ async function main(): Promise<void> {
       summary: floorCold,
       note: `${ratio(floorCold.median, peerCold.median)} peer`,
     });
+    rows.push({
+      name: "floor: cold run of new code in an isolate made as the Workshop's (its harness beside the gadget)",
+      summary: isolateCold,
+      note: `${ratio(isolateCold.median, floorCold.median)} floor; the Workshop's cold run ${ratio(cold.median, isolateCold.median)} this`,
+    });
     floorRatios.push({
       figure: "cold run of new code ÷ the floor's cold run (median)",
       target: atMost(1.2),
       value: cold.median / floorCold.median,
+      least: isolateCold.median / floorCold.median,
     });
 
     // 6. Throughput: sessions each with its own WebSocket, running the warm echo back to back — as many

@@ -7,7 +7,7 @@
 
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
 import { abortResult } from "@gadgets/workshop-pool/abort-result";
-import { COMPATIBILITY_DATE } from "../compatibility.ts";
+import { COMPATIBILITY_DATE, ISOLATE_COMPATIBILITY_FLAGS } from "../compatibility.ts";
 import { createCodeCache } from "./code-cache.ts";
 import { readHarnessReply } from "./harness-reply.ts";
 import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
@@ -71,7 +71,7 @@ export class LoaderExecutor implements Executor {
     if (!modules) return { status: "missing-code" };
     const worker = this.#loader.get(request.isolateKey, () => ({
       compatibilityDate: COMPATIBILITY_DATE,
-      compatibilityFlags: ["nodejs_als"],
+      compatibilityFlags: [...ISOLATE_COMPATIBILITY_FLAGS],
       mainModule: gadget.mainModule,
       modules,
       env: {},
