@@ -120,6 +120,8 @@ export function insertRunRowsV2(sql: SqlStorage, runId: string, startedAt: numbe
 }
 
 function insertRunParts(sql: SqlStorage, runId: string, rows: RunRows): void {
+  // A record stored again may change layout: none of the earlier record's parts may outlive it.
+  sql.exec("DELETE FROM run_parts WHERE run_id = ?", runId);
   if (rows.parts.length === 0) return;
   sql.exec(insertParts(rows.parts.length), ...rows.parts.flatMap(([part, text]) => [runId, part, text]));
 }

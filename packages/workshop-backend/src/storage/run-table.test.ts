@@ -77,6 +77,14 @@ describe("RunTable", () => {
     expect(runs.get("run1")).toEqual(record(1));
     expect(runs.get("run2")).toEqual(large);
     expect(usage.bytes().records).toBe(storedBytes());
+    // Stored again in the other layout, nothing of the first one is left.
+    runs.record([
+      { ...large, runId: "run1" },
+      { ...record(2), runId: "run2" },
+    ]);
+    expect(parts("run1")).toEqual(["events", "files", "outcome", "payload"]);
+    expect(parts("run2")).toEqual(["all"]);
+    expect(runs.get("run2")).toEqual({ ...record(2), runId: "run2" });
   });
 
   it("says a run that is not kept was not found", () => {
