@@ -11,7 +11,7 @@ import {
   startWorkerd,
   WORKER_COMPATIBILITY_FLAGS,
 } from "@gadgets/workshop-host";
-import type { Duty } from "./floor-worker.ts";
+import type { Duty } from "./floor-duties.ts";
 
 export interface Floor {
   readonly url: string;

@@ -5,7 +5,7 @@
  * With `RELAY_URL` it runs nothing itself and hands each run to the floor at that address over one
  * Cap'n Web WebSocket per session: the least a run costs with its isolates in another process, as the
  * local pool keeps them. With `DUTIES` each run also does what a workspace's run must besides running
- * (floor-store.ts): asks which version is the latest while it runs, has its record stored (batched as
+ * (floor-duties.ts, floor-store.ts): asks which version is the latest while it runs, has its record stored (batched as
  * the Workshop batches them) and writes one log line. With `WORKSHOP_ISOLATE` each code's isolate is
  * made as the Workshop makes a gadget's (its harness modules beside the gadget): what a cold run costs
  * with nothing of the Workshop around it but the isolate it needs. Bundled and started by floor-server.ts.
@@ -15,7 +15,7 @@ import { newWebSocketRpcSession, newWorkersRpcResponse, RpcTarget } from "capnwe
 import { ISOLATE_COMPATIBILITY_FLAGS } from "@gadgets/workshop-backend/compatibility";
 import { HARNESS_ENTRYPOINT, HARNESS_MODULE, type HarnessReply } from "@gadgets/workshop-backend/harness-contract";
 import { harnessModules } from "@gadgets/workshop-backend/harness-modules";
-import type { FloorStore } from "./floor-store.ts";
+import { Duties, type StoreNamespace } from "./floor-duties.ts";
 
 export { FloorStore } from "./floor-store.ts";
 
@@ -35,12 +35,6 @@ interface Loader {
   ): { getEntrypoint(name?: string): { run(...args: unknown[]): Promise<unknown> } };
 }
 
-/** The part of a Durable Object namespace binding used here. */
-interface StoreNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): Pick<FloorStore, "latest" | "record" | "count">;
-}
-
 interface Env {
   LOADER: Loader;
   COMPATIBILITY_DATE: string;
@@ -51,72 +45,6 @@ interface Env {
   DUTIES?: string;
   /** Set: each code runs in an isolate as the Workshop makes them, its harness beside the gadget. */
   WORKSHOP_ISOLATE?: string;
-}
-
-/** A workspace's duties for each run: see `Duties`. */
-export type Duty = "lookup" | "record" | "log";
-
-/** As the Workshop's record writer: a batch waits this long for company, and holds at most this many. */
-const FLUSH_DELAY_MS = 100;
-const MAX_BATCH = 50;
-
-/** A run's duties besides running: the latest version asked while it runs, its record stored, a log line. */
-class Duties {
-  readonly #store: Pick<FloorStore, "latest" | "record" | "count">;
-  #queue: { runId: string; startedAt: number; text: string }[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  readonly #duties: ReadonlySet<string>;
-
-  constructor(namespace: StoreNamespace, duties: string | undefined) {
-    this.#store = namespace.get(namespace.idFromName("workspace"));
-    this.#duties = new Set(duties === undefined ? ["lookup", "record", "log"] : duties.split(","));
-  }
-
-  async around(code: string, payload: unknown, run: () => Promise<unknown>): Promise<unknown> {
-    const startedAt = Date.now();
-    const latest = this.#duties.has("lookup") ? this.#store.latest("echo") : 1;
-    const result = await run();
-    if ((await latest) === undefined) throw new Error("The agent is gone.");
-    const runId = randomId();
-    if (this.#duties.has("record")) {
-      this.#queue.push({ runId, startedAt, text: JSON.stringify({ runId, startedAt, code, payload, result }) });
-      if (this.#queue.length >= MAX_BATCH) void this.#flush();
-      else this.#timer ??= setTimeout(() => void this.#flush(), FLUSH_DELAY_MS);
-    }
-    if (this.#duties.has("log")) {
-      const line = {
-        time: new Date().toISOString(),
-        level: "info",
-        msg: "run",
-        runId,
-        input: payload,
-        outcome: "ok",
-        result,
-      };
-      console.log(JSON.stringify(line));
-    }
-    return result;
-  }
-
-  /** How many records are kept, once those queued are written. */
-  async stored(): Promise<number> {
-    await this.#flush();
-    return this.#store.count();
-  }
-
-  #flush(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const batch = this.#queue;
-    this.#queue = [];
-    return Promise.resolve(this.#store.record(batch)).catch((error: unknown) => console.error(String(error)));
-  }
-}
-
-function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) => (c === "+" ? "-" : c === "/" ? "_" : ""));
 }
 
 interface CodeRunner {

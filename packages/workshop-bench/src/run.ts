@@ -17,7 +17,7 @@ import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, sta
 import { echoFiles, publishedEcho } from "./echo-workspace.ts";
 import { atLeast, atMost, type FloorRatio, floorRatioTable } from "./floor-ratios.ts";
 import { startFloor } from "./floor-server.ts";
-import type { Duty } from "./floor-worker.ts";
+import type { Duty } from "./floor-duties.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
 import { measurePackages } from "./packages-bench.ts";
