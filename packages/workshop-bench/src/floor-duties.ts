@@ -34,9 +34,9 @@ export class Duties {
 
   async around(code: string, payload: unknown, run: () => Promise<unknown>): Promise<unknown> {
     const startedAt = Date.now();
-    const latest = this.#duties.has("lookup") ? this.#store.latest("echo") : 1;
-    const result = await run();
-    if ((await latest) === undefined) throw new Error("The agent is gone.");
+    // Asked while the run runs, as the Workshop confirms its guess of the latest version.
+    const [result, latest] = await Promise.all([run(), this.#duties.has("lookup") ? this.#store.latest("echo") : 1]);
+    if (latest === undefined) throw new Error("The agent is gone.");
     const runId = randomId();
     if (this.#duties.has("record")) {
       this.#queue.push({ runId, startedAt, text: JSON.stringify({ runId, startedAt, code, payload, result }) });

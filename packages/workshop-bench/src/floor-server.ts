@@ -61,7 +61,12 @@ const floor :Workerd.Worker = (
   globalOutbound = "outbound",
 );
 `;
-  const process = await startWorkerd({ config, files: { "floor.js": bundle }, sockets: ["http"] });
+  const process = await startWorkerd({ config, files: { "floor.js": bundle }, sockets: ["http"] }).catch(
+    (error: unknown) => {
+      if (storage) rmSync(storage, { recursive: true, force: true });
+      throw error;
+    },
+  );
   return {
     url: `ws://127.0.0.1:${process.ports.http}/`,
     pid: process.pid,

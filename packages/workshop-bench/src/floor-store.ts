@@ -13,7 +13,8 @@ const KEPT_RUNS = 1000;
 const PRUNE_STEP = 50;
 
 export class FloorStore extends DurableObject {
-  #count = 0;
+  /** Records kept, counted once and then tracked. */
+  #count: number;
 
   constructor(...args: ConstructorParameters<typeof DurableObject>) {
     super(...args);
@@ -24,6 +25,7 @@ export class FloorStore extends DurableObject {
     );
     sql.exec("CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at)");
     sql.exec("INSERT OR IGNORE INTO agents (name, latest) VALUES ('echo', 1)");
+    this.#count = this.count();
   }
 
   latest(name: string): number | undefined {
@@ -41,7 +43,7 @@ export class FloorStore extends DurableObject {
     for (const { runId, startedAt, text } of records)
       sql.exec("INSERT OR REPLACE INTO runs (id, started_at, record) VALUES (?, ?, ?)", runId, startedAt, text);
     this.#count += records.length;
-    if (this.#count < KEPT_RUNS + PRUNE_STEP) return;
+    if (this.#count <= KEPT_RUNS + PRUNE_STEP) return;
     sql.exec(
       "DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY started_at ASC LIMIT ?)",
       this.#count - KEPT_RUNS,

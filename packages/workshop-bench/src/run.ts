@@ -16,7 +16,7 @@ import { newWebSocketRpcSession } from "capnweb";
 import { type Child, cpuMs, descendants, isMainWorkerd, isWorkerd, rssBytes, startNode } from "./child-process.ts";
 import { echoFiles, publishedEcho } from "./echo-workspace.ts";
 import { atLeast, atMost, type FloorRatio, floorRatioTable } from "./floor-ratios.ts";
-import { startFloor } from "./floor-server.ts";
+import { type Floor, startFloor } from "./floor-server.ts";
 import type { Duty } from "./floor-duties.ts";
 import { measureIde } from "./ide-bench.ts";
 import { measureMcp } from "./mcp-bench.ts";
@@ -177,19 +177,33 @@ async function main(): Promise<void> {
   const peerProcess = await startNode(here("./node-server.ts"), ["peer"], /^port \d+/);
   const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
-  const floor = await startFloor();
-  // The floor with its isolates one process away, as the pool keeps them: what that shape costs at the least.
-  const floorHop = await startFloor({ relayTo: floor.url });
-  // The same two with a workspace's duties in each run (floor-worker.ts): the least the Workshop's shape reaches.
-  const floorDuties = await startFloor({ duties: ALL_DUTIES });
-  const hopDuties = await startFloor({ relayTo: floor.url, duties: ALL_DUTIES });
-  // And the floor whose isolates are made as the Workshop's are: what a cold run costs at the least.
-  const floorIsolate = await startFloor({ workshopIsolate: true });
-  const floors = [floorIsolate, hopDuties, floorDuties, floorHop, floor];
-  const workshop = await startWorkshopProcess(dataDir).catch(async (error: unknown) => {
+  const floors: Floor[] = [];
+  const started = async (floor: Promise<Floor>) => {
+    floors.unshift(await floor);
+    return floors[0] as Floor;
+  };
+  const stopAll = async () => {
     for (const f of floors) await f.stop();
+    await bare.stop();
+    await peerProcess.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let floor: Floor, floorHop: Floor, floorDuties: Floor, hopDuties: Floor, floorIsolate: Floor;
+  let workshop: Awaited<ReturnType<typeof startWorkshopProcess>>;
+  try {
+    floor = await started(startFloor());
+    // The floor with its isolates one process away, as the pool keeps them: what that shape costs at the least.
+    floorHop = await started(startFloor({ relayTo: floor.url }));
+    // The same two with a workspace's duties in each run (floor-duties.ts): the least the Workshop's shape reaches.
+    floorDuties = await started(startFloor({ duties: ALL_DUTIES }));
+    hopDuties = await started(startFloor({ relayTo: floor.url, duties: ALL_DUTIES }));
+    // And the floor whose isolates are made as the Workshop's are: what a cold run costs at the least.
+    floorIsolate = await started(startFloor({ workshopIsolate: true }));
+    workshop = await startWorkshopProcess(dataDir);
+  } catch (error) {
+    await stopAll();
     throw error;
-  });
+  }
   const server = { url: workshop.url };
   try {
     // 1. Baseline: bare capnweb ping to a Node process that does nothing else.
@@ -494,10 +508,7 @@ async function main(): Promise<void> {
     print(baseline);
   } finally {
     await workshop.child.stop();
-    await bare.stop();
-    await peerProcess.stop();
-    for (const f of floors) await f.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopAll();
   }
 }
 
@@ -870,10 +881,9 @@ async function directPath(floorUrl: string, dutiesUrl: string): Promise<void> {
   const server = await startWorkshopServer({ dataDir, pool: false });
   const floor = connectCodeRunner(floorUrl);
   const duties = connectCodeRunner(dutiesUrl);
-  const single = await Promise.all(
-    ALL_DUTIES.map(async (duty) => ({ duty, floor: await startFloor({ duties: [duty] }) })),
-  );
+  const single: { duty: Duty; floor: Floor }[] = [];
   try {
+    for (const duty of ALL_DUTIES) single.push({ duty, floor: await startFloor({ duties: [duty] }) });
     const { client, agentId } = await publishedEcho(server.url);
     const agent = client.getAgent(agentId);
     const kinds = {

@@ -9,16 +9,19 @@ import type { RunRecord, RunVia } from "@gadgets/workshop-shared/api";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 
 /** A record's events, as JSON, stay well under the 2 MB a Durable Object row may hold. */
-const MAX_EVENTS_PART_CHARS = 1_500_000;
+const MAX_EVENTS_PART_BYTES = 1_500_000;
 
-/** The first events that fit in `maxChars` of JSON, always keeping the closing dropped/end events. */
-function fitEvents(events: RunRecord["events"], maxChars: number): RunRecord["events"] {
+/**
+ * The first events that fit in `maxBytes` of JSON, always keeping the closing dropped/end events. Sized
+ * in UTF-8 bytes, as the row limit is: a character of a log line may take three.
+ */
+function fitEvents(events: RunRecord["events"], maxBytes: number): RunRecord["events"] {
   const closing = events.filter((event) => event.type === "end" || event.type === "dropped");
-  let budget = maxChars - JSON.stringify(closing).length;
+  let budget = maxBytes - byteLength(JSON.stringify(closing));
   const kept: RunRecord["events"] = [];
   for (const event of events) {
     if (event.type === "end" || event.type === "dropped") continue;
-    const size = JSON.stringify(event).length + 1;
+    const size = byteLength(JSON.stringify(event)) + 1;
     if (size > budget) break;
     budget -= size;
     kept.push(event);
@@ -62,7 +65,7 @@ export interface RunRows {
 
 export function runRows(record: RunRecord): RunRows {
   const { payload, files, events, droppedEvents, outcome, trace, ...runSummary } = record;
-  const kept = fitEvents(events, MAX_EVENTS_PART_CHARS);
+  const kept = fitEvents(events, MAX_EVENTS_PART_BYTES);
   const summaryText = JSON.stringify(runSummary);
   const values: RecordParts = {
     payload,

@@ -87,6 +87,26 @@ describe("RunTable", () => {
     expect(runs.get("run2")).toEqual({ ...record(2), runId: "run2" });
   });
 
+  it("keeps a record's events under the row limit in bytes, not characters", () => {
+    const base = record(3);
+    // 1,000 lines of 1,000 three-byte characters: 1 M characters, 3 MB.
+    const lines = Array.from({ length: 1000 }, (_, seq) => ({
+      type: "log" as const,
+      runId: "run3",
+      seq,
+      t: seq,
+      level: "log" as const,
+      values: [{ t: "string" as const, v: "語".repeat(1000) }],
+    }));
+    runs.record([{ ...base, events: [...lines, ...base.events.slice(1)] }]);
+    const stored = runs.get("run3");
+    const bytes = new TextEncoder().encode(JSON.stringify(stored.events)).byteLength;
+    expect(bytes).toBeLessThanOrEqual(1_500_000);
+    expect(stored.events.length).toBeGreaterThan(400);
+    expect(stored.events.at(-1)?.type).toBe("end");
+    expect(stored.droppedEvents).toBe(1000 - (stored.events.length - 1));
+  });
+
   it("says a run that is not kept was not found", () => {
     expect(() => runs.get("nope")).toThrow(/Run nope was not found in this workspace/);
   });
