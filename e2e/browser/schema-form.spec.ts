@@ -46,6 +46,9 @@ async function openSchemaDraft(page: Page, publish = false): Promise<void> {
   } finally {
     client[Symbol.dispose]();
   }
+  // A first visit opens a starter draft of its own; it must be open before ours replaces it, or the
+  // IDE's own choice could be stored after ours.
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem("workshop.activeDraft"))).not.toBeNull();
   await page.evaluate((id) => window.localStorage.setItem("workshop.activeDraft", id), draftId);
   await page.reload();
   await expect(page.getByTestId("connection")).toHaveText("connected");
