@@ -28,6 +28,8 @@ test("a conflict opens theirs beside mine in a diff, and the merge is saved on t
   await second.keyboard.press("ControlOrMeta+Home");
   await second.keyboard.press("End");
   await second.keyboard.type("\n// and tab one");
+  // What is saved is what the right side holds: the typing must have reached it (a loaded machine lags).
+  await expect(diff.locator(".editor.modified .view-lines")).toContainText("// and tab one");
   await dialog.getByRole("button", { name: "Save the merge" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(second.getByTestId("save-state")).toContainText("saved #3");
