@@ -40,6 +40,26 @@ const sent = (jobs: LaneJob[]) => jobs.map((one) => [one.runId, one.leaseId, one
 /** Fake timers for the fake sockets: advancing them delivers every message in flight. */
 const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
 
+/**
+ * Runs a job whose placement is still being asked when it is aborted (after `placesBefore` placements
+ * in all), then lets the placement come on runner 1; the aborted run's id.
+ */
+async function abortWhilePlaced(world: ReturnType<typeof setup>, placesBefore: number): Promise<string> {
+  const placement = later<Placement>();
+  world.pool.placement = () => placement.promise;
+  fakeTimers();
+  const { aborted, abort } = abortable();
+  const cancelled = job();
+  const waiting = world.run(cancelled, aborted);
+  await vi.advanceTimersByTimeAsync(100);
+  expect(world.pool.places).toHaveLength(placesBefore);
+  abort(CANCELLED);
+  expect(await waiting).toEqual(CANCELLED);
+  placement.give(leaseOn(1));
+  await vi.advanceTimersByTimeAsync(1000);
+  return cancelled.runId;
+}
+
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -375,43 +395,23 @@ describe("RunnerLanes", () => {
   });
 
   it("gives back a placement that comes after its run's abort, and the lease taken for that run alone", async () => {
-    const { pool, run, runner, opened } = setup();
+    const world = setup();
+    const { pool, runner, opened } = world;
     runner(1);
-    const placement = later<Placement>();
-    pool.placement = () => placement.promise;
-    fakeTimers();
-    const { aborted, abort } = abortable();
-    const cancelled = job();
-    const waiting = run(cancelled, aborted);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(pool.places).toHaveLength(1);
-    abort(CANCELLED);
-    expect(await waiting).toEqual(CANCELLED);
-    placement.give(leaseOn(1));
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(pool.unplaced).toEqual([cancelled.runId]);
+    const cancelled = await abortWhilePlaced(world, 1);
+    expect(pool.unplaced).toEqual([cancelled]);
     expect(pool.released).toEqual(["L1"]);
     expect(opened(1)).toBe(0);
   });
 
   it("gives back only the room of a run aborted while it was placed on a lane the session keeps", async () => {
-    const { pool, run, runner, opened } = setup();
+    const world = setup();
+    const { pool, run, runner, opened } = world;
     const runner1 = runner(1);
     runner1.answer = (sentJob) => (sentJob.placed ? FINE : { status: "refused", reason: "full" });
     expect(await run()).toEqual(FINE);
-    const placement = later<Placement>();
-    pool.placement = () => placement.promise;
-    fakeTimers();
-    const { aborted, abort } = abortable();
-    const cancelled = job();
-    const waiting = run(cancelled, aborted);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(pool.places).toHaveLength(2);
-    abort(CANCELLED);
-    expect(await waiting).toEqual(CANCELLED);
-    placement.give(leaseOn(1));
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(pool.unplaced).toEqual([cancelled.runId]);
+    const cancelled = await abortWhilePlaced(world, 2);
+    expect(pool.unplaced).toEqual([cancelled]);
     expect(pool.released).toEqual([]);
     expect(opened(1)).toBe(1);
   });
