@@ -178,9 +178,11 @@ async function main(): Promise<void> {
   const portOf = (child: Child) => Number(/port (\d+)/.exec(child.line)?.[1]);
   const dataDir = mkdtempSync(join(tmpdir(), "workshop-bench-"));
   const floors: Floor[] = [];
-  const started = async (floor: Promise<Floor>) => {
-    floors.unshift(await floor);
-    return floors[0] as Floor;
+  // Stopped in the reverse order of their start: a relaying floor before the floor it relays to.
+  const started = async (starting: Promise<Floor>) => {
+    const floor = await starting;
+    floors.unshift(floor);
+    return floor;
   };
   const stopAll = async () => {
     for (const f of floors) await f.stop();
