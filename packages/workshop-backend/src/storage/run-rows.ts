@@ -1,8 +1,10 @@
 /**
  * How a run record is laid out in a workspace's database: a summary row, and its parts (files, payload,
  * events, outcome, trace) in one `all` row when they fit, else one row per part, since a Durable Object
- * row holds at most 2 MB and a run may carry 1 MiB of files, 1 MiB of payload and 1 MiB of result. Most
- * records are small: one row instead of five is most of what storing a record costs.
+ * row holds at most 2 MB and a run may carry 1 MiB of files, 1 MiB of payload and 1 MiB of result. A
+ * part that alone passes a row's size (1 MiB of characters JSON escapes, `"` or control characters,
+ * takes up to 6 MiB) is split over rows `<part>~0`, `<part>~1`, …. Most records are small: one row
+ * instead of five is most of what storing a record costs.
  */
 
 import type { RunRecord, RunVia } from "@gadgets/workshop-shared/api";
@@ -43,14 +45,44 @@ const ALL_PARTS = "all";
 /** Parts up to this size share one row, well under the 2 MB a row may hold. */
 const MAX_ONE_ROW_BYTES = 1_500_000;
 
-/** A record's parts from its rows, in either layout (one `all` row, or a row per part). */
+/** Separates a part's name from the number of one of its pieces, in a part split over rows. */
+const PIECE = "~";
+
+/** A record's parts from its rows, in either layout (one `all` row, or a row per part or piece of one). */
 export function partsFromRows(rows: readonly { part: string; value: string }[]): Partial<RecordParts> {
   const parts: Partial<RecordParts> = {};
+  const pieces = new Map<string, string[]>();
   for (const { part, value } of rows) {
-    if (part === ALL_PARTS) Object.assign(parts, JSON.parse(value) as RecordParts);
+    const at = part.indexOf(PIECE);
+    if (at !== -1) {
+      const name = part.slice(0, at);
+      const texts = pieces.get(name) ?? [];
+      texts[Number(part.slice(at + 1))] = value;
+      pieces.set(name, texts);
+    } else if (part === ALL_PARTS) Object.assign(parts, JSON.parse(value) as RecordParts);
     else Object.assign(parts, { [part]: JSON.parse(value) as unknown });
   }
+  for (const [name, texts] of pieces) Object.assign(parts, { [name]: JSON.parse(texts.join("")) as unknown });
   return parts;
+}
+
+/**
+ * A part's text as rows that each fit: whole, or in pieces of at most `maxBytes` of UTF-8. A piece
+ * never ends inside a surrogate pair, which a row's text could not hold.
+ */
+function partRows(part: string, text: string, maxBytes: number): (readonly [string, string])[] {
+  if (byteLength(text) <= maxBytes) return [[part, text]];
+  const rows: (readonly [string, string])[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + maxBytes, text.length);
+    for (let bytes = byteLength(text.slice(start, end)); bytes > maxBytes; bytes = byteLength(text.slice(start, end)))
+      end = start + Math.floor(((end - start) * maxBytes) / bytes);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    rows.push([`${part}${PIECE}${rows.length}`, text.slice(start, end)]);
+    start = end;
+  }
+  return rows;
 }
 
 export interface RunRows {
@@ -79,7 +111,7 @@ export function runRows(record: RunRecord): RunRows {
   const parts =
     wholeBytes <= MAX_ONE_ROW_BYTES
       ? [[ALL_PARTS, whole] as const]
-      : Object.entries(values).map(([part, value]) => [part, JSON.stringify(value)] as const);
+      : Object.entries(values).flatMap(([part, value]) => partRows(part, JSON.stringify(value), MAX_ONE_ROW_BYTES));
   const partBytes = parts.length === 1 ? wholeBytes : parts.reduce((sum, [, text]) => sum + byteLength(text), 0);
   const bytes = partBytes + byteLength(summaryText);
   return {
@@ -91,7 +123,9 @@ export function runRows(record: RunRecord): RunRows {
   };
 }
 
-/** `INSERT … VALUES (?, ?, ?), …` for n parts: a record's parts are written by one statement. */
+/** A statement binds at most 100 values: one writes all of a record's rows, but for a part split in many pieces. */
+const PARTS_PER_STATEMENT = 30;
+/** `INSERT … VALUES (?, ?, ?), …` for n rows. */
 const insertParts = (n: number) =>
   `INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES ${Array.from({ length: n }, () => "(?, ?, ?)").join(", ")}`;
 
@@ -125,6 +159,8 @@ export function insertRunRowsV2(sql: SqlStorage, runId: string, startedAt: numbe
 function insertRunParts(sql: SqlStorage, runId: string, rows: RunRows): void {
   // A record stored again may change layout: none of the earlier record's parts may outlive it.
   sql.exec("DELETE FROM run_parts WHERE run_id = ?", runId);
-  if (rows.parts.length === 0) return;
-  sql.exec(insertParts(rows.parts.length), ...rows.parts.flatMap(([part, text]) => [runId, part, text]));
+  for (let at = 0; at < rows.parts.length; at += PARTS_PER_STATEMENT) {
+    const some = rows.parts.slice(at, at + PARTS_PER_STATEMENT);
+    sql.exec(insertParts(some.length), ...some.flatMap(([part, text]) => [runId, part, text]));
+  }
 }

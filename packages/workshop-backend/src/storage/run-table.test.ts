@@ -107,6 +107,34 @@ describe("RunTable", () => {
     expect(stored.droppedEvents).toBe(1000 - (stored.events.length - 1));
   });
 
+  it("splits a part past a row's size over rows, each within the limit, and reads it back", () => {
+    // 1 MiB of characters JSON escapes six bytes each: a files part of ≈ 6 MB, and a payload of pairs.
+    const escaped = "\u0001".repeat(1024 * 1024);
+    const pairs = "😀".repeat(400_000);
+    const large = { ...record(4, pairs), files: [{ path: "bin.ts", content: escaped }] };
+    runs.record([large]);
+    const rows = storage.sql
+      .exec<{ part: string; bytes: number }>(
+        "SELECT part, length(CAST(value AS BLOB)) AS bytes FROM run_parts WHERE run_id = ?",
+        "run4",
+      )
+      .toArray();
+    expect(rows.filter((row) => row.part.startsWith("files~")).length).toBeGreaterThan(3);
+    expect(rows.filter((row) => row.part.startsWith("payload~")).length).toBeGreaterThan(1);
+    for (const row of rows) expect(row.bytes).toBeLessThanOrEqual(1_500_000);
+    expect(runs.get("run4")).toEqual(large);
+    expect(usage.bytes().records).toBe(storedBytes());
+  });
+
+  it("charges a record stored again once, and counts it once", () => {
+    runs.record([record(1)]);
+    const once = usage.bytes().records;
+    runs.record([record(1), record(1)]);
+    expect(usage.bytes().records).toBe(once);
+    expect(usage.bytes().records).toBe(storedBytes());
+    expect(count()).toBe(1);
+  });
+
   it("says a run that is not kept was not found", () => {
     expect(() => runs.get("nope")).toThrow(/Run nope was not found in this workspace/);
   });

@@ -46,8 +46,11 @@ export class RunTable {
       try {
         usage ??= this.usage.bytes();
         const known = usage;
-        this.transaction(() => this.#recordOne(record, known));
-        stored++;
+        let added = false;
+        this.transaction(() => {
+          added = this.#recordOne(record, known);
+        });
+        if (added) stored++;
       } catch (error) {
         // A rolled-back record leaves the usage as it was; read it again rather than guess.
         usage = undefined;
@@ -123,15 +126,28 @@ export class RunTable {
     };
   }
 
-  /** Stores one record; `usage` is the workspace's usage now, updated in place when the record is stored. */
-  #recordOne(record: RunRecord, usage: Record<UsageCategory, number>): void {
+  /**
+   * Stores one record; `usage` is the workspace's usage now, updated in place when the record is
+   * stored. True when the run had no record before.
+   */
+  #recordOne(record: RunRecord, usage: Record<UsageCategory, number>): boolean {
     const rows = runRows(record);
+    // A record stored again replaces the earlier one, whose bytes are no longer charged.
+    const earlier = this.sql
+      .exec<{ bytes: number }>("SELECT bytes FROM run_sizes WHERE run_id = ?", record.runId)
+      .toArray()[0]?.bytes;
+    if (earlier !== undefined) {
+      this.sql.exec("DELETE FROM run_sizes WHERE run_id = ?", record.runId);
+      this.usage.grow("records", -earlier);
+      usage.records -= earlier;
+    }
     if (!this.#makeRoom(rows.bytes, usage))
       throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
     insertRunRows(this.sql, record.runId, record.startedAt, rows);
     this.sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
     this.usage.grow("records", rows.bytes);
     usage.records += rows.bytes;
+    return earlier === undefined;
   }
 
   /**
