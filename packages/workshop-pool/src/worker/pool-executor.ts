@@ -19,7 +19,7 @@ import {
   type RunnerPoolApi,
 } from "../protocol.ts";
 import { CapabilityTarget } from "../sink-target.ts";
-import { refusedReplyOutcome } from "./refused-reply.ts";
+import { poolBusyOutcome, refusedReplyOutcome } from "./run-outcomes.ts";
 import { ListenerTarget, RunnerLanes } from "./runner-lanes.ts";
 
 export interface PoolExecutorOptions {
@@ -34,14 +34,6 @@ export interface PoolRequest extends ExecuteJob {
   sink: IsolateEventSink;
   capabilities?: CapabilityHandler;
   signal: AbortSignal;
-}
-
-function unreachable(reason: string): ExecuteResult {
-  return {
-    status: "error",
-    kind: "busy",
-    message: `The local runner pool could not run this gadget (${reason}). Try again; if it keeps failing, restart the Workshop.`,
-  };
 }
 
 export class PoolExecutor {
@@ -98,7 +90,7 @@ export class PoolExecutor {
       pool = await this.#pool;
     } catch (error) {
       this.#pool = undefined;
-      return unreachable(error instanceof Error ? error.message : String(error));
+      return poolBusyOutcome(error instanceof Error ? error.message : String(error));
     }
     // Cancelled while the pool session was opening: nothing was sent, so nothing is to be stopped.
     if (signal.aborted) return abortResult(signal);
@@ -128,7 +120,7 @@ export class PoolExecutor {
     } catch (error) {
       // The pool answered over a link still up, but its answer was refused on the way: this run ends so.
       if (!this.#broken.has(pool)) return refusedReplyOutcome(error);
-      return unreachable(error instanceof Error ? error.message : String(error));
+      return poolBusyOutcome(error instanceof Error ? error.message : String(error));
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);
     }

@@ -29,7 +29,7 @@ import type {
 } from "../protocol.ts";
 import type { CapabilityTarget } from "../sink-target.ts";
 import { within } from "../within.ts";
-import { refusedReplyOutcome } from "./refused-reply.ts";
+import { ANSWER_LOST, poolBusyOutcome, refusedReplyOutcome } from "./run-outcomes.ts";
 
 /** How long a finished run's reply waits for its last events, forwarded by the supervisor. */
 const EVENTS_WAIT_MS = 1000;
@@ -68,20 +68,6 @@ type Answer =
 
 /** Not started where it was sent, and why: place it again. */
 type SendAgain = `refused as ${"full" | "closed" | "not-assigned"}` | "its runner went away before starting it";
-
-const ANSWER_LOST: ExecuteResult = {
-  status: "error",
-  kind: "cancelled",
-  message: "The run's runner went away before its answer was read. Run it again.",
-};
-
-function laneBusy(reason: string): ExecuteResult {
-  return {
-    status: "error",
-    kind: "busy",
-    message: `The local runner pool could not run this gadget (${reason}). Try again; if it keeps failing, restart the Workshop.`,
-  };
-}
 
 /** This session's listener, served to the supervisor as the pool session's main object. */
 export class ListenerTarget extends RpcTarget implements LeaseListener {
@@ -153,13 +139,14 @@ export class RunnerLanes {
     void aborted.then((result) => {
       abortedWith = result;
     });
+    const unplace = (what: string) => detached(`freeing the placement of ${what}`, pool.unplace(job.runId));
     for (;;) {
       if (abortedWith) return abortedWith;
       const preferred = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
       let link = preferred && !preferred.revoked ? preferred : undefined;
       const placed = link === undefined;
       if (!link) {
-        if (placements++ >= MAX_PLACEMENTS) return laneBusy(`no runner it was placed on took it: ${missed}`);
+        if (placements++ >= MAX_PLACEMENTS) return poolBusyOutcome(`no runner it was placed on took it: ${missed}`);
         const asked = ++this.#asked;
         const placing = Promise.resolve(pool.place(job.runId, job.workspaceId, job.nested === true));
         const placement = await Promise.race([placing, aborted]);
@@ -172,13 +159,13 @@ export class RunnerLanes {
         link = await this.#open(pool, job.workspaceId, placement.lease, asked);
         if (!link) {
           // Nothing was sent: the run is placed again (its runner went away, say).
-          detached("freeing a placement whose lane did not open", pool.unplace(job.runId));
+          unplace("a run whose lane did not open");
           missed = "its lane did not open";
           continue;
         }
         if (abortedWith) {
           // Aborted while its lane opened: the job is not sent, and a lane opened for it alone is let go.
-          detached("freeing the placement of an aborted run", pool.unplace(job.runId));
+          unplace("an aborted run");
           if (!held && link.inFlight === 0) this.#drop(link, pool);
           return abortedWith;
         }
@@ -186,7 +173,7 @@ export class RunnerLanes {
       const outcome = await this.#send(pool, link, job, placed, sink, capabilities, aborted);
       if (typeof outcome === "object") return outcome;
       missed = outcome;
-      if (placed) detached("freeing a refused placement", pool.unplace(job.runId));
+      if (placed) unplace("a refused run");
     }
   }
 
@@ -256,7 +243,7 @@ export class RunnerLanes {
           return `refused as ${reply.reason}`;
         }
         if (reply.status === "missing-code") {
-          if (withCode) return laneBusy("the runner did not accept the gadget's code");
+          if (withCode) return poolBusyOutcome("the runner did not accept the gadget's code");
           withCode = true;
           continue;
         }
