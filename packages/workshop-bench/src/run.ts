@@ -65,7 +65,7 @@ const ECHO_JS = 'export default { async run({ input }) { return "Echo: " + input
 const ALL_DUTIES: readonly Duty[] = ["lookup", "record", "log"];
 const DUTIES_TEXT = "a latest-version lookup in the workspace's Durable Object, a stored record, a log line";
 /** The echo as code never run before (a new isolate on the peer and on the floor). */
-const newEchoJs = (i: number) => `${ECHO_JS}\n// ${i}-${Date.now()}`;
+const newEchoJs = (tag: number | string) => `${ECHO_JS}\n// ${tag}-${Date.now()}`;
 
 /** The peer's and the floor's API: run this code with this payload. */
 interface CodeRunner {
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     await peerProcess.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  let floor: Floor, floorHop: Floor, floorDuties: Floor, hopDuties: Floor, floorIsolate: Floor;
+  let floor: Floor, floorHop: Floor, floorDuties: Floor, hopDuties: Floor, floorIsolate: Floor, leastCold: Floor;
   let workshop: Awaited<ReturnType<typeof startWorkshopProcess>>;
   try {
     floor = await started(startFloor());
@@ -201,6 +201,8 @@ async function main(): Promise<void> {
     hopDuties = await started(startFloor({ relayTo: floor.url, duties: ALL_DUTIES }));
     // And the floor whose isolates are made as the Workshop's are: what a cold run costs at the least.
     floorIsolate = await started(startFloor({ workshopIsolate: true }));
+    // Which, one process away and with the duties, is the least a Workshop's cold run reaches.
+    leastCold = await started(startFloor({ relayTo: floorIsolate.url, duties: ALL_DUTIES }));
     workshop = await startWorkshopProcess(dataDir);
   } catch (error) {
     await stopAll();
@@ -370,22 +372,45 @@ async function main(): Promise<void> {
 
     if (full) await mcpRows(server.url);
 
-    // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), and the peer's.
+    // 5. Cold run: new code each time (new content hash → new isolate, fresh transpile), the peer's and
+    // the floors', in interleaved rounds (the machine drifts, and each process grows an isolate a run).
     const coldDrafts: string[] = [];
     for (let i = 0; i < COLD_N + 5; i++)
       coldDrafts.push((await session.createDraft({ files: echoFiles(`-${i}-${Date.now()}`) })).id);
-    const cold = summarize(
-      await timeEach(COLD_N, 5, async (i) => {
+    const isolateSession = connectCodeRunner(floorIsolate.url);
+    const leastSession = connectCodeRunner(leastCold.url);
+    const coldKinds = {
+      workshop: async (i: number) => {
         const id = coldDrafts[i < 0 ? -1 - i : i + 5] ?? "";
         const outcome = await session.runDraft(id, { input: "x" });
         if (outcome.status !== "ok") throw new Error(outcome.message);
-      }),
-    );
-    const peerCold = summarize(await timeEach(COLD_N, 5, (i) => peer.run(newEchoJs(i), { input: "x" })));
-    const floorCold = summarize(await timeEach(COLD_N, 5, (i) => floorSession.run(newEchoJs(i), { input: "x" })));
-    const isolateSession = connectCodeRunner(floorIsolate.url);
-    const isolateCold = summarize(await timeEach(COLD_N, 5, (i) => isolateSession.run(newEchoJs(i), { input: "x" })));
+      },
+      peer: (i: number) => peer.run(newEchoJs(i), { input: "x" }),
+      floor: (i: number) => floorSession.run(newEchoJs(i), { input: "x" }),
+      isolate: (i: number) => isolateSession.run(newEchoJs(`alone-${i}`), { input: "x" }),
+      least: (i: number) => leastSession.run(newEchoJs(`least-${i}`), { input: "x" }),
+    };
+    const coldSamples = {
+      workshop: [] as number[],
+      peer: [] as number[],
+      floor: [] as number[],
+      isolate: [] as number[],
+      least: [] as number[],
+    };
+    for (let round = 0; round < ROUNDS; round++)
+      for (const kind of Object.keys(coldKinds) as (keyof typeof coldKinds)[]) {
+        const base = round * (COLD_N / ROUNDS);
+        coldSamples[kind].push(
+          ...(await timeEach(COLD_N / ROUNDS, round === 0 ? 5 : 0, (i) => coldKinds[kind](i < 0 ? i : base + i))),
+        );
+      }
     isolateSession[Symbol.dispose]();
+    leastSession[Symbol.dispose]();
+    const cold = summarize(coldSamples.workshop);
+    const peerCold = summarize(coldSamples.peer);
+    const floorCold = summarize(coldSamples.floor);
+    const isolateCold = summarize(coldSamples.isolate);
+    const shapeCold = summarize(coldSamples.least);
     rows.push({
       name: "cold run of new code (transpile + new isolate)",
       summary: cold,
@@ -402,11 +427,16 @@ async function main(): Promise<void> {
       summary: isolateCold,
       note: `${ratio(isolateCold.median, floorCold.median)} floor; the Workshop's cold run ${ratio(cold.median, isolateCold.median)} this`,
     });
+    rows.push({
+      name: "floor: the same, one process away and with a workspace's duties (the least for the Workshop's shape)",
+      summary: shapeCold,
+      note: `${ratio(shapeCold.median, floorCold.median)} floor; the Workshop's cold run ${ratio(cold.median, shapeCold.median)} this`,
+    });
     floorRatios.push({
       figure: "cold run of new code ÷ the floor's cold run (median)",
       target: atMost(1.2),
       value: cold.median / floorCold.median,
-      least: isolateCold.median / floorCold.median,
+      least: shapeCold.median / floorCold.median,
     });
 
     // 6. Throughput: sessions each with its own WebSocket, running the warm echo back to back — as many

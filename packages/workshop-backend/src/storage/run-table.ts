@@ -134,18 +134,14 @@ export class RunTable {
     const rows = runRows(record);
     // A record stored again replaces the earlier one, whose bytes are no longer charged.
     const earlier = this.sql
-      .exec<{ bytes: number }>("SELECT bytes FROM run_sizes WHERE run_id = ?", record.runId)
+      .exec<{ bytes: number }>("DELETE FROM run_sizes WHERE run_id = ? RETURNING bytes", record.runId)
       .toArray()[0]?.bytes;
-    if (earlier !== undefined) {
-      this.sql.exec("DELETE FROM run_sizes WHERE run_id = ?", record.runId);
-      this.usage.grow("records", -earlier);
-      usage.records -= earlier;
-    }
+    usage.records -= earlier ?? 0;
     if (!this.#makeRoom(rows.bytes, usage))
       throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
     insertRunRows(this.sql, record.runId, record.startedAt, rows);
-    this.sql.exec("INSERT OR REPLACE INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
-    this.usage.grow("records", rows.bytes);
+    this.sql.exec("INSERT INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
+    this.usage.grow("records", rows.bytes - (earlier ?? 0));
     usage.records += rows.bytes;
     return earlier === undefined;
   }

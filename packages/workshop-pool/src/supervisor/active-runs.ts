@@ -115,11 +115,7 @@ export class ActiveRuns {
       this.stop(active, result);
       return;
     }
-    if (active.stoppedWith) return;
-    active.stoppedWith = result;
-    this.#options.stopped(result);
-    active.relay.close();
-    active.settle(result);
+    if (!active.stoppedWith) this.#settle(active, result, true);
   }
 
   /** Ends the run and kills its runner; every other run on that runner ends too, told which run caused it. */
@@ -131,19 +127,26 @@ export class ActiveRuns {
       .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
     // Killed before anyone hears of it: a run's outcome must not free its slot while it spins.
     this.#options.kill(slot);
+    this.#settle(active, result, true);
+    const why = result.status === "error" && "message" in result ? result.message : "it ended";
+    for (const other of others)
+      this.#settle(
+        other,
+        {
+          status: "error",
+          kind: "cancelled",
+          message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${why}`,
+        },
+        false,
+      );
+  }
+
+  /** Gives a run its outcome; `counted`: the pool's counters count it (a run stopped beside another is not). */
+  #settle(active: ActiveRun, result: ExecuteResult, counted: boolean): void {
     active.stoppedWith = result;
-    this.#options.stopped(result);
+    if (counted) this.#options.stopped(result);
     active.relay.close();
     active.settle(result);
-    for (const other of others) {
-      other.stoppedWith = {
-        status: "error",
-        kind: "cancelled",
-        message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${result.status === "error" && "message" in result ? result.message : "it ended"}`,
-      };
-      other.relay.close();
-      other.settle(other.stoppedWith);
-    }
   }
 
   /** Starts a run's deadline and the check that demotes its runner if it spins; returns what stops both. */
