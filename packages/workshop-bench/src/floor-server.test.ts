@@ -40,14 +40,20 @@ describe("the bench's floors", () => {
     }
   }, 60_000);
 
-  it("runs a code in an isolate made as the Workshop's, its harness answering for the gadget", async () => {
+  it("runs a code in an isolate made as the Workshop's, its harness answering for the gadget, there or one process away", async () => {
     const isolate = await startFloor({ workshopIsolate: true });
+    const least = await startFloor({ relayTo: isolate.url, duties: ["lookup", "record", "log"] });
     const session = newWebSocketRpcSession<CodeRunner>(isolate.url);
+    const away = newWebSocketRpcSession<CodeRunner>(least.url);
     try {
       expect(await session.run(ECHO, { input: "cold" })).toBe("Echo: cold");
       await expect(session.run("export default {};", {})).rejects.toThrow(/run/);
+      expect(await away.run(`${ECHO}\n// new`, { input: "away" })).toBe("Echo: away");
+      await expect(away.run("export default {};\n// new", {})).rejects.toThrow(/run/);
     } finally {
       session[Symbol.dispose]();
+      away[Symbol.dispose]();
+      await least.stop();
       await isolate.stop();
     }
   }, 60_000);
