@@ -5,15 +5,19 @@ import { MAX_BATCH, RunRecordWriter } from "./run-record-writer.ts";
 
 const record = (runId: string) => ({ runId }) as RunRecord;
 
-function fakeStore(fail = false) {
+/** `refuse`: which batches the store throws on (all of them, or those longer than a number of records). */
+function fakeStore(refuse: boolean | number = false) {
   const writes: string[][] = [];
+  let calls = 0;
   const store = {
     recordRuns: async (records: RunRecord[]) => {
-      if (fail) throw new Error("disk on fire");
+      calls++;
+      if (refuse === true) throw new Error("disk on fire");
+      if (refuse !== false && records.length > refuse) throw new Error("message too large");
       writes.push(records.map((r) => r.runId));
     },
   } as unknown as DurableObjectStub<WorkspaceStore>;
-  return { store, writes };
+  return { store, writes, calls: () => calls };
 }
 
 describe("RunRecordWriter", () => {
@@ -56,6 +60,31 @@ describe("RunRecordWriter", () => {
     await vi.advanceTimersByTimeAsync(200);
     await expect(stored).resolves.toBeUndefined();
     expect(errors.mock.calls[0]?.[0]).toMatch(/storing run records failed.*"count":1/);
+  });
+
+  it("stores a batch the store refuses whole in smaller parts, every record once, in order", async () => {
+    const { store, writes } = fakeStore(4);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const writer = new RunRecordWriter(store);
+    const ids = Array.from({ length: 10 }, (_, i) => `r${i}`);
+    const stored = Promise.all(ids.map((id) => writer.add(record(id))));
+    await vi.advanceTimersByTimeAsync(200);
+    await stored;
+    expect(writes.flat()).toEqual(ids);
+    expect(Math.max(...writes.map((write) => write.length))).toBeLessThanOrEqual(4);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("logs once, with how many, the records a failing store refuses one by one", async () => {
+    const failing = fakeStore(true);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const writer = new RunRecordWriter(failing.store);
+    for (const id of ["a", "b", "c", "d"]) void writer.add(record(id));
+    await writer.flush();
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(errors.mock.calls[0]?.[0]).toMatch(/storing run records failed.*"count":4.*disk on fire/);
+    // Halves down to each record: 4 + 2 + 1 calls.
+    expect(failing.calls()).toBe(7);
   });
 
   it("drops a batch the disk guard refuses, and says so", async () => {

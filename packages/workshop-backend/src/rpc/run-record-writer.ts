@@ -57,22 +57,43 @@ export class RunRecordWriter {
     const done = this.#nextBatch;
     this.#nextBatch = batchSignal();
     if (batch.length > 0) {
-      this.#writing = this.#writing.then(() =>
-        this.beforeWrite()
-          .then(() => this.store.recordRuns(batch))
-          .catch((error: unknown) => {
-            console.error(
-              JSON.stringify({
-                level: "error",
-                msg: "storing run records failed",
-                count: batch.length,
-                reason: String(error),
-              }),
-            );
-          }),
-      );
+      this.#writing = this.#writing.then(async () => {
+        let failed = { count: batch.length, reason: "" };
+        try {
+          await this.beforeWrite();
+          failed = await this.#write(batch);
+        } catch (error) {
+          failed.reason = String(error);
+        }
+        if (failed.count > 0)
+          console.error(
+            JSON.stringify({
+              level: "error",
+              msg: "storing run records failed",
+              count: failed.count,
+              reason: failed.reason,
+            }),
+          );
+      });
     }
     this.#writing.then(done.resolve);
     return this.#writing;
+  }
+
+  /**
+   * Stores a batch in one call, or — refused — in halves: one call carries at most 32 MiB, which a few
+   * records of large payloads, files and results pass. Answers how many records could not be stored, and why.
+   */
+  async #write(batch: RunRecord[]): Promise<{ count: number; reason: string }> {
+    try {
+      await this.store.recordRuns(batch);
+      return { count: 0, reason: "" };
+    } catch (error) {
+      if (batch.length === 1) return { count: 1, reason: String(error) };
+      const half = Math.ceil(batch.length / 2);
+      const first = await this.#write(batch.slice(0, half));
+      const second = await this.#write(batch.slice(half));
+      return { count: first.count + second.count, reason: first.reason || second.reason };
+    }
   }
 }
