@@ -42,7 +42,8 @@ import {
 } from "@gadgets/workshop-shared/validate";
 import { schemaMismatch, validateJson } from "@gadgets/workshop-shared/json-schema";
 import { grantedSecretNames } from "@gadgets/workshop-shared/schemas";
-import { buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
+import { buildBytes, buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
+import { CODE_CACHE_BYTES } from "./executors/code-cache.ts";
 import type { PackageSource } from "./packages/package-source.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
@@ -215,7 +216,11 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new LRUCache<string, Prepared>({ max: PREPARED_CACHE_SIZE });
+  readonly #prepared = new LRUCache<string, Prepared>({
+    max: PREPARED_CACHE_SIZE,
+    maxSize: CODE_CACHE_BYTES,
+    sizeCalculation: (prepared) => (prepared.ok ? buildBytes(prepared.build) : 1),
+  });
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;

@@ -12,6 +12,7 @@ import type { GadgetFile, GadgetManifest, RunErrorInfo } from "@gadgets/workshop
 import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
+import { CODE_CACHE_BYTES, moduleBytes } from "../executors/code-cache.ts";
 import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
 import { dirname, joinInside, relativeSpecifier } from "./module-paths.ts";
 import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
@@ -45,12 +46,23 @@ export type BuildResult = { ok: true; build: GadgetBuild; cached: boolean } | { 
  */
 const BUILD_FORMAT = "2";
 /**
- * Builds kept in memory; a build is a few hundred KB at most. One cache for all workspaces, bounded as a
- * whole, but an entry serves only the workspace that built it: a hit is much faster than a build, so
- * a shared entry would tell a workspace that someone else had built the very same files.
+ * Builds kept in memory. One cache for all workspaces, bounded as a whole, but an entry serves only the
+ * workspace that built it: a hit is much faster than a build, so a shared entry would tell a workspace
+ * that someone else had built the very same files. Bounded by size as well as count: a gadget with
+ * packages may carry tens of MB of code, and a few such builds would fill the isolate. The bound is the
+ * in-process executor's code cache's, so a build kept here fits there too; one bigger is built per run.
  */
 const BUILD_CACHE_SIZE = 128;
-const buildCache = new LRUCache<string, GadgetBuild>({ max: BUILD_CACHE_SIZE });
+const buildCache = new LRUCache<string, GadgetBuild>({
+  max: BUILD_CACHE_SIZE,
+  maxSize: CODE_CACHE_BYTES,
+  sizeCalculation: buildBytes,
+});
+
+/** What a build holds in memory, as the code cache counts it (its modules, UTF-16). */
+export function buildBytes(build: GadgetBuild): number {
+  return Math.max(1, moduleBytes(build.gadget.modules));
+}
 
 /** The isolate module name of a gadget file: `.ts` becomes `.js`, other paths stay. */
 export function moduleNameFor(path: string): string {

@@ -1,6 +1,7 @@
 import type { GadgetFile, GadgetLock, GadgetManifest } from "@gadgets/workshop-shared/api";
 import { MAX_TREE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
+import { CODE_CACHE_BYTES } from "../executors/code-cache.ts";
 import type { PackageSource } from "../packages/package-source.ts";
 import { buildGadget, contentHash, mapPosition } from "./gadget-build.ts";
 import { mapError } from "./stack-map.ts";
@@ -242,6 +243,29 @@ describe("loading packages", () => {
     expect(subpath.frames[0]).toMatchObject({ file: "index.ts", line: 1 });
   });
 
+  it("refuses a private import mapped to a private import, and folders whose mains name each other", async () => {
+    const loop = await errorOf(run('import x from "loops";'), {
+      "node_modules/loops": {
+        files: { "index.mjs": 'export { default } from "#a";' },
+        manifest: { exports: "./index.mjs", imports: { "#a": "#b", "#b": "#a" } },
+      },
+    });
+    expect(loop.name).toBe("PackageError");
+    expect(loop.message).toContain('maps "#a" to "#b", another private import');
+    const mains = await errorOf(run('import x from "folders";'), {
+      "node_modules/folders": {
+        files: {
+          "index.mjs": 'export { default } from "./a";',
+          "a/package.json": '{"main":"../b"}',
+          "b/package.json": '{"main":"../a"}',
+        },
+        manifest: { exports: "./index.mjs" },
+      },
+    });
+    expect(mains.name).toBe("PackageError");
+    expect(mains.message).toContain('Cannot load "./a"');
+  });
+
   it("refuses a built-in the Workers runtime lacks when an ES module imports it", async () => {
     const error = await errorOf(run('import x from "sea-user";'), {
       "node_modules/sea-user": {
@@ -339,6 +363,30 @@ describe("loading packages", () => {
     expect(atLimit.result.ok).toBe(true);
     const over = await build(run('import "big";'), sized(MAX_TREE_UNPACKED_BYTES - rest + 1));
     expect(!over.result.ok && over.result.error.message).toContain(`more than ${MAX_TREE_UNPACKED_BYTES} bytes`);
+  }, 60_000);
+});
+
+describe("the build cache", () => {
+  it("keeps a build by its size: one that would fill the isolate is built again", async () => {
+    const tree = (chars: number) =>
+      memoryTree(
+        { "node_modules/big": { files: { "index.js": `module.exports = "${"a".repeat(chars)}";` } } },
+        {
+          big: "*",
+        },
+      );
+    const twice = async (chars: number) => {
+      const { lock, source } = tree(chars);
+      const files = gadgetWith(run('import "big";'), { big: "*" }, lock);
+      const manifest = JSON.parse(files[0]?.content ?? "{}") as GadgetManifest;
+      const id = `ws${workspace++}`;
+      const first = await buildGadget(files, manifest, id, source);
+      const second = await buildGadget(files, manifest, id, source);
+      return [first.ok && first.cached, second.ok && second.cached];
+    };
+    // Strings count twice their length (UTF-16), as the executor's code cache counts them.
+    expect(await twice(CODE_CACHE_BYTES / 4)).toEqual([false, true]);
+    expect(await twice(CODE_CACHE_BYTES / 2)).toEqual([false, false]);
   }, 60_000);
 });
 

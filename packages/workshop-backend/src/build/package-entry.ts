@@ -50,7 +50,7 @@ export function splitBareSpecifier(specifier: string): { name: string; subpath: 
  * folder's index (or the folder's own package.json `main`). A `.node` file is a native addon: the
  * store keeps no binary files, so it is recognised by name.
  */
-export function probeFile(files: PackageFiles, path: string): EntryResult {
+export function probeFile(files: PackageFiles, path: string, visited: readonly string[] = []): EntryResult {
   if (path.endsWith(".node")) return { ok: false, reason: "native", message: `"${path}" is a native addon` };
   if (files.has(path)) return { ok: true, path };
   for (const extension of PROBE_EXTENSIONS)
@@ -61,8 +61,9 @@ export function probeFile(files: PackageFiles, path: string): EntryResult {
     const main = parseManifest(folderManifest);
     if (main.ok && typeof main.value.main === "string") {
       const inner = joinInside(path, main.value.main);
-      if (inner !== undefined && inner !== path) {
-        const found = probeFile(files, inner);
+      // Folders whose package.json `main`s name each other would otherwise recurse without end.
+      if (inner !== undefined && inner !== path && !visited.includes(inner)) {
+        const found = probeFile(files, inner, [...visited, path]);
         if (found.ok) return found;
       }
     }
@@ -180,6 +181,14 @@ export function resolvePackageImport(
   if (!targets || targets.length === 0)
     return { ok: false, reason: "not-exported", message: `its package.json "imports" does not map "${specifier}"` };
   const [first] = targets;
+  // A target is a file of the package or another package; one naming a private import again (`#a` →
+  // `#a`) would be looked up without end, and Node refuses it too.
+  if (first?.startsWith("#"))
+    return {
+      ok: false,
+      reason: "missing-file",
+      message: `its package.json "imports" maps "${specifier}" to "${first}", another private import`,
+    };
   if (first !== undefined && !first.startsWith("./")) return { ok: true, bare: first };
   return firstFile(files, targets, "imports", specifier);
 }

@@ -13,6 +13,9 @@ export function moduleBytes(modules: Record<string, string>): number {
   return Object.values(modules).reduce((sum, source) => sum + source.length * 2, 0);
 }
 
+/** The in-process executor's bound, and the build cache's: a build kept in one fits the other. */
+export const CODE_CACHE_BYTES = 64 * 1024 * 1024;
+
 export function createCodeCache(maxBytes: number): CodeCache {
   return new LRUCache({ maxSize: maxBytes, sizeCalculation: (modules) => Math.max(1, moduleBytes(modules)) });
 }

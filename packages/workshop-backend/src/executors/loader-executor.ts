@@ -8,7 +8,7 @@
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
 import { abortResult } from "@gadgets/workshop-pool/abort-result";
 import { COMPATIBILITY_DATE, ISOLATE_COMPATIBILITY_FLAGS } from "../compatibility.ts";
-import { createCodeCache } from "./code-cache.ts";
+import { CODE_CACHE_BYTES, createCodeCache } from "./code-cache.ts";
 import { readHarnessReply } from "./harness-reply.ts";
 import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "@gadgets/workshop-pool/sink-target";
@@ -22,7 +22,7 @@ function untilAborted(signal: AbortSignal): Promise<ExecuteResult> {
 }
 
 /** Code received from another process (the runner's supervisor), by content hash. */
-const codeCache = createCodeCache(64 * 1024 * 1024);
+const codeCache = createCodeCache(CODE_CACHE_BYTES);
 
 export interface LoaderExecutorOptions {
   loader: WorkerLoader;
