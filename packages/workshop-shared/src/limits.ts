@@ -492,3 +492,9 @@ export const MAX_REGISTRY_REDIRECTS = 3;
  * that a wide tree never holds many 8 MiB downloads in the Worker's memory together.
  */
 export const MAX_CONCURRENT_TARBALL_FETCHES = 6;
+
+/**
+ * Packuments one resolution fetches at once: a level of a wide tree asks for dozens together, and each
+ * answer may be up to 8 MiB; 8 overlap round trips without holding many of those in memory at once.
+ */
+export const MAX_CONCURRENT_PACKUMENT_FETCHES = 8;

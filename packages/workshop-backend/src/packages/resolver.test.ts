@@ -1,7 +1,7 @@
 import type { GadgetLock } from "@gadgets/workshop-shared/api";
 import { describe, expect, it } from "vitest";
 import { lockText, parseLock } from "./lock-text.ts";
-import { MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
+import { MAX_CONCURRENT_PACKUMENT_FETCHES, MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
 import { resolveTree, type ResolveTreeInput } from "./resolver.ts";
 import { FAKE_REGISTRY, type FakePackage, FakeRegistry } from "./testing/fake-registry.ts";
 import { fakeRegistryClient } from "./testing/fake-registry-client.ts";
@@ -198,6 +198,51 @@ describe("resolveTree", () => {
     expect(Object.keys(await resolve({ a: "1" }, { maxPackages: 3 }))).toHaveLength(3);
     const error = await packageFailure(resolve({ a: "1" }, { maxPackages: 2 }));
     expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/more than 2 packages/)]);
+  });
+
+  it("refuses a name past MAX_LOCKED_PACKAGES before asking for it, and asks at most MAX_CONCURRENT_PACKUMENT_FETCHES at once", async () => {
+    const wide = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`dep${i}`, "1"]));
+    const packages: Record<string, FakePackage> = { a: { versions: { "1.0.0": { dependencies: wide(40) } } } };
+    for (let i = 0; i < 40; i++) packages[`dep${i}`] = { versions: { "1.0.0": {} } };
+    const fake = new FakeRegistry(packages);
+    let inFlight = 0;
+    let most = 0;
+    const counted = {
+      origin: FAKE_REGISTRY,
+      packument: async (name: string) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((done) => setTimeout(done, 1));
+        try {
+          return await fakeRegistryClient(fake).packument(name);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    expect(Object.keys(await resolveTree({ roots: { a: "1" }, registry: counted, private: false }))).toHaveLength(41);
+    expect(most).toBe(MAX_CONCURRENT_PACKUMENT_FETCHES);
+    const asked = fake.asked.length;
+    const error = await packageFailure(
+      resolveTree({ roots: { a: "1" }, registry: counted, private: false, maxPackages: 10 }),
+    );
+    expect([error.kind, error.message]).toEqual(["too-large", expect.stringMatching(/name more than 10 packages/)]);
+    // The root, then the level's first names up to the limit: never the other thirty.
+    expect(fake.asked.length - asked).toBeLessThanOrEqual(10);
+  });
+
+  it("refuses a dependency name the lock could not hold, naming who depends on it", async () => {
+    const { resolve } = setup({ a: { versions: { "1.0.0": { dependencies: { "x/../../y": "1" } } } } });
+    const error = await packageFailure(resolve({ a: "1" }));
+    expect([error.kind, error.packageName, error.message]).toEqual([
+      "bad-package",
+      "a",
+      expect.stringMatching(/^a@1\.0\.0 depends on "x\/\.\.\/\.\.\/y", which is not a package name/),
+    ]);
+  });
+
+  it("names the newest version by semver, not by the order the registry lists them", async () => {
+    const { resolve } = setup({ v: { versions: { "1.0.9": {}, "1.0.10": {}, "1.0.2": {} }, distTags: {} } });
+    expect((await packageFailure(resolve({ v: "^2" }))).message).toMatch(/the newest is 1\.0\.10\.$/);
   });
 
   it("holds MAX_DEPENDENCY_DEPTH: a chain N deep passes, N + 1 is refused", async () => {

@@ -13,11 +13,19 @@
  */
 
 import type { GadgetLock, LockedPackage } from "@gadgets/workshop-shared/api";
-import { MAX_DEPENDENCY_DEPTH, MAX_LOCKED_PACKAGES, MAX_VERSION_RANGE_CHARS } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_CONCURRENT_PACKUMENT_FETCHES,
+  MAX_DEPENDENCY_DEPTH,
+  MAX_LOCKED_PACKAGES,
+  MAX_VERSION_RANGE_CHARS,
+} from "@gadgets/workshop-shared/limits";
+import { isPackageName } from "@gadgets/workshop-shared/schemas";
 import maxSatisfying from "semver/ranges/max-satisfying.js";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
 import rcompare from "semver/functions/rcompare.js";
+import gt from "semver/functions/gt.js";
+import valid from "semver/functions/valid.js";
 import { childPath, lookupPaths } from "./install-path.ts";
 import { PackageError } from "./package-error.ts";
 import { type Packument, versionManifest } from "./packument.ts";
@@ -83,7 +91,16 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
       .sort((a, b) => rcompare(a.version, b.version))[0];
   };
 
+  const packumentOf = packumentGate(input.registry, maxPackages);
+
   const choose = async (name: string, range: string, requiredBy: TreeNode | undefined): Promise<Chosen> => {
+    // A registry's manifest names its dependencies: a name the lock could not hold (nor a URL path safely carry) is refused.
+    if (!isPackageName(name))
+      throw new PackageError(
+        "bad-package",
+        `${who(requiredBy)} depends on ${JSON.stringify(name.slice(0, 120))}, which is not a package name the Workshop installs (lower case letters, digits, "-", "." and "_"): pick another version of ${requiredBy ? requiredBy.entry.name : "it"}.`,
+        requiredBy?.entry.name ?? name,
+      );
     // Before any matching: a long range costs CPU in proportion to its length times the versions.
     if (range.length > MAX_VERSION_RANGE_CHARS)
       throw new PackageError(
@@ -101,7 +118,7 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
         `${who(requiredBy)} asks for ${name} as ${JSON.stringify(range.slice(0, 120))}, which is not a version range: the Workshop installs packages from the registry only (no git, file or alias specifiers).`,
         name,
       );
-    const packument = await input.registry.packument(name);
+    const packument = await packumentOf(name);
     const versions = Object.keys(packument.versions);
     const tagged = semverRange || !Object.hasOwn(packument.distTags, range) ? undefined : packument.distTags[range];
     let version: string | null;
@@ -115,8 +132,7 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
     }
     if (version === null) {
       const latest = packument.distTags.latest;
-      const newest =
-        latest !== undefined && Object.hasOwn(packument.versions, latest) ? latest : versions.sort(rcompare)[0];
+      const newest = latest !== undefined && Object.hasOwn(packument.versions, latest) ? latest : newestOf(versions);
       throw new PackageError(
         "no-matching-version",
         `No version of ${name} matches ${JSON.stringify(range)} (asked for by ${who(requiredBy)})${newest ? `; the newest is ${newest}` : ""}.`,
@@ -211,6 +227,41 @@ export async function resolveTree(input: ResolveTreeInput): Promise<Record<strin
   const packages: Record<string, LockedPackage> = {};
   for (const [path, node] of nodes) packages[path] = node.entry;
   return packages;
+}
+
+/**
+ * The registry as one walk asks it: at most MAX_CONCURRENT_PACKUMENT_FETCHES packuments in flight, and
+ * no more names than a tree may hold packages — each name asked for is placed at least once, so a
+ * manifest naming thousands is refused before they are fetched. (A dozen lines of queue: no library.)
+ */
+function packumentGate(registry: PackumentSource, maxNames: number): (name: string) => Promise<Packument> {
+  const names = new Set<string>();
+  const waiting: (() => void)[] = [];
+  let inFlight = 0;
+  return async (name) => {
+    names.add(name);
+    if (names.size > maxNames)
+      throw new PackageError(
+        "too-large",
+        `The dependencies name more than ${maxNames} packages in all (${name} would be one more), the limit for one gadget.`,
+        name,
+      );
+    while (inFlight >= MAX_CONCURRENT_PACKUMENT_FETCHES) await new Promise<void>((go) => waiting.push(go));
+    inFlight++;
+    try {
+      return await registry.packument(name);
+    } finally {
+      inFlight--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** The highest of `versions` in one pass (a registry may list hundreds of thousands; sorting them all only to name one is slow). */
+function newestOf(versions: readonly string[]): string | undefined {
+  let newest: string | undefined;
+  for (const version of versions) if (valid(version) && (newest === undefined || gt(version, newest))) newest = version;
+  return newest;
 }
 
 /** A cycle among the packages (a needs b needs a) is refused naming them, in order. */
