@@ -8,7 +8,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorCode, type GadgetLock, type ResolveOutcome } from "@gadgets/workshop-shared";
-import { MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE, MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE,
+  MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE,
+  MAX_PACKAGE_UNPACKED_BYTES,
+} from "@gadgets/workshop-shared/limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishOversized, publishUnsafeTar, publishWrongIntegrity } from "./registry/fixtures.ts";
 import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
@@ -332,8 +336,16 @@ describe("bad input, each an outcome naming the package", () => {
       await expect.poll(() => asked, { timeout: 10_000 }).toBe(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
       // N at once run; the N+1st of the same workspace is refused at once, not queued.
       expect(await thrownCode(stuck.resolveDependencies({ dependencies: { "fx-esm": "1" } }))).toBe("RATE_LIMITED");
+      // Reads of one package have slots of their own, bounded the same way.
+      const lookups = Array.from({ length: MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE }, (_, i) =>
+        thrownCode(stuck.lookupPackage(`fx-look-${i}`)),
+      );
+      const slots = MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE + MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE;
+      await expect.poll(() => asked, { timeout: 10_000 }).toBe(slots);
+      expect(await thrownCode(stuck.lookupPackage("fx-esm"))).toBe("RATE_LIMITED");
 
       const other = await newSession();
+      expect(await other.lookupPackage("fx-esm")).toMatchObject({ name: "fx-esm" });
       const locked = ok(await other.resolveDependencies({ dependencies: { "fx-esm": "1" } }));
       const draft = await other.createDraft({
         files: [
@@ -350,9 +362,10 @@ describe("bad input, each an outcome naming the package", () => {
       });
       const outcome = await other.runDraft(draft.id, { name: "Ada" });
       expect(outcome.status).toBe("ok");
-      expect(asked).toBe(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+      expect(asked).toBe(slots);
 
       for (const outcome of await Promise.all(hanging)) expect(outcome).toMatchObject({ kind: "registry-timeout" });
+      for (const code of await Promise.all(lookups)) expect(code).toBe("INVALID_ARGUMENT");
       // Its slots are given back once they end.
       await stuck.setRegistry(null);
       ok(await stuck.resolveDependencies({ dependencies: { "fx-esm": "1" } }));

@@ -478,6 +478,11 @@ export const RESOLVE_TIMEOUT_MS = 30_000;
 /** Resolutions one workspace may run at once: a huge tree of one workspace never queues another's. */
 export const MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE = 2;
 /**
+ * Reads of one package a workspace may run at once (a version lookup, a file for the editor): each may
+ * fetch up to 8 MiB; 8 serve an editor opening files while keeping one client from holding the isolate's memory.
+ */
+export const MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE = 8;
+/**
  * Characters of a package's source map the stack mapper parses. Decoded mappings take about 20 times
  * their text in memory (a 16 MiB map ~360 MB), past a Worker's 128 MB; real maps of a module are well
  * under 1 MiB. A larger one is left unread: frames keep the package file's own line and column.

@@ -36,30 +36,41 @@ const inFlight = new Map<string, Promise<StoredPackage>>();
 export async function ensureStored(context: FetchContext, entry: LockedPackage): Promise<StoredPackage> {
   const found = await context.stored.find(entry, context.privateRegistry);
   if (found) return found;
-  const target = context.stored.writeTarget(entry, context.privateRegistry);
   // Keyed by where it is written too: a workspace's private copy never waits on, or stands for, a shared
   // one; and by where it comes from: another workspace's lock naming a dead URL for the same integrity
   // must not fail this one's fetch.
   const key = `${context.stored.objectNamesFor(entry, context.privateRegistry)[0]}\0${entry.integrity}\0${entry.resolved}`;
+  const joined = inFlight.get(key);
+  if (joined) {
+    try {
+      return await joined;
+    } catch {
+      // That fetch was another caller's, on its client: its deadline (a resolution's) or its registry's
+      // answer ended it. This caller tries once on its own (joining a retry someone else started first).
+    }
+  }
   let running = inFlight.get(key);
   if (!running) {
-    running = (async () => {
-      const bytes = await context.registry.tarball(entry.resolved, entry.name, entry.version);
-      await verifyIntegrity(bytes, entry.integrity, entry.name, entry.version);
-      const unpacked = await unpackTarball(bytes, entry.name, entry.version);
-      const forWorkspace = context.stored.forWorkspace(entry, context.privateRegistry);
-      await context.guard.reserve(entry, unpacked.bytes, forWorkspace);
-      try {
-        const info = await context.stored.write(entry, context.privateRegistry, unpacked);
-        return { object: target, info };
-      } catch (error) {
-        // Not visible in the store (its row is written last): nothing stays charged for it.
-        await context.guard.release(entry, forWorkspace).catch(() => {});
-        throw error;
-      }
-    })();
+    running = fetchAndStore(context, entry);
     inFlight.set(key, running);
     running.finally(() => inFlight.delete(key)).catch(() => {});
   }
   return running;
+}
+
+async function fetchAndStore(context: FetchContext, entry: LockedPackage): Promise<StoredPackage> {
+  const target = context.stored.writeTarget(entry, context.privateRegistry);
+  const bytes = await context.registry.tarball(entry.resolved, entry.name, entry.version);
+  await verifyIntegrity(bytes, entry.integrity, entry.name, entry.version);
+  const unpacked = await unpackTarball(bytes, entry.name, entry.version);
+  const forWorkspace = context.stored.forWorkspace(entry, context.privateRegistry);
+  await context.guard.reserve(entry, unpacked.bytes, forWorkspace);
+  try {
+    const info = await context.stored.write(entry, context.privateRegistry, unpacked);
+    return { object: target, info };
+  } catch (error) {
+    // Not visible in the store (its row is written last): nothing stays charged for it.
+    await context.guard.release(entry, forWorkspace).catch(() => {});
+    throw error;
+  }
 }

@@ -79,6 +79,41 @@ describe("ensureStored", () => {
     expect(good.status === "fulfilled" && good.value.info).toMatchObject({ name: "a", version: "1.0.0" });
   });
 
+  it("does not fail with the fetch it joined: one ended by another caller's deadline is tried again", async () => {
+    const { fake, stores, registry } = setup();
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    const deadline = new AbortController();
+    const theirs = new RegistryClient({
+      base: FAKE_REGISTRY,
+      fetch: fake.fetch,
+      allowLocal: false,
+      signal: deadline.signal,
+    });
+    const context = (workspace: string, client: RegistryClient) => ({
+      stored: new StoredPackages(stores.open, workspace),
+      privateRegistry: false,
+      registry: client,
+      guard: ALWAYS_WRITE,
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    // The first fetch waits; every later one is answered at once.
+    fake.overrides.set(new URL(entry.resolved).pathname, async () => {
+      fake.overrides.clear();
+      await held;
+      return fake.fetch(new Request(entry.resolved));
+    });
+    const first = ensureStored(context("ws-a", theirs), entry);
+    const second = ensureStored(context("ws-b", registry), entry);
+    deadline.abort(new Error("Resolving took too long"));
+    release();
+    const [a, b] = await Promise.allSettled([first, second]);
+    expect(a.status).toBe("rejected");
+    expect(b.status === "fulfilled" && b.value.info).toMatchObject({ name: "a", version: "1.0.0" });
+  });
+
   it("refuses a tarball whose integrity does not match and stores nothing", async () => {
     const { fake, stores, stored, registry } = setup();
     const entry = { ...(await lockedFrom(fake, "a", "1.0.0")), integrity: await integrityOf(new Uint8Array([9])) };

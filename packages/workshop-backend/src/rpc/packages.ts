@@ -16,7 +16,11 @@ import type {
   ResolveOutcome,
 } from "@gadgets/workshop-shared/api";
 import { codedError } from "@gadgets/workshop-shared/errors";
-import { MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE, RESOLVE_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE,
+  MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE,
+  RESOLVE_TIMEOUT_MS,
+} from "@gadgets/workshop-shared/limits";
 import {
   LockTextSchema,
   LookupRangeSchema,
@@ -44,7 +48,9 @@ export interface PackagesContext {
   store: DurableObjectStub<WorkspaceStore>;
 }
 
-const gate = new ResolutionGate(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+const trees = new ResolutionGate(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+/** Reads of one package (a lookup, a file) each fetch up to 8 MiB: bounded per workspace too, more of them. */
+const reads = new ResolutionGate(MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE);
 
 const packagesOf = (context: PackagesContext) => new WorkspacePackages(context.env, context.workspaceId, context.store);
 
@@ -67,13 +73,18 @@ function thrown(error: unknown): never {
   );
 }
 
-/** Work over a whole tree (resolving it, reading its declarations) takes one of the workspace's slots. */
-async function inSlot<T>(context: PackagesContext, work: () => Promise<T>): Promise<T> {
-  const release = gate.enter(context.workspaceId);
+/**
+ * Work over a whole tree (resolving it, reading its declarations) takes one of the workspace's tree
+ * slots; a read of one package, one of its read slots.
+ */
+async function inSlot<T>(context: PackagesContext, work: () => Promise<T>, of: "tree" | "read" = "tree"): Promise<T> {
+  const release = (of === "tree" ? trees : reads).enter(context.workspaceId);
   if (!release)
     throw codedError(
       "RATE_LIMITED",
-      `This workspace is already resolving or reading ${MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE} dependency trees; try again when one of them ends.`,
+      of === "tree"
+        ? `This workspace is already resolving or reading ${MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE} dependency trees; try again when one of them ends.`
+        : `This workspace is already looking up or reading ${MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE} packages; try again when one of them ends.`,
     );
   try {
     return await work();
@@ -92,7 +103,7 @@ export async function lookupPackage(context: PackagesContext, name: unknown, ran
   const wanted = parseArgument(LookupRangeSchema, range);
   try {
     const { client } = await packagesOf(context).client(AbortSignal.timeout(RESOLVE_TIMEOUT_MS));
-    const packument = await client.packument(packageName);
+    const packument = await inSlot(context, () => client.packument(packageName), "read");
     const latest = packument.distTags.latest;
     const version =
       wanted === undefined
@@ -131,7 +142,7 @@ export async function packageFile(context: PackagesContext, lock: unknown, path:
   if (!found) throw codedError("NOT_FOUND", `${treePath} is not in a package of this lock.`);
   let content: string | undefined;
   try {
-    content = await packagesOf(context).file(found.entry, found.inside);
+    content = await inSlot(context, () => packagesOf(context).file(found.entry, found.inside), "read");
   } catch (error) {
     thrown(error);
   }
