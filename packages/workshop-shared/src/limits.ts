@@ -464,6 +464,13 @@ export const MAX_PACKAGE_UNPACKED_BYTES = 16 * 1024 * 1024;
 export const MAX_TREE_UNPACKED_BYTES = 48 * 1024 * 1024;
 /** Files in one package (zod ships ~700, date-fns ~2,000 per format; 4,000 leaves room). */
 export const MAX_PACKAGE_FILES = 4000;
+/**
+ * Characters of one path inside a package: a PAX header may carry megabytes, and each path is a stored
+ * row's key (rows hold 2 MB). Real packages stay under 200; 1,024 is far past any of them.
+ */
+export const MAX_PACKAGE_PATH_CHARS = 1024;
+/** Characters of the names of one package's binary files, kept together in its summary row (rows hold 2 MB). */
+export const MAX_PACKAGE_BINARY_NAME_CHARS = 256 * 1024;
 /** Compressed bytes of one tarball, checked while it downloads. */
 export const MAX_TARBALL_BYTES = 8 * 1024 * 1024;
 /**

@@ -1,6 +1,7 @@
 import { packTar, type TarEntry } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { verifyIntegrity } from "./integrity.ts";
+import { MAX_PACKAGE_BINARY_NAME_CHARS, MAX_PACKAGE_PATH_CHARS } from "@gadgets/workshop-shared/limits";
 import { unpackTarball } from "./tarball.ts";
 import { gzip, integrityOf, tarball } from "./testing/fake-registry.ts";
 import { packageFailure } from "./testing/package-failure.ts";
@@ -108,6 +109,31 @@ describe("unpackTarball", () => {
       "too-large",
       "a@1.0.0 holds more than 5 files, the limit for one package.",
     ]);
+  });
+
+  it("holds MAX_PACKAGE_PATH_CHARS and MAX_PACKAGE_BINARY_NAME_CHARS: N pass, N + 1 are refused", async () => {
+    // The whole entry name counts, the top folder ("package/") included.
+    const long = (chars: number) => `package/${"d".repeat(chars - "package/".length - ".js".length)}.js`;
+    const fits = await tgz([file("package/package.json", PACKAGE_JSON), file(long(MAX_PACKAGE_PATH_CHARS), "1")]);
+    expect((await unpackTarball(fits, "a", "1.0.0")).files.size).toBe(2);
+    const over = await tgz([file("package/package.json", PACKAGE_JSON), file(long(MAX_PACKAGE_PATH_CHARS + 1), "1")]);
+    const error = await packageFailure(unpackTarball(over, "a", "1.0.0"));
+    expect([error.kind, error.packageName]).toEqual(["too-large", "a"]);
+    expect(error.message).toContain(`over the ${MAX_PACKAGE_PATH_CHARS} the Workshop stores`);
+
+    const binary = (i: number): TarEntry => ({
+      header: { name: `package/${String(i).padStart(1000, "b")}.bin`, size: 1 },
+      body: new Uint8Array([255]),
+    });
+    const names = (count: number) => [
+      file("package/package.json", PACKAGE_JSON),
+      ...Array.from({ length: count }, (_, i) => binary(i)),
+    ];
+    const perName = 1004;
+    const most = Math.floor(MAX_PACKAGE_BINARY_NAME_CHARS / perName);
+    expect((await unpackTarball(await tgz(names(most)), "a", "1.0.0")).binaries).toHaveLength(most);
+    const tooMany = await packageFailure(unpackTarball(await tgz(names(most + 1)), "a", "1.0.0"));
+    expect(tooMany.message).toContain(`more than ${MAX_PACKAGE_BINARY_NAME_CHARS} characters`);
   });
 
   it("holds MAX_PACKAGE_UNPACKED_BYTES: N bytes pass, N + 1 are refused", async () => {

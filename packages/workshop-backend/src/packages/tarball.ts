@@ -6,7 +6,12 @@
  * root refused, and the counts and sizes held to the limits as the entries stream. Nothing is run.
  */
 
-import { MAX_PACKAGE_FILES, MAX_PACKAGE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_PACKAGE_BINARY_NAME_CHARS,
+  MAX_PACKAGE_FILES,
+  MAX_PACKAGE_PATH_CHARS,
+  MAX_PACKAGE_UNPACKED_BYTES,
+} from "@gadgets/workshop-shared/limits";
 import { createTarDecoder } from "modern-tar";
 import { PackageError } from "./package-error.ts";
 
@@ -35,6 +40,11 @@ function packagePath(entryName: string, label: string): string | undefined {
     new PackageError(
       "unsafe-tarball",
       `The tarball of ${label} holds ${JSON.stringify(entryName.slice(0, 200))}, ${why}: it was refused.`,
+    );
+  if (entryName.length > MAX_PACKAGE_PATH_CHARS)
+    throw new PackageError(
+      "too-large",
+      `The tarball of ${label} holds a path of ${entryName.length} characters, over the ${MAX_PACKAGE_PATH_CHARS} the Workshop stores: it was refused.`,
     );
   if (entryName.startsWith("/") || /^[A-Za-z]:/.test(entryName)) throw unsafe("an absolute path");
   const parts = entryName.split(/[/\\]/);
@@ -86,6 +96,7 @@ export async function unpackTarball(
   const binaries = new Set<string>();
   let bytes = 0;
   let count = 0;
+  let binaryChars = 0;
   const maxStream = limits.maxBytes + (limits.maxFiles + 16) * TAR_OVERHEAD_PER_ENTRY;
   const entries = new Blob([tgz as Uint8Array<ArrayBuffer>])
     .stream()
@@ -130,8 +141,17 @@ export async function unpackTarball(
       // A later entry of the same path replaces an earlier one, as tar extracts them.
       files.delete(path);
       binaries.delete(path);
-      if (content === undefined) binaries.add(path);
-      else files.set(path, content);
+      if (content === undefined) {
+        binaries.add(path);
+        // Binary files are kept by name, in one row with the package's summary (rows hold 2 MB).
+        binaryChars += path.length;
+        if (binaryChars > MAX_PACKAGE_BINARY_NAME_CHARS)
+          throw new PackageError(
+            "too-large",
+            `${label} holds binary files whose names come to more than ${MAX_PACKAGE_BINARY_NAME_CHARS} characters, the limit for one package.`,
+            name,
+          );
+      } else files.set(path, content);
     }
   } catch (error) {
     if (error instanceof PackageError)
