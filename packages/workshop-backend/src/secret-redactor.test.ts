@@ -69,6 +69,15 @@ describe("secretRedactor", () => {
     expect(value.list[0]).toBe(`x ${TOKEN}`);
   });
 
+  it("redacts what a cut left of a secret at the end of a string, from MIN_PATTERN_CHARS characters on", () => {
+    // Output is cut to its limits before it is redacted: a cut inside a secret must not show most of it.
+    expect(redactor.text(`config: ${TOKEN.slice(0, 20)}`)).toBe("config: [secret GITHUB_TOKEN]");
+    expect(redactor.text(`"auth":"${base64(TOKEN).slice(0, 9)}`)).toBe('"auth":"[secret GITHUB_TOKEN]');
+    expect(redactor.text(`a key ${TOKEN.slice(0, 6)}`)).toBe("a key [secret GITHUB_TOKEN]");
+    // Fewer characters than that would blank ordinary text.
+    expect(redactor.text(`a key ${TOKEN.slice(0, 5)}`)).toBe(`a key ${TOKEN.slice(0, 5)}`);
+  });
+
   it("does not touch text that only shares a few characters with a secret", () => {
     const text = "ghp_ is a prefix; R3al; 42; Token";
     expect(redactor.text(text)).toBe(text);

@@ -11,7 +11,9 @@
  * or splits it over two lines is not caught (and a granted fetch could send it anywhere granted anyway).
  *
  * Matching is `indexOf` per pattern (no regex over gadget text), overlapping matches merged, so no part
- * of a match is left showing. Values shorter than MIN_SECRET_BYTES are never set (limits.ts), and
+ * of a match is left showing. Output is cut to limits before it is redacted (a long string, a call's
+ * characters, a kv key in a trace), so a string that ends in a pattern's first MIN_PATTERN_CHARS or more
+ * characters has that end redacted too: a cut must not leave most of a secret showing. Values shorter than MIN_SECRET_BYTES are never set (limits.ts), and
  * patterns shorter than MIN_PATTERN_CHARS are skipped here: they would blank ordinary text.
  */
 
@@ -88,6 +90,17 @@ interface Span {
   marker: string;
 }
 
+/** How much of `pattern`'s start (MIN_PATTERN_CHARS or more, short of all of it) `value` ends with: what a cut left of a match. */
+function cutMatch(value: string, pattern: string): number {
+  const tail = value.slice(-MIN_PATTERN_CHARS);
+  let longest = 0;
+  for (let at = pattern.indexOf(tail); at !== -1; at = pattern.indexOf(tail, at + 1)) {
+    const kept = at + MIN_PATTERN_CHARS;
+    if (kept < pattern.length && value.endsWith(pattern.slice(0, kept))) longest = kept;
+  }
+  return longest;
+}
+
 export const NO_REDACTION: Redactor = {
   active: false,
   text: (value) => value,
@@ -103,11 +116,15 @@ export function secretRedactor(secrets: Iterable<readonly [string, string]>): Re
   const shortest = Math.min(...patterns.map((pattern) => pattern.text.length));
 
   const text = (value: string): string => {
-    if (value.length < shortest) return value;
+    if (value.length < MIN_PATTERN_CHARS) return value;
     const spans: Span[] = [];
-    for (const pattern of patterns)
-      for (let at = value.indexOf(pattern.text); at !== -1; at = value.indexOf(pattern.text, at + 1))
-        spans.push({ start: at, end: at + pattern.text.length, marker: pattern.marker });
+    for (const pattern of patterns) {
+      if (value.length >= shortest)
+        for (let at = value.indexOf(pattern.text); at !== -1; at = value.indexOf(pattern.text, at + 1))
+          spans.push({ start: at, end: at + pattern.text.length, marker: pattern.marker });
+      const cut = cutMatch(value, pattern.text);
+      if (cut > 0) spans.push({ start: value.length - cut, end: value.length, marker: pattern.marker });
+    }
     if (spans.length === 0) return value;
     spans.sort((a, b) => a.start - b.start || b.end - a.end);
     let out = "";
