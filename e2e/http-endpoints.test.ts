@@ -158,9 +158,11 @@ describe("HTTP endpoints", () => {
     const record = await recordOf(session, response.headers.get("workshop-run-id"));
     expect(record.trigger).toEqual({ kind: "http", method: "POST", path: "/{…}/send", status: 200 });
     expect(record.payload).toMatchObject({
+      path: "/{…}/send",
       headers: { authorization: "[redacted]" },
       query: { token: "[redacted]", page: "2" },
     });
+    expect(JSON.stringify(record)).not.toContain("AAHk2J9sQx7Zz");
     expect(JSON.stringify(record.payload)).not.toContain("hunter2");
     expect(JSON.stringify(record.payload)).not.toContain("t0ps3cret");
     const runs = await httpRuns(session);

@@ -56,6 +56,12 @@ describe("readEndpointRequest", () => {
     expect(none.ok && none.input).toMatchObject({ method: "GET", body: null, query: {} });
   });
 
+  it("gives the gadget the path as sent and keeps its shape in the record: a segment may be a token", async () => {
+    const path = "/bot8123456789:AAHk2J9sQx7Zz_EXAMPLE0tokenQ/send";
+    const read = await readEndpointRequest(new Request(`${URL_BASE}${path}`), path);
+    expect(read.ok && [read.input.path, read.recorded.path]).toEqual([path, "/{…}/send"]);
+  });
+
   it("never passes Cookie or the socket header on, and keeps Authorization for the gadget but not the record", async () => {
     const request = new Request(`${URL_BASE}?access_token=abc&page=2&key=k1`, {
       headers: {

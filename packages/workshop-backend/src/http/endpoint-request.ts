@@ -5,6 +5,7 @@
  * values of credential headers and query parameters redacted: records are listed, shared and logged.
  */
 
+import { pathShape } from "../url-shape.ts";
 import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
 import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
 import { readCappedBody } from "../capped-body.ts";
@@ -103,6 +104,7 @@ export async function readEndpointRequest(request: Request, path: string): Promi
   return {
     ok: true,
     input: { method, path, query, headers, body },
-    recorded: { method, path, query: recordedQuery, headers: recordedHeaders, body },
+    // A path may carry a credential too (`/bot<token>/send`): the record keeps its shape, as the trigger does.
+    recorded: { method, path: pathShape(path), query: recordedQuery, headers: recordedHeaders, body },
   };
 }
