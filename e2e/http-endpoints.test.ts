@@ -10,13 +10,15 @@ import {
   ENDPOINT_REQUESTS_PER_MINUTE,
   errorCode,
   type GadgetFile,
+  MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE,
   MAX_ENDPOINT_BODY_BYTES,
+  MISSES_PER_CLIENT_PER_MINUTE,
   type RunRecord,
   type Session,
 } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpGet } from "./abuse-helpers.ts";
-import { type Connected, connectNewWorkspace, endpointsUrl, eventually, workshopUrl } from "./helpers.ts";
+import { gadgetFiles, httpGet } from "./abuse-helpers.ts";
+import { type Connected, connectNewWorkspace, ECHO_SOURCE, endpointsUrl, eventually, workshopUrl } from "./helpers.ts";
 
 const ECHO_REQUEST = `export default {
   async run(request) {
@@ -395,27 +397,52 @@ describe("HTTP endpoints", () => {
     expect((await httpGet(echoUrl, { agent: false })).status).toBe(200);
   });
 
-  it("holds endpoint runs to the workspace's run caps: past them, 503 with Retry-After and no run", async () => {
+  it(`holds a workspace's endpoint runs to ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} at once: past that, 503 with Retry-After and no run, and its own sessions still run`, async () => {
     const { url } = await publish(
       session,
       endpointGadget(
         "sleeper",
         {},
-        "export default { async run() { await new Promise((done) => setTimeout(done, 1500)); return 1; } };",
+        "export default { async run() { await new Promise((done) => setTimeout(done, 4000)); return 1; } };",
       ),
     );
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const response = await fetch(url);
-        return { response, body: await response.text() };
-      }),
+    const responses = Array.from({ length: 20 }, async () => {
+      const response = await fetch(url);
+      return { response, body: await response.text() };
+    });
+    // The first refusal says the endpoints' share is full: the owner's own run must still find a slot.
+    const firstBusy = await Promise.any(
+      responses.map(async (answer) => ((await answer).response.status === 503 ? answer : Promise.reject())),
     );
-    const busy = responses.filter(({ response }) => response.status === 503);
-    expect(busy.length).toBeGreaterThan(0);
-    expect(JSON.parse(busy[0]?.body ?? "{}")).toMatchObject({ error: { kind: "busy" } });
+    expect(JSON.parse(firstBusy.body)).toMatchObject({
+      error: { kind: "busy", message: expect.stringContaining("endpoints") },
+    });
+    const draft = await session.createDraft({ files: gadgetFiles("owner-run", ECHO_SOURCE) });
+    expect((await session.runDraft(draft.id, { from: "owner" })).status).toBe("ok");
+
+    const all = await Promise.all(responses);
+    const busy = all.filter(({ response }) => response.status === 503);
     expect(busy[0]?.response.headers.get("retry-after")).toBe("1");
     expect(busy[0]?.response.headers.get("workshop-run-id")).toBeNull();
-    expect(responses.filter(({ response }) => response.status === 200).length).toBeGreaterThan(0);
+    const served = all.filter(({ response }) => response.status === 200).length;
+    expect(served).toBeGreaterThan(0);
+    expect(served).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+  });
+
+  it("serves a known endpoint to a client past its endpoint misses, and keeps those misses apart from its token and link misses", async () => {
+    const sender = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // Hooks that went stale: one client's misses, up to and past its budget.
+      for (let i = 0; i < MISSES_PER_CLIENT_PER_MINUTE; i++)
+        expect((await httpGet(`${endpointsUrl()}/h/stale-hook-${i}`, { agent: sender })).status).toBe(404);
+      const refused = await httpGet(`${endpointsUrl()}/h/stale-hook-more`, { agent: sender });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toContain("Too many requests to endpoints that do not exist came from this client");
+      // A live endpoint this Workshop has served is still served to it.
+      expect((await httpGet(echoUrl, { agent: sender })).status).toBe(200);
+    } finally {
+      sender.destroy();
+    }
   });
 
   it("keeps two workspaces' endpoints apart: each lists and records only its own", async () => {

@@ -412,6 +412,12 @@ export const MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE = 8;
 // ----- HTTP endpoints of published agents (`triggers.http`): `/h/<endpoint>/…` on the gadget origin.
 
 /**
+ * Runs of one workspace's endpoints at once: anyone may call an endpoint, so their runs get half of the
+ * workspace's run cap (MAX_CONCURRENT_RUNS_PER_WORKSPACE), the rest kept for its own sessions and schedules.
+ */
+export const MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE = 8;
+
+/**
  * A request body an endpoint accepts. The run's payload (MAX_PAYLOAD_BYTES as JSON) must hold the body
  * with its method, path, query and headers, and JSON escapes can nearly double a text body: half leaves
  * that room. Webhook deliveries (GitHub caps theirs at 25 MB, most send a few KB) and form posts fit.

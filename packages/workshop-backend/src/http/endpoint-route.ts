@@ -7,20 +7,25 @@
 
 import type { Logger } from "@gadgets/backend-utils/logger";
 import type { RunOutcome } from "@gadgets/workshop-shared/api";
-import { ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE, ENDPOINT_REQUESTS_PER_MINUTE } from "@gadgets/workshop-shared/limits";
+import {
+  ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE,
+  ENDPOINT_REQUESTS_PER_MINUTE,
+  MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE,
+} from "@gadgets/workshop-shared/limits";
 import { traceIdOf } from "@gadgets/workshop-shared/otlp";
 import { LRUCache } from "lru-cache";
 import type { Env } from "../env.ts";
 import type { Overseer } from "../overseer.ts";
-import { clientMisses, TOO_MANY_MISSES } from "../rpc/client-limits.ts";
+import { clientEndpointMisses, TOO_MANY_ENDPOINT_MISSES } from "../rpc/client-limits.ts";
 import { RateLimiter } from "../rpc/rate-limiter.ts";
-import { endpointOwner } from "../rpc/registry.ts";
+import { endpointOwner, isKnownEndpoint } from "../rpc/registry.ts";
 import { runTriggered } from "../rpc/trigger-runs.ts";
 import { type ResolvedAgent, resolvedAgentBytes } from "../storage/agent-table.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { newSpanId } from "../trace-recorder.ts";
 import { pathShape } from "../url-shape.ts";
-import { readEndpointRequest } from "./endpoint-request.ts";
+import { type ReadEndpointRequest, readEndpointRequest } from "./endpoint-request.ts";
+import { KeyedSlots } from "../keyed-slots.ts";
 import {
   type EndpointAnswer,
   type EndpointResponseMode,
@@ -36,6 +41,10 @@ const ENDPOINT_SEGMENT = /^[A-Za-z0-9_-]{3,64}$/;
 /** Requests per endpoint, and per client of each endpoint (per Worker isolate, like every keyed limit). */
 const endpointRequests = new RateLimiter(ENDPOINT_REQUESTS_PER_MINUTE);
 const endpointClients = new RateLimiter(ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE);
+
+/** Endpoint runs of each workspace in flight: strangers' requests never hold all of its run slots. */
+const endpointRuns = new KeyedSlots(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+const ENDPOINT_RUNS_BUSY = `This workspace's endpoints already have ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} runs in flight, their limit. Try again in a moment.`;
 
 /** Agent versions never change: their files are read from the workspace once per Worker isolate. */
 const agentVersions = new LRUCache<string, ResolvedAgent>({
@@ -98,12 +107,15 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
   const match = /^\/h\/([^/]*)(\/.*)?$/.exec(new URL(request.url).pathname);
   const endpoint = match?.[1] ?? "";
   const path = match?.[2] ?? "/";
-  // Guessing endpoints is a miss like guessing share ids: counted per client.
-  if (!clientMisses.allows(deps.client)) return endpointResponse(errorAnswer(429, "rate_limited", TOO_MANY_MISSES));
+  // Guessing endpoints is a miss like guessing share ids, counted per client. Past its budget a client
+  // is still served by endpoints this isolate knows: a webhook sender's address may be shared by many
+  // senders, and one workspace's stale hooks must not refuse another's live ones.
+  if (!clientEndpointMisses.allows(deps.client) && !isKnownEndpoint(endpoint))
+    return endpointResponse(errorAnswer(429, "rate_limited", TOO_MANY_ENDPOINT_MISSES));
   try {
     const found = ENDPOINT_SEGMENT.test(endpoint) ? await findEndpoint(deps.env, endpoint) : undefined;
     if (!found) {
-      clientMisses.take(deps.client);
+      clientEndpointMisses.take(deps.client);
       return notFoundResponse();
     }
     const refused = limitRefusal(endpoint, deps.client);
@@ -111,47 +123,64 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
     const read = await readEndpointRequest(request, path);
     if (!read.ok) return endpointResponse(errorAnswer(read.status, "too_large", read.message));
 
-    const parent = parseTraceParent(request.headers.get("traceparent"));
-    const rootSpanId = newSpanId();
-    // The record's status is the one answered: both come from this one answer.
-    let answer: EndpointAnswer | undefined;
-    const answerOf = (outcome: RunOutcome) => {
-      answer ??= outcomeAnswer(outcome, found.response);
-      return answer;
-    };
-    let recorded = false;
-    const outcome = await runTriggered({
-      env: deps.env,
-      overseer: deps.overseer,
-      workspaceId: found.workspaceId,
-      store: found.store,
-      agent: found.agent,
-      payload: read.input,
-      recordedPayload: read.recorded,
-      via: "http",
-      trigger: (ended) => {
-        recorded = true;
-        return { kind: "http", method: read.input.method, path: pathShape(path), status: answerOf(ended).status };
-      },
-      traceJoin: { rootSpanId, ...(parent ? { traceId: parent.traceId, parentSpanId: parent.parentSpanId } : {}) },
-      client: deps.client,
-      waitUntil: deps.waitUntil,
-      signal: request.signal,
-    });
-    // A run refused before it started (busy, a payload too large) has no record, so no id to name.
-    return endpointResponse(
-      answerOf(outcome),
-      recorded
-        ? {
-            runId: outcome.runId,
-            traceResponse: traceResponse(parent?.traceId ?? traceIdOf(outcome.runId), rootSpanId, parent),
-          }
-        : {},
-    );
+    const release = endpointRuns.enter(found.workspaceId);
+    if (!release) return endpointResponse(errorAnswer(503, "busy", ENDPOINT_RUNS_BUSY));
+    try {
+      return await runEndpoint(request, deps, found, read, path);
+    } finally {
+      release();
+    }
   } catch (error) {
     deps.logger.error("endpoint request failed", { error: error instanceof Error ? error.message : String(error) });
     return endpointResponse(
       errorAnswer(500, "internal", "The Workshop could not serve this request. Try again in a moment."),
     );
   }
+}
+
+/** Runs the endpoint's agent for a request it accepted and answers with the run's outcome. */
+async function runEndpoint(
+  request: Request,
+  deps: EndpointDeps,
+  found: FoundEndpoint,
+  read: Extract<ReadEndpointRequest, { ok: true }>,
+  path: string,
+): Promise<Response> {
+  const parent = parseTraceParent(request.headers.get("traceparent"));
+  const rootSpanId = newSpanId();
+  // The record's status is the one answered: both come from this one answer.
+  let answer: EndpointAnswer | undefined;
+  const answerOf = (outcome: RunOutcome) => {
+    answer ??= outcomeAnswer(outcome, found.response);
+    return answer;
+  };
+  let recorded = false;
+  const outcome = await runTriggered({
+    env: deps.env,
+    overseer: deps.overseer,
+    workspaceId: found.workspaceId,
+    store: found.store,
+    agent: found.agent,
+    payload: read.input,
+    recordedPayload: read.recorded,
+    via: "http",
+    trigger: (ended) => {
+      recorded = true;
+      return { kind: "http", method: read.input.method, path: pathShape(path), status: answerOf(ended).status };
+    },
+    traceJoin: { rootSpanId, ...(parent ? { traceId: parent.traceId, parentSpanId: parent.parentSpanId } : {}) },
+    client: deps.client,
+    waitUntil: deps.waitUntil,
+    signal: request.signal,
+  });
+  // A run refused before it started (busy, a payload too large) has no record, so no id to name.
+  return endpointResponse(
+    answerOf(outcome),
+    recorded
+      ? {
+          runId: outcome.runId,
+          traceResponse: traceResponse(parent?.traceId ?? traceIdOf(outcome.runId), rootSpanId, parent),
+        }
+      : {},
+  );
 }

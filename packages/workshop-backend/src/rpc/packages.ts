@@ -37,7 +37,7 @@ import { lockTypes, locateFile } from "../packages/lock-files.ts";
 import { parseLock } from "../packages/lock-text.ts";
 import { PackageError } from "../packages/package-error.ts";
 import { resolveLock } from "../packages/resolution.ts";
-import { ResolutionGate } from "../packages/resolution-gate.ts";
+import { KeyedSlots } from "../keyed-slots.ts";
 import { registryInfo, setWorkspaceRegistry } from "../packages/registry-setting.ts";
 import { WorkspacePackages } from "../packages/workspace-packages.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
@@ -48,9 +48,9 @@ export interface PackagesContext {
   store: DurableObjectStub<WorkspaceStore>;
 }
 
-const trees = new ResolutionGate(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
+const trees = new KeyedSlots(MAX_CONCURRENT_RESOLUTIONS_PER_WORKSPACE);
 /** Reads of one package (a lookup, a file) each fetch up to 8 MiB: bounded per workspace too, more of them. */
-const reads = new ResolutionGate(MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE);
+const reads = new KeyedSlots(MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE);
 
 const packagesOf = (context: PackagesContext) => new WorkspacePackages(context.env, context.workspaceId, context.store);
 

@@ -50,6 +50,11 @@ export async function endpointOwner(env: Env, endpoint: string): Promise<string 
   return owner;
 }
 
+/** Whether this isolate already knows `endpoint`'s owner (a request to it costs no directory lookup). */
+export function isKnownEndpoint(endpoint: string): boolean {
+  return endpointOwners.has(endpoint);
+}
+
 /** Takes an endpoint name (or registers an id) for a workspace: false when another workspace holds it. */
 export async function claimEndpoint(env: Env, endpoint: string, workspaceId: string): Promise<boolean> {
   if (endpointOwners.get(endpoint) === workspaceId) return true;

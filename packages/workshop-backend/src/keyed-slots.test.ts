@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ResolutionGate } from "./resolution-gate.ts";
+import { KeyedSlots } from "./keyed-slots.ts";
 
-describe("ResolutionGate", () => {
-  it("lets N resolutions of one workspace run at once and refuses the N + 1st", () => {
-    const gate = new ResolutionGate(2);
+describe("KeyedSlots", () => {
+  it("lets N of one key run at once and refuses the N + 1st", () => {
+    const gate = new KeyedSlots(2);
     const first = gate.enter("a");
     expect(gate.enter("a")).toBeDefined();
     expect(gate.enter("a")).toBeUndefined();
@@ -11,15 +11,15 @@ describe("ResolutionGate", () => {
     expect(gate.enter("a")).toBeDefined();
   });
 
-  it("counts each workspace apart: a busy one never refuses another", () => {
-    const gate = new ResolutionGate(1);
+  it("counts each key apart: a busy one never refuses another", () => {
+    const gate = new KeyedSlots(1);
     expect(gate.enter("a")).toBeDefined();
     expect(gate.enter("a")).toBeUndefined();
     expect(gate.enter("b")).toBeDefined();
   });
 
   it("releases once however often a release is called", () => {
-    const gate = new ResolutionGate(1);
+    const gate = new KeyedSlots(1);
     const release = gate.enter("a");
     release?.();
     release?.();
