@@ -241,6 +241,23 @@ describe("HTTP endpoints", () => {
     expect(((await refused.json()) as { error: { kind: string } }).error.kind).toBe("invalid");
   });
 
+  it("answers 500 without the details when the agent cannot run as published: its record has them", async () => {
+    const { url } = await publish(
+      session,
+      endpointGadget("bad-result", {}, `export default { run: () => ({ total: "many" }) };`, {
+        outputSchema: { type: "object", properties: { total: { type: "number" } } },
+      }),
+    );
+    const response = await fetch(url);
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body).not.toContain("outputSchema");
+    expect(body).not.toContain("many");
+    const record = await recordOf(session, response.headers.get("workshop-run-id"));
+    expect(record.outcome).toMatchObject({ kind: "invalid", message: expect.stringContaining("outputSchema") });
+    expect(record.trigger).toMatchObject({ status: 500 });
+  });
+
   it("answers a run past its deadline 504", async () => {
     const { url } = await publish(session, endpointGadget("spinner", {}, `export default { run() { for (;;) {} } };`));
     const response = await fetch(url);

@@ -249,6 +249,14 @@ export class Overseer {
       ...(error ? { error } : {}),
       timings: timings(),
     });
+    const refusedInput = (message: string): RunOutcome => ({
+      status: "error",
+      runId: request.runId,
+      kind: "invalid",
+      message,
+      inputRefused: true,
+      timings: timings(),
+    });
 
     events.status("building");
     let payload: JsonValue = null;
@@ -268,9 +276,9 @@ export class Overseer {
     if (!prepared.ok) {
       outcome = fail("invalid", prepared.message, prepared.error);
       if (prepared.error) events.emit({ type: "error", error: prepared.error, uncaught: true });
-    } else if (!checkedPayload.ok) outcome = fail("invalid", checkedPayload.error);
-    else if (!timeout.ok) outcome = fail("invalid", timeout.error);
-    else if (input && !input.ok) outcome = fail("invalid", schemaMismatch("inputSchema", input.errors));
+    } else if (!checkedPayload.ok) outcome = refusedInput(checkedPayload.error);
+    else if (!timeout.ok) outcome = refusedInput(timeout.error);
+    else if (input && !input.ok) outcome = refusedInput(schemaMismatch("inputSchema", input.errors));
     else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
       const grants = prepared.manifest.grants ?? {};

@@ -164,6 +164,11 @@ export type RunOutcome =
       /** What happened, the details and how to fix it. */
       message: string;
       error?: RunErrorInfo;
+      /**
+       * Set on an `invalid` outcome when what the caller sent was refused before the gadget ran (the
+       * payload, the run options, the agent's inputSchema): the caller's to fix, not the gadget's.
+       */
+      inputRefused?: true;
       timings: RunTimings;
     };
 

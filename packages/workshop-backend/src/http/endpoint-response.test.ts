@@ -5,11 +5,12 @@ import { endpointResponse, errorAnswer, outcomeAnswer } from "./endpoint-respons
 
 const timings = { queueMs: 0, buildMs: 0, runMs: 1, totalMs: 1 };
 const ok = (result: JsonValue): RunOutcome => ({ status: "ok", runId: "r1", result, timings });
-const failed = (kind: RunErrorKind, message = "boom"): RunOutcome => ({
+const failed = (kind: RunErrorKind, message = "boom", refused?: { inputRefused: true }): RunOutcome => ({
   status: "error",
   runId: "r1",
   kind,
   message,
+  ...refused,
   error: { name: "Error", message, stack: "Error: boom\n    at run (index.ts:1:1)", frames: [] },
   timings,
 });
@@ -28,7 +29,6 @@ describe("outcomeAnswer, json", () => {
     ["user", 500],
     ["cpu", 500],
     ["memory", 500],
-    ["invalid", 400],
     ["timeout", 504],
     ["busy", 503],
     ["cancelled", 503],
@@ -37,6 +37,21 @@ describe("outcomeAnswer, json", () => {
     expect(answer.status).toBe(status);
     expect(JSON.parse(answer.body ?? "")).toEqual({ error: { kind, message: "boom" } });
     expect(answer.body).not.toContain("index.ts");
+  });
+
+  it("answers 400 with the message for a request the agent refused, and 500 without it when the agent cannot run", () => {
+    const refused = outcomeAnswer(
+      failed("invalid", 'inputSchema: "body" must be an object', { inputRefused: true }),
+      "json",
+    );
+    expect([refused.status, JSON.parse(refused.body ?? "")]).toEqual([
+      400,
+      { error: { kind: "invalid", message: 'inputSchema: "body" must be an object' } },
+    ]);
+    const broken = outcomeAnswer(failed("invalid", "The secret STRIPE_KEY could not be opened"), "json");
+    expect(broken.status).toBe(500);
+    expect(broken.body).not.toContain("STRIPE_KEY");
+    expect(JSON.parse(broken.body ?? "").error.message).toContain("Workshop-Run-Id");
   });
 
   it("tells a busy caller when to come back", () => {

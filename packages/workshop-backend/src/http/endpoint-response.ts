@@ -19,7 +19,7 @@ export interface EndpointAnswer {
   body: string | null;
 }
 
-/** The status a failed run answers with, by its kind. */
+/** The status a failed run answers with, by its kind (`invalid` only when the request was refused: see outcomeAnswer). */
 export const STATUS_BY_KIND: Record<RunErrorKind, number> = {
   // A payload the agent's inputSchema refuses (or too large once read): the caller's to fix.
   invalid: 400,
@@ -32,6 +32,9 @@ export const STATUS_BY_KIND: Record<RunErrorKind, number> = {
   // The caller went away, or the Workshop is shutting down.
   cancelled: 503,
 };
+
+const AGENT_CANNOT_ANSWER =
+  "The agent behind this endpoint could not answer as published. Its owner finds why in the run's record (Workshop-Run-Id).";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -91,6 +94,10 @@ function fullAnswer(result: unknown): EndpointAnswer {
 
 /** The answer for a run's outcome. */
 export function outcomeAnswer(outcome: RunOutcome, mode: EndpointResponseMode): EndpointAnswer {
+  // An agent that cannot run as published (it does not build, a secret will not open, its result breaks
+  // its outputSchema) is not the caller's fault, and what is wrong is the workspace's business: its record says.
+  if (outcome.status === "error" && outcome.kind === "invalid" && !outcome.inputRefused)
+    return errorAnswer(500, "invalid", AGENT_CANNOT_ANSWER);
   if (outcome.status === "error") return errorAnswer(STATUS_BY_KIND[outcome.kind], outcome.kind, outcome.message);
   if (mode === "full") return fullAnswer(outcome.result);
   return { status: 200, headers: [["content-type", JSON_TYPE]], body: JSON.stringify(outcome.result) };

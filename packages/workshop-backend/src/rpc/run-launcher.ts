@@ -408,6 +408,7 @@ async function runAndKeep(
       runId,
       kind: "invalid",
       message: args.error,
+      inputRefused: true,
       timings: { queueMs: 0, buildMs: 0, runMs: 0, totalMs },
     };
     return { outcome, stored: Promise.resolve() };
