@@ -89,6 +89,11 @@ export class ScheduleDispatcher {
     const workspaceId = host.workspaceId();
     const agent = host.latestVersion(due.agentId);
     if (!workspaceId || !agent) return;
+    // Queued behind other firings, it may have been paused or dropped meanwhile: then it does not run.
+    if (!host.table.stillFires(due.agentId, text, firedAt)) {
+      host.table.recordOutcome(due.agentId, text, firedAt, "cancelled");
+      return;
+    }
     let outcome: ScheduleOutcome;
     try {
       const result = await runTriggered({

@@ -95,6 +95,22 @@ describe("ScheduleTable", () => {
     expect(table.list("a1").map((info) => info.nextAt)).toEqual([T0 + 110 * MINUTE, T0 + 220 * MINUTE]);
   });
 
+  it("says whether a queued firing still runs: not once its schedule was paused, dropped or fired again", () => {
+    table.replaceForAgent("a1", 1, [schedule({ every: "10m" })], T0);
+    const [due] = table.due(T0 + 10 * MINUTE);
+    if (!due) throw new Error("expected a due schedule");
+    const firedAt = T0 + 10 * MINUTE;
+    table.advance("a1", due.schedule.text, T0 + 20 * MINUTE, { firedAt });
+    expect(table.stillFires("a1", due.schedule.text, firedAt)).toBe(true);
+    expect(table.stillFires("a1", due.schedule.text, firedAt - 1)).toBe(false);
+    table.setPaused("a1", true, firedAt + 1);
+    expect(table.stillFires("a1", due.schedule.text, firedAt)).toBe(false);
+    table.setPaused("a1", false, firedAt + 2);
+    expect(table.stillFires("a1", due.schedule.text, firedAt)).toBe(true);
+    table.replaceForAgent("a1", 2, [schedule({ every: "1h" })], firedAt + 3);
+    expect(table.stillFires("a1", due.schedule.text, firedAt)).toBe(false);
+  });
+
   it("reads stored schedules back without asking the minimum interval again", () => {
     expect(storedSchedule("every 1s")).toEqual({ kind: "every", ms: 1000, text: "every 1s" });
     expect(storedSchedule("cron 0 9 * * 1")).toMatchObject({ kind: "cron", expression: "0 9 * * 1" });

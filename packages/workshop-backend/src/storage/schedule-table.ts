@@ -146,6 +146,24 @@ export class ScheduleTable {
       );
   }
 
+  /**
+   * Whether the firing at `firedAt` should still run: its schedule is still there (a new version may
+   * have dropped it), not paused since, and that firing is still its latest. A firing queued behind
+   * others asks this as it starts.
+   */
+  stillFires(agentId: string, schedule: string, firedAt: number): boolean {
+    return (
+      this.sql
+        .exec(
+          "SELECT 1 FROM schedules WHERE agent_id = ? AND schedule = ? AND paused = 0 AND last_at = ?",
+          agentId,
+          schedule,
+          firedAt,
+        )
+        .toArray().length > 0
+    );
+  }
+
   /** How the firing at `firedAt` ended (a firing since then, or a schedule since removed, is left alone). */
   recordOutcome(agentId: string, schedule: string, firedAt: number, outcome: ScheduleOutcome): void {
     this.sql.exec(
