@@ -272,6 +272,9 @@ describe("bad requests to /mcp get JSON-RPC errors, never a hang or a 500", () =
     const malformed = await post("{nope");
     expect(malformed.status).toBe(400);
     expect(await errorOf(malformed)).toMatchObject({ code: -32700 });
+    const notRpc = await post(JSON.stringify({ id: 9, method: "tools/list" }));
+    expect(notRpc.status).toBe(400);
+    expect(await errorOf(notRpc)).toMatchObject({ code: -32600, message: expect.stringContaining('"jsonrpc"') });
     expect(await errorOf(await post(rpc("no/such", {})))).toMatchObject({ code: -32601 });
     const wrong = await post(rpc("tools/call", { arguments: {} }));
     expect(wrong.status).toBe(400);

@@ -27,6 +27,28 @@ describe("checkMcpBody", () => {
     });
   });
 
+  it("answers JSON that is not a JSON-RPC 2.0 message as an invalid request saying why, with its id when it has one", () => {
+    const invalid = (body: unknown) => checkMcpBody(JSON.stringify(body));
+    expect(invalid({ id: 1, method: "tools/list" })).toMatchObject({
+      ok: false,
+      status: 400,
+      id: 1,
+      code: INVALID_REQUEST,
+      message: 'Invalid Request: "jsonrpc" must be "2.0".',
+    });
+    expect(invalid({ jsonrpc: "2.0", id: null, method: "tools/list" })).toMatchObject({
+      code: INVALID_REQUEST,
+      message: expect.stringContaining('"id" must be a string or a number'),
+    });
+    expect(invalid({ jsonrpc: "2.0", id: 2, method: 5 })).toMatchObject({ id: 2, code: INVALID_REQUEST });
+    expect(invalid([1])).toMatchObject({ code: INVALID_REQUEST, message: expect.stringContaining("JSON-RPC object") });
+    expect(invalid(null)).toMatchObject({ code: INVALID_REQUEST, id: null });
+    expect(invalid({ jsonrpc: "2.0", id: 3 })).toMatchObject({ id: 3, message: expect.stringContaining('"method"') });
+    // A client's answer to a server's request is a message too.
+    expect(invalid({ jsonrpc: "2.0", id: 4, result: {} }).ok).toBe(true);
+    expect(invalid({ jsonrpc: "2.0", id: 5, error: { code: 1, message: "no" } }).ok).toBe(true);
+  });
+
   it("names the params that are wrong, with the request's id", () => {
     expect(checkMcpBody(JSON.stringify(call(7, { arguments: {} })))).toMatchObject({
       ok: false,

@@ -1,7 +1,8 @@
 /**
  * An MCP request body checked before the SDK sees it, so every bad request gets a JSON-RPC error that
- * says what is wrong: malformed JSON, an empty or oversized batch, params of the wrong shape (the SDK
- * would answer those as an internal error with a validator dump).
+ * says what is wrong: malformed JSON, an empty or oversized batch, a message that is not JSON-RPC 2.0
+ * (the SDK calls that a parse error), params of the wrong shape (the SDK would answer those as an
+ * internal error with a validator dump).
  */
 
 import { MAX_MCP_BATCH_MESSAGES } from "@gadgets/workshop-shared/limits";
@@ -50,6 +51,22 @@ function issueText(issues: readonly Issue[]): string {
     .join("; ");
 }
 
+/** What makes `message` no JSON-RPC 2.0 message MCP takes, or undefined when its envelope is fine. */
+function envelopeProblem(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null || Array.isArray(message))
+    return "Invalid Request: each message must be a JSON-RPC object.";
+  const { jsonrpc, method, id } = message as { jsonrpc?: unknown; method?: unknown; id?: unknown };
+  if (jsonrpc !== "2.0") return 'Invalid Request: "jsonrpc" must be "2.0".';
+  // MCP ids are strings or numbers, never null.
+  if (id !== undefined && typeof id !== "string" && typeof id !== "number")
+    return 'Invalid Request: "id" must be a string or a number.';
+  if (method !== undefined)
+    return typeof method === "string" ? undefined : 'Invalid Request: "method" must be a string.';
+  const answers = Object.hasOwn(message, "result") !== Object.hasOwn(message, "error");
+  if (id !== undefined && answers) return undefined;
+  return 'Invalid Request: a message needs a "method" (a request or a notification), or an "id" with a "result" or an "error" (a response).';
+}
+
 /** The params of a message of a method we serve, or undefined when they are fine (or not ours to check). */
 function paramsProblem(message: unknown): string | undefined {
   if (typeof message !== "object" || message === null) return undefined;
@@ -78,6 +95,8 @@ export function checkMcpBody(text: string): CheckedBody {
       message: `Invalid Request: a batch of ${messages.length} messages; the limit is ${MAX_MCP_BATCH_MESSAGES}. Send them one request each.`,
     };
   for (const message of messages) {
+    const invalid = envelopeProblem(message);
+    if (invalid) return { ok: false, status: 400, id: idOf(message), code: INVALID_REQUEST, message: invalid };
     const problem = paramsProblem(message);
     if (problem) return { ok: false, status: 400, id: idOf(message), code: INVALID_PARAMS, message: problem };
   }
