@@ -3,10 +3,14 @@
  * Kept small and in-house: it must run in a Worker (no Node timers or stores) and be readable without
  * counting (`allows`, `count`) so a server-wide ceiling can shed the heaviest key first.
  */
+/** Keys kept before the first sweep of emptied windows. */
+const MIN_SWEEP_KEYS = 10_000;
+
 export class RateLimiter {
   readonly #events = new Map<string, number[]>();
   readonly #windowMs: number;
   readonly #now: () => number;
+  #sweepAt = MIN_SWEEP_KEYS;
 
   constructor(
     private readonly limit: number,
@@ -36,10 +40,12 @@ export class RateLimiter {
     }
     recent.push(now);
     this.#events.set(key, recent);
-    // Bounded memory: keys whose windows emptied are dropped now and then.
-    if (this.#events.size > 10_000) {
+    // Bounded memory: keys whose windows emptied are dropped once the map doubles past what the last
+    // sweep left, so a sweep costs O(1) per take however many clients are live.
+    if (this.#events.size > this.#sweepAt) {
       for (const [k, times] of this.#events)
         if (times.every((at) => now - at >= this.#windowMs)) this.#events.delete(k);
+      this.#sweepAt = Math.max(MIN_SWEEP_KEYS, this.#events.size * 2);
     }
     return true;
   }
