@@ -1,25 +1,41 @@
 /** A request's or response's body, read in chunks and given up as soon as it passes a limit (never held whole first). */
 
-/** The body's bytes, or undefined when its declared or actual length passes `max` (the rest is not read). */
-export async function readCappedBody(message: Request | Response, max: number): Promise<Uint8Array | undefined> {
+/**
+ * The body's bytes, or undefined when its declared or actual length passes `max` (the rest is not read).
+ * `signal` stops the reading (the body is cancelled, not left streaming in) and rejects with its reason.
+ */
+export async function readCappedBody(
+  message: Request | Response,
+  max: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | undefined> {
   if (Number(message.headers.get("content-length") ?? "0") > max) {
     await message.body?.cancel().catch(() => {});
     return undefined;
   }
   const reader = message.body?.getReader();
   if (!reader) return new Uint8Array(0);
+  // The sender may already be gone when the body is given up; there is nothing left to tell it.
+  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      // The sender may already be gone; there is nothing left to tell it.
-      await reader.cancel().catch(() => {});
-      return undefined;
+  try {
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      // A cancelled body reads as done: what came so far is not the body.
+      if (signal?.aborted) throw signal.reason;
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal?.removeEventListener("abort", stop);
   }
   const bytes = new Uint8Array(total);
   let at = 0;

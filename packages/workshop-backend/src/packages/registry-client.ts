@@ -153,9 +153,8 @@ export class RegistryClient {
     }
     let body: Uint8Array | undefined;
     try {
-      body = await untilAborted(readCappedBody(response, maxBytes), signal);
+      body = await untilAborted(readCappedBody(response, maxBytes, signal), signal);
     } catch (error) {
-      await response.body?.cancel().catch(() => {});
       throw failed(error);
     }
     if (!body) throw new PackageError("too-large", words.tooLarge(maxBytes), name);
