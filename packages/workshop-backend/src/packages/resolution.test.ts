@@ -148,6 +148,25 @@ describe("resolveLock", () => {
     expect(over).toMatchObject({ status: "error", kind: "too-large" });
   });
 
+  it("stops fetching a tree's tarballs once what came in is past MAX_TREE_UNPACKED_BYTES", async () => {
+    const wide: Record<string, FakePackage> = {
+      root: {
+        versions: {
+          "1.0.0": { dependencies: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, "1"])) },
+        },
+      },
+    };
+    for (let i = 0; i < 30; i++)
+      wide[`p${i}`] = { versions: { "1.0.0": { files: { "index.js": "x".repeat(10_000) } } } };
+    const { fake, resolution } = setup(wide);
+    const over = await resolveLock(resolution, { dependencies: { root: "1" } }, new AbortController().signal, {
+      maxTreeBytes: 25_000,
+    });
+    expect(over).toMatchObject({ status: "error", kind: "too-large" });
+    // Six at a time: the lanes under way finish, no new one starts.
+    expect(fake.asked.filter((url) => url.endsWith(".tgz")).length).toBeLessThan(15);
+  });
+
   it("answers a broken lock as invalid, and a resolution past its deadline as a time-out", async () => {
     const { resolve, resolution } = setup(CHAIN);
     expect(await resolve({ a: "1" }, { lock: "{" })).toMatchObject({ status: "error", kind: "invalid" });

@@ -58,21 +58,27 @@ export async function resolveLock(
       private: isPrivate,
     });
     const stored = new Map<string, StoredPackage>();
-    const store = async (tree: Record<string, LockedPackage>) => {
-      const paths = Object.keys(tree).filter((path) => !stored.has(path));
-      const done = await mapLimited(paths, MAX_CONCURRENT_TARBALL_FETCHES, (path) =>
-        packages.ensure(tree[path] as LockedPackage, access),
+    const maxTreeBytes = limits.maxTreeBytes ?? MAX_TREE_UNPACKED_BYTES;
+    let runtimeBytes = 0;
+    const tooLarge = () =>
+      new PackageError(
+        "too-large",
+        `The dependencies unpack to more than ${mib(maxTreeBytes)} in all, the most one gadget may load. Drop a large dependency or pick a smaller one.`,
       );
+    // `counted`: the runtime tree, whose size is held to the limit as its packages come in (no more are
+    // fetched once it is past it).
+    const store = async (tree: Record<string, LockedPackage>, counted: boolean) => {
+      const paths = Object.keys(tree).filter((path) => !stored.has(path));
+      const done = await mapLimited(paths, MAX_CONCURRENT_TARBALL_FETCHES, async (path) => {
+        if (counted && runtimeBytes > maxTreeBytes) throw tooLarge();
+        const one = await packages.ensure(tree[path] as LockedPackage, access);
+        if (counted) runtimeBytes += one.info.bytes;
+        return one;
+      });
       for (const [i, path] of paths.entries()) stored.set(path, done[i] as StoredPackage);
     };
-    await store(runtime);
-    const treeBytes = [...stored.values()].reduce((total, { info }) => total + info.bytes, 0);
-    const maxTreeBytes = limits.maxTreeBytes ?? MAX_TREE_UNPACKED_BYTES;
-    if (treeBytes > maxTreeBytes)
-      throw new PackageError(
-        "too-large",
-        `The dependencies unpack to ${mib(treeBytes)} in all, over the ${mib(maxTreeBytes)} one gadget may load. Drop a large dependency or pick a smaller one.`,
-      );
+    await store(runtime, true);
+    if (runtimeBytes > maxTreeBytes) throw tooLarge();
 
     const typeRoots = await typesFor(input.dependencies, runtime, stored, previous, access);
     let packagesOut = runtime;
@@ -91,7 +97,7 @@ export async function resolveLock(
             : [path, { ...entry, types: true as const }],
         ),
       );
-      await store(packagesOut);
+      await store(packagesOut, false);
     }
 
     const lock: GadgetLock = { lockfileVersion: 1, dependencies: { ...input.dependencies }, packages: packagesOut };
