@@ -142,6 +142,20 @@ describe("agents", () => {
     });
   });
 
+  it("runs name@N as the agent that holds the name now, even after another draft published under it", async () => {
+    const session = ws.client.getSession();
+    const first = await session.createDraft({ files: gadget(ECHO_SOURCE, { name: "moving-name" }) });
+    const a = await session.publishDraft(first.id);
+    expect(await ws.client.getAgent("moving-name@1").run({ input: "x" })).toBe("Echo: x");
+    const second = await session.createDraft({
+      files: gadget(ECHO_SOURCE.replace("Echo", "Moved"), { name: "moving-name" }),
+    });
+    const b = await session.publishDraft(second.id);
+    expect(b.agentId).not.toBe(a.agentId);
+    expect(await ws.client.getAgent("moving-name@1").run({ input: "x" })).toBe("Moved: x");
+    expect(await ws.client.getAgent(`${a.agentId}@1`).run({ input: "x" })).toBe("Echo: x");
+  });
+
   it("rejects an unknown agent with a clear error", async () => {
     await expect(ws.client.getAgent("NoSuchAgentAAAAAAAAAAA").run({})).rejects.toThrow(
       /Agent NoSuchAgentAAAAAAAAAAA was not found in this workspace/,

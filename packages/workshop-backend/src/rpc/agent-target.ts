@@ -20,10 +20,16 @@ import { allowsAgent } from "./credentials.ts";
 type Resolved = ResolvedAgent & { meta: AgentVersion };
 
 /**
- * Published versions never change, so a pinned `ref@N` is read from storage once per Worker isolate.
- * The latest version is always looked up: a publish must be visible to the very next call.
+ * Published versions never change, so a pinned `agentId@N` is read from storage once per Worker
+ * isolate (a `name@N` is not: a name moves to whichever agent published under it last). The latest
+ * version is always looked up: a publish must be visible to the very next call. Bounded by size: a
+ * version's files may be a megabyte.
  */
-const pinnedVersions = new LRUCache<string, Resolved>({ max: 256 });
+const pinnedVersions = new LRUCache<string, Resolved>({
+  max: 256,
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: resolvedAgentBytes,
+});
 /**
  * The latest version each agent was last found at, in this Worker isolate: only a guess. A run of the
  * latest starts on the guess while the lookup is on its way, holding its events and capability calls
@@ -49,10 +55,10 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   /** The ref as called, and its cache key in this Worker isolate. */
-  #ref(): { ref: string; pinned: boolean; key: string } {
+  #ref(): { ref: string; base: string; pinned: boolean; key: string } {
     // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
-    const { ref, version } = parseArgument(AgentRefSchema, this.ref);
-    return { ref, pinned: version !== undefined, key: `${this.context.workspaceId}:${ref}` };
+    const { ref, base, version } = parseArgument(AgentRefSchema, this.ref);
+    return { ref, base, pinned: version !== undefined, key: `${this.context.workspaceId}:${ref}` };
   }
 
   /** Whether the session's credential may run this agent (an API key may be limited to some). */
@@ -70,7 +76,7 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   async #resolve(): Promise<Resolved> {
-    const { ref, pinned, key } = this.#ref();
+    const { ref, base, pinned, key } = this.#ref();
     const cached = pinned ? pinnedVersions.get(key) : undefined;
     if (cached) return this.#mayRun(cached);
     let resolved: Resolved;
@@ -83,8 +89,8 @@ export class AgentTarget extends RpcTarget implements Agent {
         `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
       );
     }
-    if (pinned) pinnedVersions.set(key, resolved);
-    else latestSeen.set(key, resolved);
+    if (!pinned) latestSeen.set(key, resolved);
+    else if (resolved.agentId === base) pinnedVersions.set(key, resolved);
     return this.#mayRun(resolved);
   }
 
@@ -113,7 +119,7 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
-    const { ref, pinned, key } = this.#ref();
+    const { ref, base, pinned, key } = this.#ref();
     // The version this isolate last found for the latest: a guess, which the lookup confirms. Never one
     // the session may not run: that is left to the lookup, which refuses it.
     const seen = pinned ? undefined : latestSeen.get(key);
