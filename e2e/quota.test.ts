@@ -64,14 +64,23 @@ describe("workspace storage", () => {
     });
     const first = await session.createDraft({ files: draftOfSize(BIG_DRAFT) });
     await session.publishDraft(first.id);
+    const hookFiles = (name: string): GadgetFile[] => [
+      {
+        path: "gadget.json",
+        content: JSON.stringify({ name, entry: "index.ts", triggers: { http: { name: "quota-hook" } } }),
+      },
+      { path: "index.ts", content: ECHO_SOURCE },
+    ];
     const { shareId } = await session.shareDraft(first.id, null);
     const afterShare = await session.usage();
     expect(afterShare.bytes.drafts).toBe(BIG_DRAFT);
     expect(afterShare.bytes.versions).toBeGreaterThan(BIG_DRAFT);
     expect(afterShare.bytes.shares).toBeGreaterThan(BIG_DRAFT);
 
+    const hook = await session.createDraft({ files: hookFiles("hook") });
+
     // Fill to between one and two big drafts below the quota, then to exactly the quota.
-    let used = afterShare.usedBytes;
+    let used = (await session.usage()).usedBytes;
     while (WORKSPACE_QUOTA_BYTES - used >= 2 * BIG_DRAFT) {
       const batch = Math.min(4, Math.floor((WORKSPACE_QUOTA_BYTES - used) / BIG_DRAFT) - 1);
       await Promise.all(Array.from({ length: batch }, () => session.createDraft({ files: draftOfSize(BIG_DRAFT) })));
@@ -91,6 +100,10 @@ describe("workspace storage", () => {
     await expect(session.createDraft({ files: draftOfSize(1000) })).rejects.toThrow(full);
     await expect(session.saveDraft(last.id, { baseVersion: 1, files: draftOfSize(left + 1) })).rejects.toThrow(full);
     await expect(session.publishDraft(first.id)).rejects.toThrow(full);
+    // A publish refused for room takes no endpoint name: another workspace may have it.
+    await expect(session.publishDraft(hook.id)).rejects.toThrow(full);
+    const theirs = await neighbour.getSession().createDraft({ files: hookFiles("their-hook") });
+    await expect(neighbour.getSession().publishDraft(theirs.id)).resolves.toHaveProperty("version", 1);
     await expect(session.shareDraft(first.id, null)).rejects.toThrow(full);
     await expect(session.forkShare(shareId)).rejects.toThrow(full);
     expect((await session.usage()).usedBytes).toBe(WORKSPACE_QUOTA_BYTES);

@@ -1,7 +1,8 @@
 /**
  * The session's side of HTTP endpoints: a name a manifest picks (`triggers.http.name`) is unique across
  * the whole Workshop (the URL names no workspace), so it is claimed in the Directory before the publish
- * that takes it, and the endpoint a publish activates is registered there; `listEndpoints` answers the
+ * that takes it (and given back if that publish fails), and the endpoint a publish activates is
+ * registered there; `listEndpoints` answers the
  * workspace's active endpoints with their URLs on the gadget origin.
  */
 
@@ -11,7 +12,7 @@ import { checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import { endpointUrl } from "../http/gadget-origin.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
-import { claimEndpoint, endpointOwner } from "./registry.ts";
+import { claimEndpoint, endpointOwner, releaseEndpoint } from "./registry.ts";
 
 type Store = DurableObjectStub<WorkspaceStore>;
 
@@ -44,9 +45,28 @@ export async function checkEndpointName(
   return name;
 }
 
-/** Right before the publish: takes the name for this workspace for good, or refuses if another took it meanwhile. */
-export async function claimEndpointName(env: Env, workspaceId: string, name: string): Promise<void> {
-  if (!(await claimEndpoint(env, name, workspaceId))) throw codedError("NAME_TAKEN", takenElsewhere(name));
+/**
+ * Publishes with the draft's endpoint name claimed for this workspace: the name is taken right before
+ * the publish (refused if another workspace took it meanwhile) and given back if the publish fails,
+ * so a failed publish leaves no name taken. `name`: the tested version's, from `checkEndpointName`.
+ */
+export async function publishClaiming<T>(
+  env: Env,
+  workspaceId: string,
+  store: Store,
+  name: string | undefined,
+  publish: () => Promise<T>,
+): Promise<T> {
+  if (name === undefined) return publish();
+  const claimed = await claimEndpoint(env, name, workspaceId);
+  if (claimed === "refused") throw codedError("NAME_TAKEN", takenElsewhere(name));
+  try {
+    return await publish();
+  } catch (error) {
+    // Only a name this publish took, and only while no agent of the workspace answers on it.
+    if (claimed === "new" && !(await store.resolveEndpoint(name))) await releaseEndpoint(env, name, workspaceId);
+    throw error;
+  }
 }
 
 /** After the publish: its endpoint registered (an id is new at its first publish), its URL in the answer. */

@@ -55,10 +55,23 @@ export function isKnownEndpoint(endpoint: string): boolean {
   return endpointOwners.has(endpoint);
 }
 
-/** Takes an endpoint name (or registers an id) for a workspace: false when another workspace holds it. */
-export async function claimEndpoint(env: Env, endpoint: string, workspaceId: string): Promise<boolean> {
-  if (endpointOwners.get(endpoint) === workspaceId) return true;
-  const mine = await directory(env).claim("endpoint", endpoint, workspaceId);
-  if (mine) endpointOwners.set(endpoint, workspaceId);
-  return mine;
+/**
+ * Takes an endpoint name (or registers an id) for a workspace: "new" when this took it, "held" when the
+ * workspace had it already, "refused" when another workspace holds it.
+ */
+export async function claimEndpoint(
+  env: Env,
+  endpoint: string,
+  workspaceId: string,
+): Promise<"new" | "held" | "refused"> {
+  if (endpointOwners.get(endpoint) === workspaceId) return "held";
+  const claimed = await directory(env).claim("endpoint", endpoint, workspaceId);
+  if (claimed !== "refused") endpointOwners.set(endpoint, workspaceId);
+  return claimed;
+}
+
+/** Gives back a name a workspace claimed for a publish that failed. */
+export async function releaseEndpoint(env: Env, endpoint: string, workspaceId: string): Promise<void> {
+  endpointOwners.delete(endpoint);
+  await directory(env).release("endpoint", endpoint, workspaceId);
 }

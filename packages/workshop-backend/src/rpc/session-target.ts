@@ -251,7 +251,7 @@ export class SessionTarget extends RpcTarget implements Session {
     const id = parseArgument(DraftIdSchema, draftId);
     const override = parseArgument(PublishOptionsSchema, options)?.overrideTests;
     // A taken endpoint name is refused before any test runs; it is claimed only once they pass.
-    const endpointName = await endpoints.checkEndpointName(this.connection.env, this.workspaceId, this.store, id);
+    await endpoints.checkEndpointName(this.connection.env, this.workspaceId, this.store, id);
     const summary = await this.#test(id, undefined);
     const status = testStatusOf(summary, Date.now());
     const failing = summary.status === "failed" || summary.status === "invalid";
@@ -269,12 +269,20 @@ export class SessionTarget extends RpcTarget implements Session {
         `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
-    if (endpointName !== undefined)
-      await endpoints.claimEndpointName(this.connection.env, this.workspaceId, endpointName);
-    const published = await this.store.publishDraft(id, {
-      version: summary.version,
-      tests: failing ? { ...status, overridden: true } : status,
-    });
+    // Asked again: the draft may have been saved with another name while its tests ran (the version
+    // tested is the one published, or none is).
+    const endpointName = await endpoints.checkEndpointName(this.connection.env, this.workspaceId, this.store, id);
+    const published = await endpoints.publishClaiming<AgentVersion & { endpoint?: string }>(
+      this.connection.env,
+      this.workspaceId,
+      this.store,
+      endpointName,
+      () =>
+        this.store.publishDraft(id, {
+          version: summary.version,
+          tests: failing ? { ...status, overridden: true } : status,
+        }),
+    );
     return endpoints.publishedEndpoint(this.connection.env, this.workspaceId, published);
   }
 

@@ -45,13 +45,19 @@ export class Directory extends DurableObject<unknown> {
    * for the whole Workshop, so two workspaces claiming the same name cannot both win. An id of another
    * kind is taken too (ids are unique across kinds).
    */
-  claim(kind: DirectoryKind, id: string, owner: string): boolean {
+  claim(kind: DirectoryKind, id: string, owner: string): "new" | "held" | "refused" {
     const held = this.#hasTable()
       ? this.#sql.exec<{ kind: string; owner: string }>("SELECT kind, owner FROM entries WHERE id = ?", id).toArray()[0]
       : undefined;
-    if (held) return held.kind === kind && held.owner === owner;
+    if (held) return held.kind === kind && held.owner === owner ? "held" : "refused";
     this.add(kind, id, owner);
-    return true;
+    return "new";
+  }
+
+  /** Gives back an id `owner` claimed for a write that then failed, so no name stays taken by nothing. */
+  release(kind: DirectoryKind, id: string, owner: string): void {
+    if (!this.#hasTable()) return;
+    this.#sql.exec("DELETE FROM entries WHERE id = ? AND kind = ? AND owner = ?", id, kind, owner);
   }
 
   /** `owner` is the workspace a share, record or endpoint was made from ("" for a workspace itself). */
