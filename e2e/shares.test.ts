@@ -28,6 +28,13 @@ describe("share links", () => {
     });
     expect(snapshot.files).toEqual(draft.files);
     expect(await share.run(snapshot.payload)).toMatchObject({ status: "ok", result: "Echo: from the link" });
+    // Edited files that are not files are a run refused as such, answered like any other outcome.
+    for (const notFiles of [0, {}, true, "index.ts"])
+      expect(await share.run(snapshot.payload, null, notFiles as never)).toMatchObject({
+        status: "error",
+        kind: "invalid",
+        message: expect.stringMatching(/files/i),
+      });
 
     const forker = await connectNewWorkspace();
     using _forker = forker.client;

@@ -330,7 +330,8 @@ export class Overseer {
       startedAt,
       totalMs: outcome.timings.totalMs,
       payload: recordedPayload,
-      files: [...request.files],
+      // Unchecked files (a share run with edited files) are refused above; what is kept of them is an array.
+      files: Array.isArray(request.files) ? [...request.files] : [],
       events: events.stored,
       droppedEvents: events.dropped + events.notStored,
       outcome,
