@@ -166,9 +166,11 @@ test.describe("the embeddable playground", () => {
     } finally {
       host.server.close();
     }
-    const missing = await page.goto("/embed/AAAAAAAAAAAAAAAAAAAAAA");
-    expect(missing?.status()).toBe(404);
-    await expect(page.getByTestId("not-found")).toBeVisible();
+    for (const path of ["/embed/AAAAAAAAAAAAAAAAAAAAAA", "/embed/%"]) {
+      const missing = await page.goto(path);
+      expect(missing?.status(), path).toBe(404);
+      await expect(page.getByTestId("not-found")).toBeVisible();
+    }
   });
 
   test("the share dialog builds the iframe snippet and previews it", async ({ page }) => {

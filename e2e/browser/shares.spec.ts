@@ -85,6 +85,8 @@ test.describe("share links and run records", () => {
     for (const path of [
       "/s/AAAAAAAAAAAAAAAAAAAAAA",
       "/s/not%20an%20id",
+      "/s/%",
+      "/r/%E0%A4%A",
       "/r/AAAAAAAAAAAAAAAAAAAAAA",
       "/s/AAAAAAAAAAAAAAAAAAAAAA/extra",
       "/s/",

@@ -119,7 +119,7 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
-    const { ref, base, pinned, key } = this.#ref();
+    const { ref, pinned, key } = this.#ref();
     // The version this isolate last found for the latest: a guess, which the lookup confirms. Never one
     // the session may not run: that is left to the lookup, which refuses it.
     const seen = pinned ? undefined : latestSeen.get(key);

@@ -9,5 +9,9 @@ describe("routeOf", () => {
     expect(routeOf("/s/")).toEqual({ page: "not-found" });
     expect(routeOf("/s/a/b")).toEqual({ page: "not-found" });
     expect(routeOf("/admin")).toEqual({ page: "not-found" });
+    // A malformed escape names no link: not found, rather than a page that fails before it renders.
+    expect(routeOf("/s/%")).toEqual({ page: "not-found" });
+    expect(routeOf("/r/%E0%A4%A")).toEqual({ page: "not-found" });
+    expect(routeOf("/s/not%20an%20id")).toEqual({ page: "share", id: "not an id" });
   });
 });

@@ -1,3 +1,4 @@
+import { linkIdOf } from "../sharing/link-id.ts";
 import { NotFound } from "./NotFound.tsx";
 import { RecordPage } from "./RecordPage.tsx";
 import { SharePage } from "./SharePage.tsx";
@@ -13,11 +14,9 @@ export type Route =
 export function routeOf(pathname: string): Route {
   if (pathname === "/" || pathname === "/index.html") return { page: "ide" };
   const match = /^\/(s|r)\/([^/]+)\/?$/.exec(pathname);
-  if (match?.[2])
-    return match[1] === "s"
-      ? { page: "share", id: decodeURIComponent(match[2]) }
-      : { page: "record", id: decodeURIComponent(match[2]) };
-  return { page: "not-found" };
+  const id = match?.[2] === undefined ? undefined : linkIdOf(match[2]);
+  if (id === undefined) return { page: "not-found" };
+  return match?.[1] === "s" ? { page: "share", id } : { page: "record", id };
 }
 
 /** Whether the page needs the visitor's workspace at once (shared links do not). */
