@@ -58,6 +58,12 @@ describe("RunPrinter", () => {
     expect(out.stdout).toBe("");
   });
 
+  it("leaves a line too long for a stack frame as it came, and still points the short ones", () => {
+    const { printer } = printerFor(false);
+    const long = `${"a".repeat(20_000)} index.ts:5:12`;
+    expect(printer.localStack(`at run (index.ts:5:12)\n${long}`)).toBe(`at run (my-gadget/index.ts:5:12)\n${long}`);
+  });
+
   it("colours the level of each console line only when colours are on", () => {
     const event: RunEvent = {
       type: "log",

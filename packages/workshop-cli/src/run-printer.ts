@@ -45,6 +45,11 @@ const LEVEL_STYLE: Record<LogLevel, Parameters<Painter["paint"]>[0]> = {
 
 /** `index.ts:3:11` or `lib/util.ts:1:5` inside a stack or a message. */
 const LOCATION = /([A-Za-z0-9_][\w./-]*):(\d+):(\d+)/g;
+/**
+ * Lines longer than this are not looked at for locations: a stack frame is far shorter, and the
+ * pattern retries from every character of a long run of path characters (quadratic in the line).
+ */
+const MAX_LOCATION_LINE = 2000;
 /** Characters of a source line shown around the failing column. */
 const EXCERPT_WIDTH = 120;
 
@@ -69,9 +74,16 @@ export class RunPrinter {
 
   /** A stack or message with the gadget's locations pointing at local files. */
   localStack = (text: string): string =>
-    text.replace(LOCATION, (whole, file: string, row: string, column: string) =>
-      this.#sources.has(file) ? `${this.#localPath(file)}:${row}:${column}` : whole,
-    );
+    text
+      .split("\n")
+      .map((line) =>
+        line.length > MAX_LOCATION_LINE
+          ? line
+          : line.replace(LOCATION, (whole, file: string, row: string, column: string) =>
+              this.#sources.has(file) ? `${this.#localPath(file)}:${row}:${column}` : whole,
+            ),
+      )
+      .join("\n");
 
   /** Text from the run, pointed at local files and escaped, ready to be styled. */
   #shown(text: string): string {
