@@ -85,6 +85,36 @@ test.describe("the embeddable playground", () => {
     }
   });
 
+  test("a host page may connect again, and late: each connection is served", async ({ page }) => {
+    const shareId = await shareEcho();
+    const host = await startHost();
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      const paths = await page.evaluate(
+        async ({ src, origin }) => {
+          const iframe = document.getElementById("embed") as HTMLIFrameElement;
+          iframe.src = src;
+          const { connectEmbed } = (await import(
+            "/embed-client.js" as string
+          )) as typeof import("../../packages/workshop-shared/src/embed.ts");
+          // Twice at once (a component mounted twice), then once more after the embed stopped announcing itself.
+          const [first, second] = await Promise.all([
+            connectEmbed(iframe, { origin }),
+            connectEmbed(iframe, { origin }),
+          ]);
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          const late = await connectEmbed(iframe, { origin, timeoutMs: 5000 });
+          return Promise.all([first, second, late].map(async (api) => (await api.getFiles()).length));
+        },
+        { src: `${workshop}/embed/${shareId}?host=${encodeURIComponent(host.origin)}`, origin: workshop },
+      );
+      expect(paths).toEqual([2, 2, 2]);
+    } finally {
+      host.server.close();
+    }
+  });
+
   test("ignores a handshake from an origin other than the one the embed names", async ({ page }) => {
     const shareId = await shareEcho();
     const host = await startHost();

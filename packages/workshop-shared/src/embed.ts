@@ -27,8 +27,10 @@ export interface EmbedApi {
 
 /** The handshake message the host sends, with a MessagePort in its transfer list. */
 export const EMBED_CONNECT = "gadget-workshop:connect";
-/** What the embed posts to its parent once it is ready for a handshake. */
+/** What the embed posts to its parent once it is ready for a handshake, and whenever the host asks. */
 export const EMBED_READY = "gadget-workshop:ready";
+/** What a host posts to ask whether the embed is ready: answered at any time, so a host may connect late. */
+export const EMBED_HELLO = "gadget-workshop:hello";
 
 /** Options of an embed, as query parameters of its URL. */
 export interface EmbedOptions {
@@ -88,16 +90,22 @@ export function embedUrl(origin: string, shareId: string, options: Partial<Embed
 }
 
 /**
- * Connects to an embed from the host page. Waits for the embed to say it is ready, then hands it one
- * end of a MessageChannel — posted to the embed's exact origin, never to "*".
+ * Connects to an embed from the host page: asks it whether it is ready (again until it answers, since
+ * it may still be loading), then hands it one end of a MessageChannel — posted to the embed's exact
+ * origin, never to "*". Each call is a connection of its own (a page may connect again, or late).
  */
+const HELLO_INTERVAL_MS = 250;
+
 export function connectEmbed(
   iframe: HTMLIFrameElement,
   options: { origin: string; timeoutMs?: number },
 ): Promise<RpcStub<EmbedApi>> {
   const origin = new URL(options.origin).origin;
   return new Promise((resolve, reject) => {
+    const ask = () => iframe.contentWindow?.postMessage({ type: EMBED_HELLO }, origin);
+    const asking = setInterval(ask, HELLO_INTERVAL_MS);
     const timer = setTimeout(() => {
+      clearInterval(asking);
       window.removeEventListener("message", onMessage);
       reject(
         new Error(
@@ -114,9 +122,11 @@ export function connectEmbed(
       if (event.source !== iframe.contentWindow || event.origin !== origin) return;
       if ((event.data as { type?: unknown } | null)?.type !== EMBED_READY) return;
       clearTimeout(timer);
+      clearInterval(asking);
       window.removeEventListener("message", onMessage);
       handshake();
     }
     window.addEventListener("message", onMessage);
+    ask();
   });
 }
