@@ -16,6 +16,8 @@ import {
   errorCode,
   MAX_API_KEYS_PER_WORKSPACE,
   MAX_FAILED_SESSIONS_PER_CONNECTION,
+  MAX_LIVE_SESSIONS_PER_CONNECTION,
+  MAX_LIVE_SESSIONS_PER_WORKSPACE,
   type Session,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
@@ -372,6 +374,40 @@ describe("revoking a key", () => {
     using again = createRpcClient({ url: server.url, token: key });
     expect(await codeOf(() => again.getSession().workspace())).toBe("UNKNOWN_TOKEN");
     await expect(again.getSession().workspace()).rejects.toThrow(/Unknown API key/);
+  });
+});
+
+describe("a revoked key's live sessions", () => {
+  it("give the workspace's session slots back at the revocation, without a call of theirs", async () => {
+    const c = await newWorkspace();
+    const hogs = Array.from(
+      { length: Math.ceil(MAX_LIVE_SESSIONS_PER_WORKSPACE / MAX_LIVE_SESSIONS_PER_CONNECTION) },
+      () => createRpcClient({ url: server.url }),
+    );
+    try {
+      const key = await makeKey(c.session, { name: "hog", scope: "full" });
+      const keyId = (await c.session.listKeys()).find((info) => info.name === "hog")?.keyId ?? "";
+      // The key's sessions take every session slot the workspace has left.
+      let refusal = "";
+      for (const hog of hogs)
+        for (let i = 0; i < MAX_LIVE_SESSIONS_PER_CONNECTION && !refusal; i++)
+          await hog.api
+            .getSession(key)
+            .workspace()
+            .catch((error: Error) => {
+              refusal = error.message;
+            });
+      expect(refusal).toContain(`This workspace has ${MAX_LIVE_SESSIONS_PER_WORKSPACE} live sessions`);
+      using owner = createRpcClient({ url: server.url, token: c.token });
+      await expect(owner.getSession().workspace()).rejects.toThrow(/live sessions across its connections/);
+
+      expect(await c.session.revokeKey(keyId)).toBe(true);
+      using after = createRpcClient({ url: server.url, token: c.token });
+      expect(await after.getSession().workspace()).toEqual({ workspaceId: c.workspaceId });
+    } finally {
+      for (const hog of hogs) hog[Symbol.dispose]();
+      c.client[Symbol.dispose]();
+    }
   });
 });
 

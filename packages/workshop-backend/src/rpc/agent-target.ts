@@ -49,6 +49,8 @@ export class AgentTarget extends RpcTarget implements Agent {
   constructor(
     private readonly context: RunContext,
     private readonly ref: unknown,
+    /** Told once the stub is disposed (its session keeps its stubs until then). */
+    private readonly onDispose?: () => void,
   ) {
     super();
     // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
@@ -150,5 +152,6 @@ export class AgentTarget extends RpcTarget implements Agent {
     if (this.#disposed) return;
     this.#disposed = true;
     this.context.connection.release("agents", this.context.workspaceId);
+    this.onDispose?.();
   }
 }

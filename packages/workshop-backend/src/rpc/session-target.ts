@@ -42,7 +42,7 @@ import type {
   ResolveDependenciesInput,
   ResolveOutcome,
 } from "@gadgets/workshop-shared/api";
-import { codedError } from "@gadgets/workshop-shared/errors";
+import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 import { MAX_TEST_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import {
   CodeModeCodeSchema,
@@ -68,7 +68,9 @@ import * as endpoints from "./endpoints.ts";
 import * as packages from "./packages.ts";
 import * as secrets from "./secrets.ts";
 import * as schedules from "./schedules.ts";
-import { type Access, allowsAgent, confirmAccess } from "./credentials.ts";
+import { type Access, allowsAgent, confirmAccess, REVOKED_KEY } from "./credentials.ts";
+import { revokeKeySessions, trackKeySession } from "./key-sessions.ts";
+import { detached } from "@gadgets/workshop-pool/detached";
 import { type SessionMethod, scopeRefusal } from "./session-scope.ts";
 import type { Connection } from "./connection.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
@@ -86,10 +88,19 @@ function descriptionOf(files: readonly GadgetFile[]): string {
   return manifest.ok ? (manifest.value.description ?? "") : "";
 }
 
+/** How often a key session's getAgent (which cannot wait) asks, in the background, whether the key was revoked. */
+const REVOCATION_CHECK_MS = 1000;
+
 export class SessionTarget extends RpcTarget implements Session {
   #disposed = false;
   readonly #records: RunRecordWriter;
   #testRuns = 0;
+  /** This session's key was found revoked: it holds nothing and refuses everything. */
+  #revoked = false;
+  /** Agent stubs handed out and not yet disposed: let go of together if the key is revoked. */
+  readonly #agents = new Set<AgentTarget>();
+  #checkedAt = 0;
+  readonly #untrack: (() => void) | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -103,10 +114,27 @@ export class SessionTarget extends RpcTarget implements Session {
   ) {
     super();
     this.#records = new RunRecordWriter(store, () => checkDiskForWrite(connection.env));
+    this.#untrack = access.kind === "key" ? trackKeySession(access.keyId, { revoke: () => this.#revoke() }) : undefined;
   }
 
   /** Refuses once this session's API key is revoked; the workspace token is never asked about. */
-  readonly #authorize = (): Promise<void> => confirmAccess(this.store, this.access);
+  readonly #authorize = async (): Promise<void> => {
+    if (this.#revoked) throw codedError("FORBIDDEN", REVOKED_KEY);
+    try {
+      await confirmAccess(this.store, this.access);
+    } catch (error) {
+      if (errorCode(error) === "FORBIDDEN") this.#revoke();
+      throw error;
+    }
+  };
+
+  /** The key is revoked: its stubs and this session give their live-object slots back now. */
+  #revoke(): void {
+    if (this.#revoked) return;
+    this.#revoked = true;
+    for (const agent of [...this.#agents]) agent[Symbol.dispose]();
+    this[Symbol.dispose]();
+  }
 
   /**
    * The guard at the top of every method: what the key's scope does not allow (session-scope.ts), and
@@ -297,8 +325,12 @@ export class SessionTarget extends RpcTarget implements Session {
     // Handed out at once, for pipelining: the stub asks `authorize` and checks the agent on each call.
     const refused = scopeRefusal(this.access, "getAgent");
     if (refused) throw refused;
+    if (this.#revoked) throw codedError("FORBIDDEN", REVOKED_KEY);
+    this.#checkRevocationSoon();
     this.connection.reserve("agents", this.workspaceId);
-    return new AgentTarget(this.#context(), agentRef);
+    const agent = new AgentTarget(this.#context(), agentRef, () => this.#agents.delete(agent));
+    this.#agents.add(agent);
+    return agent;
   }
 
   async listRuns(limit?: number | null, filter?: RunListFilter | null): Promise<RunSummary[]> {
@@ -511,12 +543,27 @@ ${codeModeExample(agents)}
 
   async revokeKey(keyId: string): Promise<boolean> {
     await this.#allow("revokeKey");
-    return apiKeys.revokeKey(this.store, keyId);
+    const revoked = await apiKeys.revokeKey(this.store, keyId);
+    if (revoked) revokeKeySessions(keyId);
+    return revoked;
+  }
+
+  /** A key session handing out stubs without other calls still learns, within a second, that its key was revoked. */
+  #checkRevocationSoon(): void {
+    if (this.access.kind !== "key" || Date.now() - this.#checkedAt < REVOCATION_CHECK_MS) return;
+    this.#checkedAt = Date.now();
+    detached(
+      "a key session's revocation check",
+      this.#authorize().catch((error: unknown) => {
+        if (errorCode(error) !== "FORBIDDEN") throw error;
+      }),
+    );
   }
 
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#untrack?.();
     void this.#records.flush();
     this.connection.release("sessions", this.workspaceId);
   }
