@@ -54,7 +54,7 @@ function ProblemRow({
             className="text-sky-700 underline dark:text-sky-300"
             onClick={() => problem.runId && onOpenRun(problem.runId)}
           >
-            open the last run's record
+            open the last run
           </button>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { RunRecord } from "@gadgets/workshop-shared";
 import { ConsoleStore } from "../console/console-store.ts";
 import { errorMessage } from "../error-message.ts";
@@ -145,7 +145,7 @@ function RunDetailsPane({
  * narrowed by agent and by trigger. Choosing one shows its record beside the list, its console lines
  * included; the choice stays as the list refreshes.
  */
-export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }) {
+export function RunsDialog({ onClose, dark, runId }: { onClose(): void; dark: boolean; runId?: string }) {
   const [choice, setChoice] = useState<RunLogChoice>(NO_FILTER);
   const [consoleStore] = useState(() => new ConsoleStore());
   const { runs, agents, open } = useRunHistory(choice, consoleStore);
@@ -170,6 +170,14 @@ export function RunsDialog({ onClose, dark }: { onClose(): void; dark: boolean }
       if (latest.current === runId) setError(errorMessage(reason));
     }
   };
+
+  // Opened for one run (a problem's): that run is chosen at once, privately (no link is made).
+  const opening = useRef(runId);
+  useEffect(() => {
+    if (opening.current === undefined) return;
+    void choose(opening.current);
+    opening.current = undefined;
+  });
 
   return (
     <Dialog title="Runs" onClose={onClose} testId="runs-dialog" size="wide">

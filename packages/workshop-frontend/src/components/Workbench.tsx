@@ -72,7 +72,8 @@ export function Workbench() {
   const [catalogAgent, setCatalogAgent] = useState<string>();
   const [shortcuts, setShortcuts] = useState(false);
   const [connecting, setConnecting] = useState(false);
-  const [listingRuns, setListingRuns] = useState(false);
+  /** The Runs dialog, open (`runId`: with that run chosen, as the Problems view opens a failure's run). */
+  const [listingRuns, setListingRuns] = useState<{ runId?: string }>();
   const [merging, setMerging] = useState(false);
   const [commands, setCommands] = useState<EditorCommands>();
   const narrow = useNarrowLayout();
@@ -232,7 +233,7 @@ export function Workbench() {
       onOpenFile={setActivePath}
       onOpenFrame={openAnyFrame}
       onOpenProblemFrame={openProblemFrame}
-      onOpenRunRecord={actions.openRunRecord}
+      onOpenRunRecord={(runId) => setListingRuns({ runId })}
       dark={dark}
       {...(mode === "narrow" ? { narrow: narrowView === "run" ? ("run" as const) : ("output" as const) } : {})}
       onShowOutput={() => setNarrowView((view) => (view === "code" ? view : "output"))}
@@ -309,7 +310,7 @@ export function Workbench() {
             icon="history"
             label="Runs"
             tooltip="Recent runs of this workspace: from the IDE, the API and MCP clients"
-            onClick={() => setListingRuns(true)}
+            onClick={() => setListingRuns({})}
           />
           <ToolButton
             icon="catalog"
@@ -373,7 +374,7 @@ export function Workbench() {
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {palette.paletteOpen && <CommandPalette onClose={palette.closePalette} />}
       {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
-      {listingRuns && <RunsDialog onClose={() => setListingRuns(false)} dark={dark} />}
+      {listingRuns && <RunsDialog onClose={() => setListingRuns(undefined)} dark={dark} {...listingRuns} />}
       {actions.sharedId && (
         <ShareDialog
           shareId={actions.sharedId}

@@ -68,16 +68,6 @@ export function useShareActions({
     [share, connection],
   );
 
-  const openRunRecord = useCallback(
-    (runId: string) =>
-      share(async () => {
-        const { recordId } = await (await connection.ready()).shareRun(runId);
-        window.open(`/r/${recordId}`, "_blank", "noopener");
-        return `/r/${recordId}`;
-      }),
-    [share, connection],
-  );
-
   const publishOnce = async (overrideTests: boolean) => {
     if (!editor) return;
     const draftId = editor.draftId;
@@ -115,7 +105,6 @@ export function useShareActions({
     closeShareDialog: () => setSharedId(undefined),
     shareDraft,
     shareRun,
-    openRunRecord,
     publishDraft,
     publishView,
     /** "Publish anyway — recorded": the version then says in the catalog that its tests failed. */
