@@ -28,6 +28,11 @@ export interface Env {
    * to. When set, a request for any other Host is refused, so a DNS-rebound name reaches nothing.
    */
   ALLOWED_HOSTS?: string;
+  /**
+   * Set by the local host (`--trust-proxy`): the Workshop sits behind a reverse proxy on this machine,
+   * so a client is the address the proxy adds last to X-Forwarded-For, not the proxy's connection.
+   */
+  TRUST_PROXY?: string;
   /** Locally: answers how much disk is free, so writes are refused before the disk fills. */
   DISK_STATUS?: Fetcher;
   ASSETS?: Fetcher;

@@ -84,7 +84,7 @@ app.use("*", async (c, next) => {
     return serveEndpoint(c.req.raw, {
       env: c.env,
       overseer: overseerFor(c.env),
-      client: clientKey(c.req.raw),
+      client: clientKey(c.req.raw, c.env),
       waitUntil: (work) => c.executionCtx.waitUntil(work),
       logger,
     });
@@ -141,7 +141,7 @@ app.all("/api", (c) => {
       426,
     );
   }
-  const connection = new Connection(c.env, overseerFor(c.env), clientKey(c.req.raw), (work) =>
+  const connection = new Connection(c.env, overseerFor(c.env), clientKey(c.req.raw, c.env), (work) =>
     c.executionCtx.waitUntil(work),
   );
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
@@ -160,7 +160,7 @@ app.all("/mcp", (c) =>
   handleMcp(c.req.raw, {
     env: c.env,
     overseer: overseerFor(c.env),
-    client: clientKey(c.req.raw),
+    client: clientKey(c.req.raw, c.env),
     waitUntil: (work) => c.executionCtx.waitUntil(work),
   }),
 );

@@ -20,7 +20,7 @@ const tooManyMisses = () =>
 export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
-  const client = clientKey(request);
+  const client = clientKey(request, env);
   if (!clientMisses.allows(client)) return tooManyMisses();
   // Only the preview kept beside the share: a GET never reads or parses the share itself.
   const preview = await readSharePreview(env, kind, id);
@@ -44,7 +44,7 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
 export async function serveEmbed(env: Env, request: Request, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
-  const client = clientKey(request);
+  const client = clientKey(request, env);
   if (!clientMisses.allows(client)) return tooManyMisses();
   const exists = (await readSharePreview(env, "snapshot", id)) !== undefined;
   const page = await serveEmbedPage(assets, request);

@@ -5,6 +5,7 @@
  * the port + 1, 0 for any free port), --data DIR, --runners N (default: two per core, at least 8), --quiet (do not
  * print the server's log lines), --allow-local-fetch (granted gadget fetches may reach this machine),
  * --allow-host NAME (repeatable: a host name besides localhost this Workshop answers to, say behind a proxy),
+ * --trust-proxy (behind a reverse proxy: each client's limits are keyed by the address its X-Forwarded-For ends in),
  * --secrets-key FILE (the key workspace secrets are sealed with; default: <data>.secrets-key beside the data folder),
  * --min-schedule-interval-ms N (tests only: the shortest `every` schedule interval, default 60000),
  * --registry URL (the npm registry packages resolve against unless a workspace sets its own; default the public one).
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     quiet: { type: "boolean", default: false },
     "allow-local-fetch": { type: "boolean", default: false },
     "allow-host": { type: "string", multiple: true, default: [] },
+    "trust-proxy": { type: "boolean", default: false },
     "secrets-key": { type: "string" },
     "min-schedule-interval-ms": { type: "string" },
     registry: { type: "string" },
@@ -86,6 +88,7 @@ const server = await startWorkshopServer({
   echo: !values.quiet,
   allowLocalFetch: values["allow-local-fetch"],
   allowedHosts: values["allow-host"],
+  trustProxy: values["trust-proxy"],
   secretsKeyFile: resolve(values["secrets-key"] ?? defaultSecretsKeyFile(values.data)),
   ...(runners === undefined ? {} : { pool: { size: runners } }),
   ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),

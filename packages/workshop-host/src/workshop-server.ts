@@ -56,6 +56,8 @@ export interface WorkshopServerOptions {
    * serves it under a name. Requests for any other Host are refused, so DNS rebinding reaches nothing.
    */
   allowedHosts?: string[];
+  /** The Workshop is behind a reverse proxy on this machine: clients are named by its X-Forwarded-For. */
+  trustProxy?: boolean;
   /**
    * The file holding the key workspace secrets are sealed with (secrets-key.ts): made on first start,
    * refused inside the data folder. Left out, a key is made for this process only (secrets set then do
@@ -214,6 +216,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
         : loadSecretsKey(options.secretsKeyFile, options.dataDir);
   const vars: Record<string, string> = {
     ALLOWED_HOSTS: ["localhost", ...(options.allowedHosts ?? [])].join(","),
+    ...(options.trustProxy ? { TRUST_PROXY: "1" } : {}),
     // A text binding in the generated config, which lives in an owner-only temp folder, never the data folder.
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
     ...(legacyLookups(dataDir) ? { LEGACY_LOOKUPS: "1" } : {}),
