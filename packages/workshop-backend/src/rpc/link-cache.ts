@@ -1,8 +1,8 @@
 /**
  * Parsed shares and run records, by kind and id, shared by every connection of this Worker isolate.
  * A share never changes once written, so one parse serves every visitor and every target opened on it:
- * however many times a link is opened, its value is held once while it is cached. Bounded by the size
- * of the stored text, least recently used first out.
+ * however many times a link is opened, its value is held once while it is cached. Bounded by what the
+ * parsed value holds, counted as PARSED_PER_CHAR times its stored text, least recently used first out.
  */
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
@@ -10,6 +10,13 @@ import { LINK_CACHE_BYTES } from "@gadgets/workshop-shared/limits";
 import type { ShareKind } from "../storage/share-store.ts";
 
 type Entry = { value: ShareSnapshot | SharedRunRecord; size: number };
+
+/**
+ * Bytes a parsed value holds per character of its JSON, as counted: V8 keeps strings of other than
+ * Latin-1 text at two bytes a character, and every object and array costs tens of bytes beside its
+ * text (a payload like `[{},{},…]` holds far more than its characters).
+ */
+export const PARSED_PER_CHAR = 4;
 
 export class LinkCache {
   readonly #entries = new Map<string, Entry>();
@@ -31,9 +38,10 @@ export class LinkCache {
   parse(kind: ShareKind, id: string, text: string): ShareSnapshot | SharedRunRecord {
     const value = JSON.parse(text) as ShareSnapshot | SharedRunRecord;
     const key = `${kind}:${id}`;
-    if (this.#entries.has(key) || text.length > this.maxBytes) return value;
-    this.#entries.set(key, { value, size: text.length });
-    this.#size += text.length;
+    const size = text.length * PARSED_PER_CHAR;
+    if (this.#entries.has(key) || size > this.maxBytes) return value;
+    this.#entries.set(key, { value, size });
+    this.#size += size;
     for (const [oldest, entry] of this.#entries) {
       if (this.#size <= this.maxBytes) break;
       this.#entries.delete(oldest);
