@@ -6,6 +6,7 @@
  */
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { linkFreePath } from "./link-free-path.ts";
 import { join } from "node:path";
 import { gadgetEnvTypes } from "@gadgets/workshop-frontend/gadget-types";
 import type { AgentSummary, GadgetGrants } from "@gadgets/workshop-shared";
@@ -33,7 +34,8 @@ export async function typedAgents(open: OpenSession, grants: GadgetGrants): Prom
 /** Rewrites the types file when it exists and no longer matches the grants and agents; true when it did. */
 export function refreshEnvTypes(root: string, grants: GadgetGrants, agents: readonly AgentSummary[] = []): boolean {
   const path = join(root, ENV_TYPES_FILE);
-  if (!existsSync(path)) return false;
+  // A link there (a cloned folder's) is not the file this writes: nothing is written through it.
+  if (!existsSync(path) || !linkFreePath(root, ENV_TYPES_FILE)) return false;
   const wanted = envTypesText(grants, agents);
   if (readFileSync(path, "utf8") === wanted) return false;
   writeFileSync(path, wanted);

@@ -6,6 +6,7 @@
  */
 
 import { existsSync, writeFileSync } from "node:fs";
+import { linkFreePath } from "./link-free-path.ts";
 import { join } from "node:path";
 import { LOCK_PATH } from "@gadgets/workshop-shared/api";
 import { lockErrorText, refreshLock } from "@gadgets/workshop-shared/dependency-lock";
@@ -43,7 +44,14 @@ export async function lockFolder(
     );
   }
   const lock = refreshed.files.find((file) => file.path === LOCK_PATH)?.content;
-  if (refreshed.changed && lock !== undefined) writeFileSync(join(folder.root, LOCK_PATH), lock);
+  if (refreshed.changed && lock !== undefined) {
+    if (!linkFreePath(folder.root, LOCK_PATH))
+      throw new CliError(
+        EXIT.invalid,
+        `${LOCK_PATH} in ${folder.root} is a symbolic link: the lock is not written through it. Replace the link with a file (or delete it), then run again.`,
+      );
+    writeFileSync(join(folder.root, LOCK_PATH), lock);
+  }
   const locked: LockedFolder = { folder: { ...folder, files: refreshed.files }, changed: refreshed.changed, lock };
   try {
     await refreshTypes(session, folder.root, lock);

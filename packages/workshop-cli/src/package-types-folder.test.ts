@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { packageFolderOf, typesAreCurrent, writePackageTypes } from "./package-types-folder.ts";
+import { packageFolderOf, TYPES_MARKER, typesAreCurrent, writePackageTypes } from "./package-types-folder.ts";
 
 const roots: string[] = [];
 const folder = () => {
@@ -76,6 +76,25 @@ describe("writePackageTypes", () => {
     writePackageTypes(root, undefined, { files: [] });
     expect(readFileSync(join(outside, "file.txt"), "utf8")).toBe("mine");
     expect(existsSync(join(root, "node_modules/zod"))).toBe(false);
+  });
+
+  it("never removes or writes through a link: a scope or node_modules pointing outside the folder", () => {
+    const root = folder();
+    const outside = folder();
+    mkdirSync(join(outside, "home"));
+    writeFileSync(join(outside, "home/file.txt"), "mine");
+    mkdirSync(join(root, "node_modules"));
+    symlinkSync(outside, join(root, "node_modules/@x"));
+    writeFileSync(join(root, TYPES_MARKER), JSON.stringify({ lock: "x", packages: ["@x/home"] }));
+    writePackageTypes(root, "lock-1", files("node_modules/@x/new/index.d.ts", "node_modules/zod/index.d.ts"));
+    expect(readFileSync(join(outside, "home/file.txt"), "utf8")).toBe("mine");
+    expect(existsSync(join(outside, "new"))).toBe(false);
+    expect(existsSync(join(root, "node_modules/zod/index.d.ts"))).toBe(true);
+
+    const linked = folder();
+    symlinkSync(outside, join(linked, "node_modules"));
+    expect(() => writePackageTypes(linked, "lock-1", files("node_modules/zod/index.d.ts"))).toThrow(/symbolic link/);
+    expect(existsSync(join(outside, "zod"))).toBe(false);
   });
 
   it("removes its declarations when the gadget has no lock any more", () => {

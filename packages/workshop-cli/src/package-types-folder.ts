@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import type { PackageTypeFiles } from "@gadgets/workshop-shared";
 import { isPackageName } from "@gadgets/workshop-shared/schemas";
+import { linkFreePath } from "./link-free-path.ts";
 
 export const TYPES_MARKER = "node_modules/.gadget-types.json";
 
@@ -63,9 +64,16 @@ export function typesAreCurrent(root: string, lock: string): boolean {
  * Answers the package folders written.
  */
 export function writePackageTypes(root: string, lock: string | undefined, types: PackageTypeFiles): string[] {
+  if (!linkFreePath(root, TYPES_MARKER))
+    throw new Error(
+      "node_modules (or its .gadget-types.json) is a symbolic link: declarations are written only into a real node_modules folder inside the gadget's folder",
+    );
   const before = readMarker(root);
-  for (const folder of before?.packages ?? [])
-    rmSync(join(root, "node_modules", folder), { recursive: true, force: true });
+  for (const folder of before?.packages ?? []) {
+    const path = `node_modules/${folder}`;
+    // A folder reached through a link (node_modules/@x → /) is not one this module wrote.
+    if (linkFreePath(root, path)) rmSync(join(root, path), { recursive: true, force: true });
+  }
   if (lock === undefined) {
     rmSync(join(root, TYPES_MARKER), { force: true });
     return [];
@@ -74,7 +82,7 @@ export function writePackageTypes(root: string, lock: string | undefined, types:
   const theirs = new Set<string>();
   for (const file of types.files) {
     const folder = packageFolderOf(file.path);
-    if (!folder || theirs.has(folder)) continue;
+    if (!folder || theirs.has(folder) || !linkFreePath(root, file.path)) continue;
     if (!ours.has(folder)) {
       if (existsSync(join(root, "node_modules", folder))) {
         theirs.add(folder);
