@@ -18,6 +18,11 @@ export const MAX_JSON_DEPTH = 64;
 export const MAX_FILES = 64;
 /** One source file. */
 export const MAX_FILE_BYTES = 256 * 1024;
+/**
+ * Code a Code Mode run takes: one gadget file less room for the function head and end it is put in
+ * (`code-mode-gadget.ts`, 44 bytes), so code within it never makes a file past MAX_FILE_BYTES.
+ */
+export const MAX_CODE_MODE_BYTES = MAX_FILE_BYTES - 64;
 /** All files of a gadget together; well below Cloudflare's 64 MiB Dynamic Worker code cap. */
 export const MAX_GADGET_BYTES = 1024 * 1024;
 /** A file path, including folders. */

@@ -1,8 +1,9 @@
 import type { AgentSummary } from "@gadgets/workshop-shared/api";
-import { MAX_CODE_MODE_TYPES_CHARS } from "@gadgets/workshop-shared/limits";
+import { MAX_CODE_MODE_BYTES, MAX_CODE_MODE_TYPES_CHARS, MAX_FILE_BYTES } from "@gadgets/workshop-shared/limits";
+import { check, CodeModeCodeSchema } from "@gadgets/workshop-shared/schemas";
 import { describe, expect, it } from "vitest";
 import { codeModeFiles, CODE_FILE } from "./code-mode-gadget.ts";
-import { codeModeDeclaration, codeModeExample } from "./code-mode-types.ts";
+import { codeModeDeclaration, codeModeExample, codeModeTypesText } from "./code-mode-types.ts";
 
 function agent(name: string, more: Partial<AgentSummary> = {}): AgentSummary {
   return {
@@ -46,6 +47,13 @@ describe("codeModeDeclaration", () => {
     expect(text).toContain("[name: string]: (input?: unknown) => Promise<unknown>;");
   });
 
+  it("answers a valid declaration file whatever the agents' names: a name's */ never ends the example's comment", () => {
+    const text = codeModeTypesText([agent("a*/b")]);
+    const comment = text.slice(text.lastIndexOf("\n/*\n"));
+    expect(comment.indexOf("*/")).toBe(comment.length - "*/\n".length);
+    expect(comment).toContain('agents["a* /b"]');
+  });
+
   it("gives an example with the first agent", () => {
     expect(codeModeExample([agent("my-agent")])).toContain('await agents["my-agent"]({});');
     expect(codeModeExample([])).toContain("await agents.echo(");
@@ -53,6 +61,13 @@ describe("codeModeDeclaration", () => {
 });
 
 describe("codeModeFiles", () => {
+  it(`puts code of MAX_CODE_MODE_BYTES (${MAX_CODE_MODE_BYTES}) in a file within MAX_FILE_BYTES`, () => {
+    const code = codeModeFiles("x".repeat(MAX_CODE_MODE_BYTES)).find((file) => file.path === CODE_FILE)?.content ?? "";
+    expect(new TextEncoder().encode(code).byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
+    expect(check(CodeModeCodeSchema, "x".repeat(MAX_CODE_MODE_BYTES)).ok).toBe(true);
+    expect(check(CodeModeCodeSchema, "x".repeat(MAX_CODE_MODE_BYTES + 1)).ok).toBe(false);
+  });
+
   it("keeps the submitted code's lines where they were, in its own file, with only the catalog granted", () => {
     const files = codeModeFiles("const a = 1;\nthrow new Error(String(a));");
     const code = files.find((file) => file.path === CODE_FILE)?.content ?? "";

@@ -31,6 +31,12 @@ export function codeModeDeclaration(agents: readonly AgentSummary[]): string {
   return `${HEADER}\n${fitted.join("\n")}\n};\n`;
 }
 
+/** The declaration with the example below it in a comment, as `codeModeTypes` answers them (a valid .d.ts). */
+export function codeModeTypesText(agents: readonly AgentSummary[]): string {
+  // An agent's name may hold "*/", which would end the comment early.
+  return `${codeModeDeclaration(agents)}\n/*\n${codeModeExample(agents).replaceAll("*/", "* /")}\n*/\n`;
+}
+
 /** How to write code for `run_code`, with the first agent as the example. */
 export function codeModeExample(agents: readonly AgentSummary[]): string {
   const first = agents[0];

@@ -6,6 +6,7 @@ export const CONSOLE_MODULE_TEXT = `// ../workshop-shared/src/limits.ts
 var MAX_PAYLOAD_BYTES = 1024 * 1024;
 var MAX_RESULT_BYTES = 1024 * 1024;
 var MAX_FILE_BYTES = 256 * 1024;
+var MAX_CODE_MODE_BYTES = MAX_FILE_BYTES - 64;
 var MAX_GADGET_BYTES = 1024 * 1024;
 var MAX_NAME_LENGTH = 64;
 var MAX_SCHEMA_BYTES = 64 * 1024;
@@ -546,6 +547,7 @@ var MAX_PAYLOAD_BYTES = 1024 * 1024;
 var MAX_RESULT_BYTES = 1024 * 1024;
 var MAX_JSON_DEPTH = 64;
 var MAX_FILE_BYTES = 256 * 1024;
+var MAX_CODE_MODE_BYTES = MAX_FILE_BYTES - 64;
 var MAX_GADGET_BYTES = 1024 * 1024;
 var MAX_NAME_LENGTH = 64;
 var MAX_SCHEMA_BYTES = 64 * 1024;
@@ -691,4 +693,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "41682fea69b1f440b355e75fa918b2a8c886b499d5a2623ba9419e6c1892a590";
+export const HARNESS_DIGEST = "06d3de95af67214e279a555a1d0a19c1de8c2988f1124e1f725968a6582614a7";

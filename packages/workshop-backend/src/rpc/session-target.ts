@@ -80,7 +80,7 @@ import { loadShare, storeShare } from "./share-links.ts";
 import { runTestSuite, testStatusOf } from "./test-runner.ts";
 import { shapeRecordedFetches } from "../url-shape.ts";
 import { runCodeMode } from "../code-mode/code-mode-run.ts";
-import { codeModeDeclaration, codeModeExample } from "../code-mode/code-mode-types.ts";
+import { codeModeTypesText } from "../code-mode/code-mode-types.ts";
 
 /** A manifest's description, or "" when it has none (or the manifest does not parse). */
 function descriptionOf(files: readonly GadgetFile[]): string {
@@ -458,11 +458,7 @@ export class SessionTarget extends RpcTarget implements Session {
   async codeModeTypes(): Promise<string> {
     await this.#allow("codeModeTypes");
     const agents = await this.listAgents();
-    return `${codeModeDeclaration(agents)}
-/*
-${codeModeExample(agents)}
-*/
-`;
+    return codeModeTypesText(agents);
   }
 
   async setSecret(name: string, value: string): Promise<SecretInfo> {

@@ -5,7 +5,7 @@
  */
 
 import { readFileSync, statSync } from "node:fs";
-import { MAX_FILE_BYTES } from "@gadgets/workshop-shared";
+import { MAX_CODE_MODE_BYTES } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, flagString, JSON_OPTION, TIMEOUT_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
@@ -24,8 +24,11 @@ function readCode(path: string): string {
     } catch (error) {
       throw new CliError(EXIT.usage, `${path}: cannot read it (${(error as Error).message}).`);
     }
-    if (size > MAX_FILE_BYTES)
-      throw new CliError(EXIT.invalid, `${path} is ${size} bytes; Code Mode takes at most ${MAX_FILE_BYTES} bytes.`);
+    if (size > MAX_CODE_MODE_BYTES)
+      throw new CliError(
+        EXIT.invalid,
+        `${path} is ${size} bytes; Code Mode takes at most ${MAX_CODE_MODE_BYTES} bytes.`,
+      );
   }
   const code = readFileSync(path === "-" ? 0 : path, "utf8");
   if (!code.trim()) throw new CliError(EXIT.usage, `${path === "-" ? "stdin" : path} is empty: give the code to run.`);
