@@ -123,7 +123,15 @@ export function readGadgetFolder(folder: string): GadgetFolder {
       files.push({ path, content: readFileSync(absolute, "utf8") });
     }
   };
-  visit(root, IgnoreRules.at(root));
+  try {
+    visit(root, IgnoreRules.at(root));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    // A folder or file that cannot be read (no permission, gone while read) is the folder's problem, named.
+    const at = (error as NodeJS.ErrnoException).path;
+    const where = at ? `"${relative(root, at).split(sep).join("/") || "."}"` : "a file";
+    throw refuse(shown, `cannot read ${where} (${(error as Error).message}). ${HOW_TO_LEAVE_OUT}`);
+  }
 
   const checkedFiles = checkFiles(files);
   if (!checkedFiles.ok) throw refuse(shown, checkedFiles.error);

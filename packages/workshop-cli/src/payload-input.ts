@@ -1,6 +1,6 @@
 /** The payload of a run, from --input (JSON text) or --input-file (a JSON file), checked like the server does. */
 
-import { readFileSync, statSync } from "node:fs";
+import { readInputFile } from "./input-file.ts";
 import { checkPayload, type JsonValue, MAX_PAYLOAD_BYTES } from "@gadgets/workshop-shared";
 import { CliError } from "./cli-error.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -25,18 +25,11 @@ export function readPayload(flags: InputFlags, fallback: JsonValue = null): Json
     source = "--input";
   } else if (flags.inputFile !== undefined) {
     source = `--input-file ${flags.inputFile}`;
-    let size: number;
-    try {
-      size = statSync(flags.inputFile).size;
-    } catch (error) {
-      throw new CliError(EXIT.usage, `${source}: cannot read it (${(error as Error).message}).`);
-    }
-    if (size > MAX_PAYLOAD_BYTES)
-      throw new CliError(
-        EXIT.invalid,
-        `${source} is ${size} bytes; the limit for a payload is ${MAX_PAYLOAD_BYTES} bytes.`,
-      );
-    text = readFileSync(flags.inputFile, "utf8");
+    text = readInputFile(
+      flags.inputFile,
+      MAX_PAYLOAD_BYTES,
+      (size) => `${source} is ${size} bytes; the limit for a payload is ${MAX_PAYLOAD_BYTES} bytes.`,
+    );
   } else {
     return fallback;
   }

@@ -4,7 +4,7 @@
  * like `gadgets run`; `--types` prints the declaration of `agents` to write it against.
  */
 
-import { readFileSync, statSync } from "node:fs";
+import { readInputFile } from "../input-file.ts";
 import { MAX_CODE_MODE_BYTES } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, flagString, JSON_OPTION, TIMEOUT_OPTION } from "../command.ts";
@@ -17,20 +17,11 @@ import { escapeControlsButColours } from "../terminal-text.ts";
 
 /** The code to run: a file's text, or stdin's for `-`; a file past the server's limit is refused here. */
 function readCode(path: string): string {
-  if (path !== "-") {
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch (error) {
-      throw new CliError(EXIT.usage, `${path}: cannot read it (${(error as Error).message}).`);
-    }
-    if (size > MAX_CODE_MODE_BYTES)
-      throw new CliError(
-        EXIT.invalid,
-        `${path} is ${size} bytes; Code Mode takes at most ${MAX_CODE_MODE_BYTES} bytes.`,
-      );
-  }
-  const code = readFileSync(path === "-" ? 0 : path, "utf8");
+  const code = readInputFile(
+    path,
+    MAX_CODE_MODE_BYTES,
+    (size) => `${path} is ${size} bytes; Code Mode takes at most ${MAX_CODE_MODE_BYTES} bytes.`,
+  );
   if (!code.trim()) throw new CliError(EXIT.usage, `${path === "-" ? "stdin" : path} is empty: give the code to run.`);
   return code;
 }
