@@ -12,26 +12,44 @@
  */
 
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { MIN_SCHEDULE_INTERVAL_FLOOR_MS, MIN_SCHEDULE_INTERVAL_MS } from "@gadgets/workshop-shared/limits";
 import { defaultSecretsKeyFile } from "./secrets-key.ts";
-import { REPO_ROOT, startWorkshopServer } from "./workshop-server.ts";
+import { REPO_ROOT, startWorkshopServer, type WorkshopServer } from "./workshop-server.ts";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: process.env.PORT ?? "8787" },
-    "endpoints-port": { type: "string" },
-    data: { type: "string", default: resolve(REPO_ROOT, ".data") },
-    runners: { type: "string" },
-    quiet: { type: "boolean", default: false },
-    "allow-local-fetch": { type: "boolean", default: false },
-    "allow-host": { type: "string", multiple: true, default: [] },
-    "trust-proxy": { type: "boolean", default: false },
-    "secrets-key": { type: "string" },
-    "min-schedule-interval-ms": { type: "string" },
-    registry: { type: "string" },
-  },
-});
+/** Says what is wrong with how the Workshop was started, in one line, and exits as a usage error does. */
+function refuse(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const OPTIONS = {
+  port: { type: "string", default: process.env.PORT ?? "8787" },
+  "endpoints-port": { type: "string" },
+  data: { type: "string", default: resolve(REPO_ROOT, ".data") },
+  runners: { type: "string" },
+  quiet: { type: "boolean", default: false },
+  "allow-local-fetch": { type: "boolean", default: false },
+  "allow-host": { type: "string", multiple: true, default: [] },
+  "trust-proxy": { type: "boolean", default: false },
+  "secrets-key": { type: "string" },
+  "min-schedule-interval-ms": { type: "string" },
+  registry: { type: "string" },
+} satisfies ParseArgsOptionsConfig;
+
+function parseOptions() {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (error) {
+    // An unknown option or one missing its value: node's own sentence says which.
+    refuse(
+      `${(error as Error).message} Options: ${Object.keys(OPTIONS)
+        .map((name) => `--${name}`)
+        .join(", ")}.`,
+    );
+  }
+}
+const { values } = parseOptions();
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -50,10 +68,11 @@ if (
   endpointsPort > 65535 ||
   (port !== 0 && endpointsPort === port)
 ) {
-  console.error(
-    `--endpoints-port must be a port number from 1 to 65535 other than --port (0 for any free port), not ${JSON.stringify(values["endpoints-port"] ?? String(endpointsPort))}.`,
+  refuse(
+    values["endpoints-port"] === undefined
+      ? `--port ${port} leaves no port above it for agents' HTTP endpoints: pass --endpoints-port N too.`
+      : `--endpoints-port must be a port number from 1 to 65535 other than --port (0 for any free port), not ${JSON.stringify(values["endpoints-port"])}.`,
   );
-  process.exit(2);
 }
 
 const runners = values.runners === undefined ? undefined : Number(values.runners);
@@ -81,24 +100,45 @@ if (values.registry !== undefined && !URL.canParse(values.registry)) {
   process.exit(2);
 }
 
-const server = await startWorkshopServer({
-  port,
-  endpointsPort,
-  dataDir: resolve(values.data),
-  echo: !values.quiet,
-  allowLocalFetch: values["allow-local-fetch"],
-  allowedHosts: values["allow-host"],
-  trustProxy: values["trust-proxy"],
-  secretsKeyFile: resolve(values["secrets-key"] ?? defaultSecretsKeyFile(values.data)),
-  ...(runners === undefined ? {} : { pool: { size: runners } }),
-  ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),
-  ...(values.registry === undefined ? {} : { registry: values.registry }),
-});
+let server: WorkshopServer;
+try {
+  server = await startWorkshopServer({
+    port,
+    endpointsPort,
+    dataDir: resolve(values.data),
+    echo: !values.quiet,
+    allowLocalFetch: values["allow-local-fetch"],
+    allowedHosts: values["allow-host"],
+    trustProxy: values["trust-proxy"],
+    secretsKeyFile: resolve(values["secrets-key"] ?? defaultSecretsKeyFile(values.data)),
+    ...(runners === undefined ? {} : { pool: { size: runners } }),
+    ...(minScheduleIntervalMs === undefined ? {} : { minScheduleIntervalMs }),
+    ...(values.registry === undefined ? {} : { registry: values.registry }),
+  });
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(
+    /address already in use/i.test(message)
+      ? `Port ${port} or ${endpointsPort} is already in use on 127.0.0.1: stop what holds it, or start with --port N (and --endpoints-port N).`
+      : `The Workshop could not start: ${message}`,
+  );
+  process.exit(1);
+}
 console.log(`\nGadget Workshop is running at ${server.url}`);
 console.log(`Agents' HTTP endpoints answer at ${server.endpointsUrl}/h/…`);
 console.log(`Data is kept in ${resolve(values.data)}. Press Ctrl+C to stop.\n`);
 
 let stopping = false;
+// The Worker's own process ending by itself leaves nothing answering: the rest stops too, saying so.
+void server.exited.then(async (code) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(
+    `The Workshop's server process ended (${code}); stopping. The last lines it printed:\n${server.output()}`,
+  );
+  await server.stop();
+  process.exit(1);
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) return;

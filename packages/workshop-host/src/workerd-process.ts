@@ -130,10 +130,11 @@ export async function startWorkerd(options: WorkerdProcessOptions): Promise<Work
   const ports: Record<string, number> = {};
   const control = child.stdio[3] as Readable;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output.text()}`)),
-      START_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => {
+      // Not left running (its folder holds the config, secrets included): it goes, and its folder with it.
+      child.kill("SIGKILL");
+      reject(new Error(`workerd did not start listening within ${START_TIMEOUT_MS} ms.\n${output.text()}`));
+    }, START_TIMEOUT_MS);
     let buffered = "";
     control.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();

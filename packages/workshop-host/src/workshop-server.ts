@@ -84,6 +84,8 @@ export interface WorkshopServer {
   endpointsUrl: string;
   /** The Worker's workerd process (for tests that watch its memory). */
   workerPid: number;
+  /** Settles when the Worker's workerd process has ended, for whatever reason (its exit code or signal). */
+  exited: Promise<number | string>;
   /** The last lines the server printed, for test failure messages. */
   output(): string;
   /** The runner pool's counters, when there is a pool. */
@@ -305,6 +307,7 @@ export async function startWorkshopServer(options: WorkshopServerOptions): Promi
     url,
     endpointsUrl,
     workerPid: main.pid,
+    exited: main.exited,
     output: () => output.text(),
     poolStats: () => pool?.stats(),
     poolRunners: () => pool?.runners() ?? [],
@@ -324,6 +327,8 @@ async function finishRuns(url: string, secret: string | undefined, pool: RunnerP
   while (Date.now() < deadline) {
     const unfinished = await fetch(`${url}/__workshop/unfinished-runs`, {
       headers: { Authorization: `Bearer ${secret}` },
+      // A Worker that hangs must not hold the shutdown past its deadline.
+      signal: AbortSignal.timeout(1000),
     })
       .then((response) => response.json() as Promise<{ unfinishedRuns: number }>)
       .then((body) => body.unfinishedRuns)
