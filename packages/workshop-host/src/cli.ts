@@ -43,7 +43,7 @@ function parseOptions() {
   } catch (error) {
     // An unknown option or one missing its value: node's own sentence says which.
     refuse(
-      `${(error as Error).message} Options: ${Object.keys(OPTIONS)
+      `${(error as Error).message.replace(/\.?$/, ".")} Options: ${Object.keys(OPTIONS)
         .map((name) => `--${name}`)
         .join(", ")}.`,
     );
@@ -133,9 +133,8 @@ let stopping = false;
 void server.exited.then(async (code) => {
   if (stopping) return;
   stopping = true;
-  console.error(
-    `The Workshop's server process ended (${code}); stopping. The last lines it printed:\n${server.output()}`,
-  );
+  const last = server.output().trim();
+  console.error(`The Workshop's server process ended (${code}); stopping.${last ? ` Its last lines:\n${last}` : ""}`);
   await server.stop();
   process.exit(1);
 });
