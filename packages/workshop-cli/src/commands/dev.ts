@@ -43,6 +43,20 @@ function matters(root: string, file: string, uploaded: GadgetFolder, lockWritten
   return !IgnoreRules.at(root).ignores(resolve(root, file), false);
 }
 
+/** As `matters`, and true when the folder cannot be read to tell (a .gitignore without permission): the run that follows says what it could not read. */
+function mattersOrUnreadable(
+  root: string,
+  file: string,
+  uploaded: GadgetFolder,
+  lockWritten: string | undefined,
+): boolean {
+  try {
+    return matters(root, file, uploaded, lockWritten);
+  } catch {
+    return true;
+  }
+}
+
 function readText(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
@@ -140,7 +154,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
   let watcher: FSWatcher;
   try {
     watcher = watch(root, { recursive: true }, (_event, file) => {
-      if (stopped || (file !== null && !matters(root, file, folder, lockWritten))) return;
+      if (stopped || (file !== null && !mattersOrUnreadable(root, file, folder, lockWritten))) return;
       if (file) changed.add(file);
       clearTimeout(settle);
       settle = setTimeout(() => {
