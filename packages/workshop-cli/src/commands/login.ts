@@ -1,18 +1,27 @@
 /**
  * `gadgets login`: creates a workspace on the Workshop (or takes the token of one you have, or an API
- * key someone made for you) and saves it for that Workshop's URL. The token is printed only with --show-token; `--token -` reads it from stdin,
- * which keeps it out of shell history and process lists.
+ * key someone made for you) and saves it for that Workshop's URL. The token is printed only with --show-token; `--token -` reads it from stdin
+ * (unseen at a terminal), which keeps it out of shell history and process lists.
  */
 
-import { readFileSync } from "node:fs";
 import { CliError } from "../cli-error.ts";
 import { type Command, type CommandContext, flagString } from "../command.ts";
 import { connect, isApiKey, openSession } from "../connection.ts";
 import { readConfig, writeConfig } from "../config-store.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
+import { readStdinValue } from "../stdin-value.ts";
 
-function tokenFrom(flag: string): string {
-  const token = flag === "-" ? readFileSync(0, "utf8").trim() : flag;
+async function tokenFrom(context: CommandContext, flag: string): Promise<string> {
+  // From stdin: typed unseen at a terminal, as secrets are.
+  const token =
+    flag === "-"
+      ? (
+          await readStdinValue(context, {
+            prompt: "Workspace token or API key (not shown; Enter to finish): ",
+            cancelled: "Cancelled: nothing was saved.",
+          })
+        ).trim()
+      : flag;
   if (!token)
     throw new CliError(
       EXIT.usage,
@@ -29,7 +38,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
   let saved = config.workspaces[base.url];
 
   if (given !== undefined) {
-    const token = tokenFrom(given);
+    const token = await tokenFrom(context, given);
     const open = await openSession({ ...base, token, tokenSource: "--token" });
     open[Symbol.dispose]();
     saved = { token, workspaceId: open.workspaceId };
