@@ -1,7 +1,8 @@
 /**
  * Who a request comes from, for keyed limits. On Cloudflare the edge sets CF-Connecting-IP (a client
- * cannot forge it there); an IPv6 client is keyed by its /64. Locally workerd reports the peer as `request.cf.clientIp` ("127.0.0.1:port"):
- * every local client is this machine, so the key is one TCP connection. The local value is read first,
+ * cannot forge it there); an IPv6 client is keyed by its /64. Locally workerd reports the peer as
+ * `request.cf.clientIp` ("127.0.0.1:port"): every local client is this machine, so the key is one TCP
+ * connection. The local value is read first,
  * so a local client cannot pick its own key with a forged header — unless the Workshop was told it is
  * behind a reverse proxy (`--trust-proxy`), which then names the client in X-Forwarded-For.
  */

@@ -7,12 +7,12 @@
 export class KeyedSlots {
   readonly #running = new Map<string, number>();
 
-  constructor(private readonly perWorkspace: number) {}
+  constructor(private readonly perKey: number) {}
 
   /** A release function, or undefined when `key` already holds its share. */
   enter(key: string): (() => void) | undefined {
     const running = this.#running.get(key) ?? 0;
-    if (running >= this.perWorkspace) return undefined;
+    if (running >= this.perKey) return undefined;
     this.#running.set(key, running + 1);
     let released = false;
     return () => {

@@ -13,8 +13,9 @@
  * Matching is `indexOf` per pattern (no regex over gadget text), overlapping matches merged, so no part
  * of a match is left showing. Output is cut to limits before it is redacted (a long string, a call's
  * characters, a kv key in a trace), so a string that ends in a pattern's first MIN_PATTERN_CHARS or more
- * characters has that end redacted too: a cut must not leave most of a secret showing. Values shorter than MIN_SECRET_BYTES are never set (limits.ts), and
- * patterns shorter than MIN_PATTERN_CHARS are skipped here: they would blank ordinary text.
+ * characters has that end redacted too: a cut must not leave most of a secret showing. Values shorter
+ * than MIN_SECRET_BYTES are never set (limits.ts), and patterns shorter than MIN_PATTERN_CHARS are
+ * skipped here: they would blank ordinary text.
  */
 
 import { MIN_SECRET_BYTES } from "@gadgets/workshop-shared/limits";

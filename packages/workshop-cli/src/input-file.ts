@@ -1,7 +1,7 @@
 /**
  * A file named on the command line (--input-file, `gadgets code FILE`), read whole once its size is
- * known to be within `maxBytes`; `-` is stdin. What cannot be read — missing, a folder, no permission —
- * is a usage error naming the file, never an internal error.
+ * known to be within `maxBytes`. What cannot be read — missing, a folder, no permission — is a usage
+ * error naming the file, never an internal error.
  */
 
 import { readFileSync, statSync } from "node:fs";
@@ -9,7 +9,6 @@ import { CliError } from "./cli-error.ts";
 import { EXIT } from "./exit-codes.ts";
 
 export function readInputFile(path: string, maxBytes: number, tooLarge: (size: number) => string): string {
-  if (path === "-") return readFileSync(0, "utf8");
   try {
     const stats = statSync(path);
     if (!stats.isFile()) throw new CliError(EXIT.usage, `${path} is not a file: give a file to read.`);

@@ -23,7 +23,6 @@ import { runTriggered } from "../rpc/trigger-runs.ts";
 import { type ResolvedAgent, resolvedAgentBytes } from "../storage/agent-table.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { newSpanId } from "../trace-recorder.ts";
-import { pathShape } from "../url-shape.ts";
 import { type ReadEndpointRequest, readEndpointRequest } from "./endpoint-request.ts";
 import { KeyedSlots } from "../keyed-slots.ts";
 import {
@@ -126,7 +125,7 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
     const release = endpointRuns.enter(found.workspaceId);
     if (!release) return endpointResponse(errorAnswer(503, "busy", ENDPOINT_RUNS_BUSY));
     try {
-      return await runEndpoint(request, deps, found, read, path);
+      return await runEndpoint(request, deps, found, read);
     } finally {
       release();
     }
@@ -144,7 +143,6 @@ async function runEndpoint(
   deps: EndpointDeps,
   found: FoundEndpoint,
   read: Extract<ReadEndpointRequest, { ok: true }>,
-  path: string,
 ): Promise<Response> {
   const parent = parseTraceParent(request.headers.get("traceparent"));
   const rootSpanId = newSpanId();
@@ -166,7 +164,8 @@ async function runEndpoint(
     via: "http",
     trigger: (ended) => {
       recorded = true;
-      return { kind: "http", method: read.input.method, path: pathShape(path), status: answerOf(ended).status };
+      // The recorded request's path is already its shape.
+      return { kind: "http", method: read.input.method, path: read.recorded.path, status: answerOf(ended).status };
     },
     traceJoin: { rootSpanId, ...(parent ? { traceId: parent.traceId, parentSpanId: parent.parentSpanId } : {}) },
     client: deps.client,

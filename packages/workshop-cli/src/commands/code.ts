@@ -4,6 +4,7 @@
  * like `gadgets run`; `--types` prints the declaration of `agents` to write it against.
  */
 
+import { readFileSync } from "node:fs";
 import { readInputFile } from "../input-file.ts";
 import { MAX_CODE_MODE_BYTES } from "@gadgets/workshop-shared";
 import { CliError } from "../cli-error.ts";
@@ -17,11 +18,14 @@ import { escapeControlsButColours } from "../terminal-text.ts";
 
 /** The code to run: a file's text, or stdin's for `-`; a file past the server's limit is refused here. */
 function readCode(path: string): string {
-  const code = readInputFile(
-    path,
-    MAX_CODE_MODE_BYTES,
-    (size) => `${path} is ${size} bytes; Code Mode takes at most ${MAX_CODE_MODE_BYTES} bytes.`,
-  );
+  const code =
+    path === "-"
+      ? readFileSync(0, "utf8")
+      : readInputFile(
+          path,
+          MAX_CODE_MODE_BYTES,
+          (size) => `${path} is ${size} bytes; Code Mode takes at most ${MAX_CODE_MODE_BYTES} bytes.`,
+        );
   if (!code.trim()) throw new CliError(EXIT.usage, `${path === "-" ? "stdin" : path} is empty: give the code to run.`);
   return code;
 }
