@@ -415,31 +415,50 @@ describe("HTTP endpoints", () => {
     expect((await httpGet(echoUrl, { agent: false })).status).toBe(200);
   });
 
-  it(`holds a workspace's endpoint runs to ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} at once, half its run cap: past that, 503 with Retry-After and no run`, async () => {
-    const { url } = await publish(
-      session,
+  it(`holds a workspace's endpoint runs to ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} at once, half its run cap: past that, 503 with Retry-After and no run, while another workspace's endpoints are served`, async () => {
+    const sleeper = (name: string) =>
       endpointGadget(
-        "sleeper",
+        name,
         {},
         "export default { async run() { await new Promise((done) => setTimeout(done, 1000)); return 1; } };",
-      ),
-    );
-    const all = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const response = await fetch(url);
-        return { response, body: await response.text() };
-      }),
-    );
-    const busy = all.filter(({ response }) => response.status === 503);
-    expect(JSON.parse(busy[0]?.body ?? "{}")).toMatchObject({
-      error: { kind: "busy", message: expect.stringContaining("This workspace's endpoints already have") },
-    });
-    expect(busy[0]?.response.headers.get("retry-after")).toBe("1");
-    expect(busy[0]?.response.headers.get("workshop-run-id")).toBeNull();
-    const served = all.filter(({ response }) => response.status === 200).length;
-    expect(served).toBeGreaterThan(0);
-    expect(served).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
-    expect(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE).toBeLessThan(MAX_CONCURRENT_RUNS_PER_WORKSPACE);
+      );
+    const { url } = await publish(session, sleeper("sleeper"));
+    const other = await connectNewWorkspace();
+    try {
+      const otherUrl = (await publish(other.client.getSession(), sleeper("sleeper"))).url;
+      let firstBusy: () => void = () => {};
+      const atCap = new Promise<void>((resolve) => {
+        firstBusy = resolve;
+      });
+      const flood = Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const response = await fetch(url);
+          if (response.status === 503) firstBusy();
+          return { response, body: await response.text() };
+        }),
+      );
+      // The first workspace is at its cap (a request was just refused) and its runs sleep on: the
+      // second's endpoint, keyed apart, runs all the same.
+      await Promise.race([atCap, flood]);
+      const otherServed = await fetch(otherUrl);
+      expect({ status: otherServed.status, body: JSON.parse(await otherServed.text()) }).toEqual({
+        status: 200,
+        body: 1,
+      });
+      const all = await flood;
+      const busy = all.filter(({ response }) => response.status === 503);
+      expect(JSON.parse(busy[0]?.body ?? "{}")).toMatchObject({
+        error: { kind: "busy", message: expect.stringContaining("This workspace's endpoints already have") },
+      });
+      expect(busy[0]?.response.headers.get("retry-after")).toBe("1");
+      expect(busy[0]?.response.headers.get("workshop-run-id")).toBeNull();
+      const served = all.filter(({ response }) => response.status === 200).length;
+      expect(served).toBeGreaterThan(0);
+      expect(served).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+      expect(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE).toBeLessThan(MAX_CONCURRENT_RUNS_PER_WORKSPACE);
+    } finally {
+      other.client[Symbol.dispose]();
+    }
   });
 
   it("serves a known endpoint to a client past its endpoint misses, and keeps those misses apart from its token and link misses", async () => {

@@ -69,8 +69,9 @@ async function fetchAndStore(context: FetchContext, entry: LockedPackage): Promi
     const info = await context.stored.write(entry, context.privateRegistry, unpacked);
     return { object: target, info };
   } catch (error) {
-    // Not visible in the store (its row is written last): nothing stays charged for it.
-    await context.guard.release(entry, forWorkspace).catch(() => {});
+    // Not visible in the store (its row is written last): nothing stays charged for it, and the parts
+    // written before the failure go too. The write's own error is the one the caller hears of.
+    await Promise.allSettled([target.discard(entry.integrity), context.guard.release(entry, forWorkspace)]);
     throw error;
   }
 }

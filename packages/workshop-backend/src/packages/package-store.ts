@@ -38,6 +38,10 @@ export class PackageStore extends DurableObject<unknown> {
     this.#table.commit(integrity, info, expectedParts);
   }
 
+  discard(integrity: string): void {
+    this.#table.discard(integrity);
+  }
+
   read(integrity: string, after: { path: string; part: number } | undefined, maxChars: number): FilePage | undefined {
     return this.#table.read(integrity, after, maxChars);
   }

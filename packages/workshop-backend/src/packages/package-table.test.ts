@@ -52,6 +52,20 @@ describe("PackageTable", () => {
     expect(packages.file("sha512-a", "a.js")).toBe("a1a2");
   });
 
+  it("discards the parts of a write that never committed, and nothing of a committed package", () => {
+    const packages = table();
+    packages.putParts("sha512-a", [["a.js", 0, "1"]]);
+    packages.putParts("sha512-b", [["b.js", 0, "2"]]);
+    packages.commit("sha512-b", INFO, 1);
+    packages.discard("sha512-a");
+    packages.discard("sha512-b");
+    packages.putParts("sha512-a", [["c.js", 0, "3"]]);
+    // Only the part written after the discard is there: the commit counts it alone.
+    packages.commit("sha512-a", INFO, 1);
+    expect(packages.file("sha512-a", "a.js")).toBeUndefined();
+    expect(packages.file("sha512-b", "b.js")).toBe("2");
+  });
+
   it("writing the same package twice changes nothing", () => {
     const packages = table();
     for (let i = 0; i < 2; i++) {

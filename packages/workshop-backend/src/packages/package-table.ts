@@ -96,6 +96,14 @@ export class PackageTable {
     );
   }
 
+  /**
+   * Removes the parts of a package that was never committed (its write failed halfway); a committed
+   * package is left as it is.
+   */
+  discard(integrity: string): void {
+    if (!this.info(integrity)) this.sql.exec("DELETE FROM package_files WHERE integrity = ?", integrity);
+  }
+
   /** Parts of a stored package in path order, from `after`, up to about `maxChars` of text per page. */
   read(integrity: string, after: { path: string; part: number } | undefined, maxChars: number): FilePage | undefined {
     const info = this.info(integrity);

@@ -17,6 +17,8 @@ export interface PackageStoreObject {
   info(integrity: string): Promise<StoredPackageInfo | undefined>;
   putParts(integrity: string, parts: FilePart[]): Promise<void>;
   commit(integrity: string, info: StoredPackageInfo, expectedParts: number): Promise<void>;
+  /** Removes the parts of a write that never committed. */
+  discard(integrity: string): Promise<void>;
   read(
     integrity: string,
     after: { path: string; part: number } | undefined,

@@ -165,4 +165,20 @@ describe("the quota of a workspace's own packages", () => {
     expect(failing.usage.bytes().packages).toBe(0);
     expect(failing.committed()).toEqual([]);
   });
+
+  it("leaves none of a failed write's parts behind", async () => {
+    const failing = setup({
+      privateRegistry: true,
+      wrap: (open) => (name) => ({
+        ...open(name),
+        commit: async () => {
+          throw new Error("storage went away");
+        },
+      }),
+    });
+    failing.disk.full = false;
+    await expect(failing.resolve()).rejects.toThrow("storage went away");
+    expect(failing.committed()).toEqual([]);
+    expect(failing.parts()).toBe(0);
+  });
 });

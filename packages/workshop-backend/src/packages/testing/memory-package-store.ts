@@ -28,6 +28,7 @@ export class MemoryPackageStores {
       info: async (integrity) => found.info(integrity),
       putParts: async (integrity, parts) => found.putParts(integrity, parts),
       commit: async (integrity, info, expected) => found.commit(integrity, info, expected),
+      discard: async (integrity) => found.discard(integrity),
       read: async (integrity, after, maxChars) => found.read(integrity, after, maxChars),
       file: async (integrity, path) => found.file(integrity, path),
     };
