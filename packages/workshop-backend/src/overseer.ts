@@ -42,8 +42,8 @@ import {
 } from "@gadgets/workshop-shared/validate";
 import { schemaMismatch, validateJson } from "@gadgets/workshop-shared/json-schema";
 import { grantedSecretNames } from "@gadgets/workshop-shared/schemas";
-import { buildBytes, buildGadget, type GadgetBuild } from "./build/gadget-build.ts";
-import { CODE_CACHE_BYTES } from "./executors/code-cache.ts";
+import { buildGadget, cachedBuild, type GadgetBuild } from "./build/gadget-build.ts";
+import { PARSED_PER_CHAR, PREPARED_MANIFEST_BYTES } from "./isolate-caches.ts";
 import type { PackageSource } from "./packages/package-source.ts";
 import { type CapabilityServices, createCapabilityHandler } from "./capabilities.ts";
 import { mapError } from "./build/stack-map.ts";
@@ -131,8 +131,15 @@ type Prepared =
   | { ok: true; manifest: GadgetManifest; build: GadgetBuild; cached: boolean }
   | { ok: false; message: string; error?: RunErrorInfo };
 
-/** Prepared gadgets kept in memory (per Worker isolate). */
-const PREPARED_CACHE_SIZE = 256;
+/**
+ * Immutable code (an agent version, a share) prepared once per Worker isolate: its checked manifest,
+ * and the key of its build, which the build cache holds (a build it has let go is built again).
+ */
+const preparedCode = new LRUCache<string, { manifest: GadgetManifest; buildKey: string; bytes: number }>({
+  max: 256,
+  maxSize: PREPARED_MANIFEST_BYTES,
+  sizeCalculation: (entry) => entry.bytes,
+});
 
 export interface RunReport {
   outcome: RunOutcome;
@@ -216,11 +223,6 @@ export class Overseer {
   readonly #logger: Logger;
   readonly #reportError: OverseerOptions["reportError"];
   readonly #now: () => number;
-  readonly #prepared = new LRUCache<string, Prepared>({
-    max: PREPARED_CACHE_SIZE,
-    maxSize: CODE_CACHE_BYTES,
-    sizeCalculation: (prepared) => (prepared.ok ? buildBytes(prepared.build) : 1),
-  });
 
   constructor(options: OverseerOptions) {
     this.#logger = options.logger;
@@ -386,19 +388,22 @@ export class Overseer {
   /** Validates and builds the files, or takes both from the cache when the code is known to be immutable. */
   async #prepare(request: RunRequest): Promise<Prepared> {
     const key = request.codeKey === undefined ? undefined : `${request.workspaceId}:${request.codeKey}`;
-    const cached = key === undefined ? undefined : this.#prepared.get(key);
-    if (cached?.ok) return { ...cached, cached: true };
+    const known = key === undefined ? undefined : preparedCode.get(key);
+    const build = known && cachedBuild(known.buildKey);
+    if (known && build) return { ok: true, manifest: known.manifest, build, cached: true };
     const files = checkFiles(request.files);
     const manifest = files.ok ? checkManifest(files.value) : files;
     if (!manifest.ok) return { ok: false, message: manifest.error };
     const built = await buildGadget(files.ok ? files.value : [], manifest.value, request.workspaceId, request.packages);
     if (!built.ok)
       return { ok: false, message: `The gadget does not build: ${built.error.message}`, error: built.error };
-    const prepared: Prepared = { ok: true, manifest: manifest.value, build: built.build, cached: built.cached };
-    if (key !== undefined) {
-      this.#prepared.set(key, prepared);
-    }
-    return prepared;
+    if (key !== undefined)
+      preparedCode.set(key, {
+        manifest: manifest.value,
+        buildKey: built.key,
+        bytes: Math.max(1, JSON.stringify(manifest.value).length * PARSED_PER_CHAR),
+      });
+    return { ok: true, manifest: manifest.value, build: built.build, cached: built.cached };
   }
 
   async #execute(

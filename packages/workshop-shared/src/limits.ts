@@ -328,12 +328,6 @@ export const MAX_RPC_HELD_PER_CONNECTION = 4096;
 export const MAX_RPC_QUEUED_MESSAGES_PER_CONNECTION = 20_000;
 /** Share and record targets one connection holds open (`openShare`, `openRecord`): a page needs one. */
 export const MAX_OPEN_LINKS_PER_CONNECTION = 64;
-/**
- * Parsed shares and records a Worker isolate keeps, by what they hold parsed (counted at four bytes per
- * stored character), shared by every connection: a link opened many times is held once. Four of the
- * largest records, hundreds of usual ones.
- */
-export const LINK_CACHE_BYTES = 64 * 1024 * 1024;
 /** Live sessions of one workspace across all connections (per Worker isolate). */
 export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
 /** Live agent stubs of one workspace across all connections (per Worker isolate). */

@@ -12,7 +12,8 @@ import type { GadgetFile, GadgetManifest, RunErrorInfo } from "@gadgets/workshop
 import { isModulePath } from "@gadgets/workshop-shared/validate";
 import { transform } from "sucrase";
 import type { BuiltGadget } from "../executors/executor.ts";
-import { CODE_CACHE_BYTES, moduleBytes } from "../executors/code-cache.ts";
+import { moduleBytes } from "../executors/code-cache.ts";
+import { BUILD_CACHE_BYTES } from "../isolate-caches.ts";
 import { type ModuleImport, positionOf, rewriteImports, scanImports } from "./module-imports.ts";
 import { dirname, joinInside, relativeSpecifier } from "./module-paths.ts";
 import { HARNESS_CONSOLE_MODULE, HARNESS_MODULE } from "../isolate/harness/contract.ts";
@@ -38,7 +39,10 @@ export interface GadgetBuild {
 }
 
 /** `cached`: this workspace built the same files before, and the build was taken from the cache. */
-export type BuildResult = { ok: true; build: GadgetBuild; cached: boolean } | { ok: false; error: RunErrorInfo };
+/** `key`: the build's key in this isolate's build cache (see `cachedBuild`). */
+export type BuildResult =
+  | { ok: true; build: GadgetBuild; key: string; cached: boolean }
+  | { ok: false; error: RunErrorInfo };
 
 /**
  * Bumped whenever the module layout changes, so old cached isolates are not reused (a changed harness
@@ -49,15 +53,20 @@ const BUILD_FORMAT = "2";
  * Builds kept in memory. One cache for all workspaces, bounded as a whole, but an entry serves only the
  * workspace that built it: a hit is much faster than a build, so a shared entry would tell a workspace
  * that someone else had built the very same files. Bounded by size as well as count: a gadget with
- * packages may carry tens of MB of code, and a few such builds would fill the isolate. The bound is the
- * in-process executor's code cache's, so a build kept here fits there too; one bigger is built per run.
+ * packages may carry tens of MB of code, and a few such builds would fill the isolate; one larger than
+ * the whole bound is built per run. The one holder of built modules in the Worker isolate.
  */
 const BUILD_CACHE_SIZE = 128;
 const buildCache = new LRUCache<string, GadgetBuild>({
   max: BUILD_CACHE_SIZE,
-  maxSize: CODE_CACHE_BYTES,
+  maxSize: BUILD_CACHE_BYTES,
   sizeCalculation: buildBytes,
 });
+
+/** A build this isolate still holds, by the key `buildGadget` answered with it. */
+export function cachedBuild(key: string): GadgetBuild | undefined {
+  return buildCache.get(key);
+}
 
 /** What a build holds in memory, as the code cache counts it (its modules, UTF-16). */
 export function buildBytes(build: GadgetBuild): number {
@@ -112,7 +121,7 @@ export async function buildGadget(
   const hash = await contentHash(files);
   const key = `${workspaceId}:${hash}`;
   const cached = buildCache.get(key);
-  if (cached) return { ok: true, build: cached, cached: true };
+  if (cached) return { ok: true, build: cached, key, cached: true };
 
   const codeFiles = files.filter((file) => isModulePath(file.path));
   const modulePaths = new Set(codeFiles.map((file) => file.path));
@@ -261,7 +270,7 @@ export async function buildGadget(
   Object.assign(modules, harnessModules(moduleNameFor(manifest.entry)));
   const build: GadgetBuild = { gadget: { hash, mainModule: HARNESS_MODULE, modules }, sources };
   buildCache.set(key, build);
-  return { ok: true, build, cached: false };
+  return { ok: true, build, key, cached: false };
 }
 
 /** The words for a bare import the manifest does not declare: how to declare it, or why a gadget cannot. */

@@ -1,7 +1,7 @@
 import type { GadgetFile, GadgetLock, GadgetManifest } from "@gadgets/workshop-shared/api";
 import { MAX_TREE_UNPACKED_BYTES } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
-import { CODE_CACHE_BYTES } from "../executors/code-cache.ts";
+import { BUILD_CACHE_BYTES } from "../isolate-caches.ts";
 import type { PackageSource } from "../packages/package-source.ts";
 import { buildGadget, contentHash, mapPosition } from "./gadget-build.ts";
 import { mapError } from "./stack-map.ts";
@@ -384,9 +384,9 @@ describe("the build cache", () => {
       const second = await buildGadget(files, manifest, id, source);
       return [first.ok && first.cached, second.ok && second.cached];
     };
-    // Strings count twice their length (UTF-16), as the executor's code cache counts them.
-    expect(await twice(CODE_CACHE_BYTES / 4)).toEqual([false, true]);
-    expect(await twice(CODE_CACHE_BYTES / 2)).toEqual([false, false]);
+    // Strings count twice their length (UTF-16), as the build cache counts them.
+    expect(await twice(BUILD_CACHE_BYTES / 4)).toEqual([false, true]);
+    expect(await twice(BUILD_CACHE_BYTES / 2)).toEqual([false, false]);
   }, 60_000);
 });
 

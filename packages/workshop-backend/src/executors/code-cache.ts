@@ -13,7 +13,7 @@ export function moduleBytes(modules: Record<string, string>): number {
   return Object.values(modules).reduce((sum, source) => sum + source.length * 2, 0);
 }
 
-/** The in-process executor's bound, and the build cache's: a build kept in one fits the other. */
+/** A runner process's bound (the Worker isolate's build cache is bounded in isolate-caches.ts). */
 export const CODE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createCodeCache(maxBytes: number): CodeCache {

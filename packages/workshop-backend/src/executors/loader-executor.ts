@@ -8,7 +8,7 @@
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
 import { abortResult } from "@gadgets/workshop-pool/abort-result";
 import { COMPATIBILITY_DATE, ISOLATE_COMPATIBILITY_FLAGS } from "../compatibility.ts";
-import { CODE_CACHE_BYTES, createCodeCache } from "./code-cache.ts";
+import type { CodeCache } from "./code-cache.ts";
 import { readHarnessReply } from "./harness-reply.ts";
 import { type ExecuteReply, type ExecuteRequest, type ExecuteResult, type Executor, hasGrants } from "./executor.ts";
 import { CapabilityTarget, SinkTarget } from "@gadgets/workshop-pool/sink-target";
@@ -21,9 +21,6 @@ function untilAborted(signal: AbortSignal): Promise<ExecuteResult> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(abortResult(signal)), { once: true }));
 }
 
-/** Code received from another process (the runner's supervisor), by content hash. */
-const codeCache = createCodeCache(CODE_CACHE_BYTES);
-
 export interface LoaderExecutorOptions {
   loader: WorkerLoader;
   /**
@@ -32,15 +29,22 @@ export interface LoaderExecutorOptions {
    * before a synchronous loop still gets out. With `stdout`, the request's sink is not called.
    */
   eventChannel?: "rpc" | "stdout";
+  /**
+   * Code received from another process, by content hash, so a job may name its code by hash alone (a
+   * runner's). In the Worker itself every job carries its modules, which the build cache holds already.
+   */
+  codeCache?: CodeCache;
 }
 
 export class LoaderExecutor implements Executor {
   readonly #loader: WorkerLoader;
   readonly #channel: "rpc" | "stdout";
+  readonly #codeCache: CodeCache | undefined;
 
   constructor(options: LoaderExecutorOptions) {
     this.#loader = options.loader;
     this.#channel = options.eventChannel ?? "rpc";
+    this.#codeCache = options.codeCache;
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -59,15 +63,15 @@ export class LoaderExecutor implements Executor {
 
   /** Whether a job referencing `hash` only would find its code here. */
   hasCode(hash: string): boolean {
-    return codeCache.has(hash);
+    return this.#codeCache?.has(hash) ?? false;
   }
 
   /** Runs a job whose code may be referenced by hash only (see GadgetCode). */
   async executeJob(request: ExecuteRequest): Promise<ExecuteReply> {
     const { gadget, limits, signal } = request;
     if (signal.aborted) return abortResult(signal);
-    if (gadget.modules) codeCache.set(gadget.hash, gadget.modules);
-    const modules = gadget.modules ?? codeCache.get(gadget.hash);
+    if (gadget.modules) this.#codeCache?.set(gadget.hash, gadget.modules);
+    const modules = gadget.modules ?? this.#codeCache?.get(gadget.hash);
     if (!modules) return { status: "missing-code" };
     const worker = this.#loader.get(request.isolateKey, () => ({
       compatibilityDate: COMPATIBILITY_DATE,

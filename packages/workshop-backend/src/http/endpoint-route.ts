@@ -13,14 +13,14 @@ import {
   MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE,
 } from "@gadgets/workshop-shared/limits";
 import { traceIdOf } from "@gadgets/workshop-shared/otlp";
-import { LRUCache } from "lru-cache";
 import type { Env } from "../env.ts";
 import type { Overseer } from "../overseer.ts";
 import { clientEndpointMisses, TOO_MANY_ENDPOINT_MISSES } from "../rpc/client-limits.ts";
 import { RateLimiter } from "../rpc/rate-limiter.ts";
 import { endpointOwner, isKnownEndpoint } from "../rpc/registry.ts";
 import { runTriggered } from "../rpc/trigger-runs.ts";
-import { type ResolvedAgent, resolvedAgentBytes } from "../storage/agent-table.ts";
+import type { ResolvedAgent } from "../storage/agent-table.ts";
+import { keepVersion, knownVersion, type PublishedVersion } from "../rpc/agent-versions.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { newSpanId } from "../trace-recorder.ts";
 import { type ReadEndpointRequest, readEndpointRequest } from "./endpoint-request.ts";
@@ -44,13 +44,6 @@ const endpointClients = new RateLimiter(ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE)
 /** Endpoint runs of each workspace in flight: strangers' requests never hold all of its run slots. */
 const endpointRuns = new KeyedSlots(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
 const ENDPOINT_RUNS_BUSY = `This workspace's endpoints already have ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} runs in flight, their limit. Try again in a moment.`;
-
-/** Agent versions never change: their files are read from the workspace once per Worker isolate. */
-const agentVersions = new LRUCache<string, ResolvedAgent>({
-  max: 1024,
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: resolvedAgentBytes,
-});
 
 export interface EndpointDeps {
   env: Env;
@@ -78,14 +71,12 @@ async function findEndpoint(env: Env, endpoint: string): Promise<FoundEndpoint |
   const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
   const active = await store.resolveEndpoint(endpoint);
   if (!active) return undefined;
-  const key = `${workspaceId}:${active.agentId}@${active.version}`;
-  let agent = agentVersions.get(key);
+  let agent = knownVersion(workspaceId, active.agentId, active.version);
   if (!agent) {
-    const resolved = await store.resolveAgent(active.agentId, active.version);
-    if (!resolved) return undefined;
-    const { agentId, draftId, version, name, files } = resolved as ResolvedAgent;
-    agent = { agentId, draftId, version, name, files };
-    agentVersions.set(key, agent);
+    // The stub's answer is typed as an RPC value; what comes back is the plain record.
+    agent = (await store.resolveAgent(active.agentId, active.version)) as PublishedVersion | undefined;
+    if (!agent) return undefined;
+    keepVersion(workspaceId, agent);
   }
   return { workspaceId, store, agent, response: active.response };
 }

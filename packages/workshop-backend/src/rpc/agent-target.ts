@@ -10,38 +10,12 @@ import type {
   RunOutcome,
 } from "@gadgets/workshop-shared/api";
 import { AgentRefSchema, parseArgument, RunEventListenerSchema } from "@gadgets/workshop-shared/schemas";
-import { resolvedAgentBytes } from "../storage/agent-table.ts";
-import type { ResolvedAgent } from "../storage/workspace-store.ts";
-import { LRUCache } from "lru-cache";
+import { keepVersion, knownVersion, type PublishedVersion, sawLatest, seenLatest } from "./agent-versions.ts";
 import { latestAgentRef, launchRun, type RunContext, resolveAgentRef, SUPERSEDED } from "./run-launcher.ts";
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 import { allowsAgent } from "./credentials.ts";
 
-type Resolved = ResolvedAgent & { meta: AgentVersion };
-
-/**
- * Published versions never change, so a pinned `agentId@N` is read from storage once per Worker
- * isolate (a `name@N` is not: a name moves to whichever agent published under it last). The latest
- * version is always looked up: a publish must be visible to the very next call. Bounded by size: a
- * version's files may be a megabyte.
- */
-const pinnedVersions = new LRUCache<string, Resolved>({
-  max: 256,
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: resolvedAgentBytes,
-});
-/**
- * The latest version each agent was last found at, in this Worker isolate: only a guess. A run of the
- * latest starts on the guess while the lookup is on its way, holding its events and capability calls
- * until the lookup confirms it (see `LaunchRequest.confirmed`); a lookup that finds a newer version stops
- * the guessed run, which leaves no trace, and runs that one. So the lookup's round trip overlaps the
- * run, and a publish is still seen by the very next call.
- */
-const latestSeen = new LRUCache<string, Resolved>({
-  max: 1024,
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: resolvedAgentBytes,
-});
+type Resolved = PublishedVersion;
 
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;
@@ -57,10 +31,9 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   /** The ref as called, and its cache key in this Worker isolate. */
-  #ref(): { ref: string; base: string; pinned: boolean; key: string } {
+  #ref(): { ref: string; base: string; version: number | undefined } {
     // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
-    const { ref, base, version } = parseArgument(AgentRefSchema, this.ref);
-    return { ref, base, pinned: version !== undefined, key: `${this.context.workspaceId}:${ref}` };
+    return parseArgument(AgentRefSchema, this.ref);
   }
 
   /** Whether the session's credential may run this agent (an API key may be limited to some). */
@@ -78,8 +51,10 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   async #resolve(): Promise<Resolved> {
-    const { ref, base, pinned, key } = this.#ref();
-    const cached = pinned ? pinnedVersions.get(key) : undefined;
+    const { ref, base, version } = this.#ref();
+    const { workspaceId } = this.context;
+    // A pinned version is read once; `name@N` is looked up, since the name may have moved.
+    const cached = version === undefined ? undefined : knownVersion(workspaceId, base, version);
     if (cached) return this.#mayRun(cached);
     let resolved: Resolved;
     try {
@@ -91,8 +66,8 @@ export class AgentTarget extends RpcTarget implements Agent {
         `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
       );
     }
-    if (!pinned) latestSeen.set(key, resolved);
-    else if (resolved.agentId === base) pinnedVersions.set(key, resolved);
+    if (version === undefined) sawLatest(workspaceId, ref, resolved);
+    else keepVersion(workspaceId, resolved);
     return this.#mayRun(resolved);
   }
 
@@ -121,10 +96,10 @@ export class AgentTarget extends RpcTarget implements Agent {
       receivedAt,
       codeKey: `agent:${agent.agentId}@${agent.version}`,
     });
-    const { ref, pinned, key } = this.#ref();
+    const { ref, version } = this.#ref();
     // The version this isolate last found for the latest: a guess, which the lookup confirms. Never one
     // the session may not run: that is left to the lookup, which refuses it.
-    const seen = pinned ? undefined : latestSeen.get(key);
+    const seen = version === undefined ? seenLatest(this.context.workspaceId, ref) : undefined;
     const guess = seen && this.#allowed(seen) ? seen : undefined;
     if (guess) {
       // Only which version is the latest now: the guess has the version's files and schemas already.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LinkCache, PARSED_PER_CHAR } from "./link-cache.ts";
+import { PARSED_PER_CHAR } from "../isolate-caches.ts";
+import { LinkCache } from "./link-cache.ts";
 
 describe("LinkCache", () => {
   it("counts a value by what it holds parsed, not by its text, and lets the oldest go first", () => {

@@ -6,17 +6,10 @@
  */
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
-import { LINK_CACHE_BYTES } from "@gadgets/workshop-shared/limits";
+import { LINK_CACHE_BYTES, PARSED_PER_CHAR } from "../isolate-caches.ts";
 import type { ShareKind } from "../storage/share-store.ts";
 
 type Entry = { value: ShareSnapshot | SharedRunRecord; size: number };
-
-/**
- * Bytes a parsed value holds per character of its JSON, as counted: V8 keeps strings of other than
- * Latin-1 text at two bytes a character, and every object and array costs tens of bytes beside its
- * text (a payload like `[{},{},…]` holds far more than its characters).
- */
-export const PARSED_PER_CHAR = 4;
 
 export class LinkCache {
   readonly #entries = new Map<string, Entry>();

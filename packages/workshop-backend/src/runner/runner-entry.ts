@@ -5,6 +5,7 @@
 
 import { runnerWorker } from "@gadgets/workshop-pool/runner";
 import type { IsolateEventSink } from "@gadgets/workshop-pool/protocol";
+import { CODE_CACHE_BYTES, createCodeCache } from "../executors/code-cache.ts";
 import { LoaderExecutor } from "../executors/loader-executor.ts";
 
 /** Events travel on stdout (the executor's `stdout` channel), never through this sink. */
@@ -13,7 +14,7 @@ const ignoredSink: IsolateEventSink = { started() {}, log() {}, error() {}, even
 const never = new AbortController().signal;
 
 export default runnerWorker((loader) => {
-  const executor = new LoaderExecutor({ loader, eventChannel: "stdout" });
+  const executor = new LoaderExecutor({ loader, eventChannel: "stdout", codeCache: createCodeCache(CODE_CACHE_BYTES) });
   return {
     hasCode: (hash) => executor.hasCode(hash),
     executeJob: (job, capabilities) =>
