@@ -153,6 +153,19 @@ describe("the Worker under wrangler dev with the repository's wrangler.toml", ()
     expect(await share.run({ input: "shared" })).toMatchObject({ status: "ok", result: "Echo: shared" });
   });
 
+  it("answers a missing file with the not-found page, 404, in every encoding, never the app as that file", async () => {
+    for (const path of ["/missing.js", "/assets/gone-1a2b3c.js", "/assets/", "/packages/gone-1.0.0.tgz"])
+      for (const encoding of ["identity", "gzip", "br"]) {
+        const response = await fetch(`${url}${path}`, { headers: { "Accept-Encoding": encoding } });
+        const what = `${path} (${encoding})`;
+        expect(response.status, what).toBe(404);
+        expect(response.headers.get("content-type"), what).toContain("text/html");
+        expect(response.headers.get("content-security-policy"), what).toContain("frame-ancestors 'none'");
+        expect(response.headers.get("cache-control"), what).toBe("no-cache");
+        expect(await response.text(), what).toContain("<html");
+      }
+  });
+
   it("serves the IDE, which opens its first example in Chromium with no console or page errors", async () => {
     const binary = await findChromium();
     const browser = await chromium.launch({

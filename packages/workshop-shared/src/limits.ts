@@ -347,6 +347,13 @@ export const MAX_CONCURRENT_RUNS_PER_WORKSPACE = 16;
 export const WORKSPACE_QUOTA_BYTES = 64 * 1024 * 1024;
 /** Run records of a workspace, in bytes: the oldest are pruned past this (records are history, not data). */
 export const MAX_RUN_RECORD_BYTES_PER_WORKSPACE = 16 * 1024 * 1024;
+/**
+ * Of those, the records of runs anyone may start (HTTP endpoints, and the runs they call), by count and
+ * by bytes: half of each. Past it their own oldest are pruned, so strangers' requests never push the
+ * workspace's own runs out of its history.
+ */
+export const MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE = MAX_RUN_RECORDS_PER_WORKSPACE / 2;
+export const MAX_ENDPOINT_RUN_RECORD_BYTES_PER_WORKSPACE = MAX_RUN_RECORD_BYTES_PER_WORKSPACE / 2;
 /** Free disk below which the local Workshop refuses new writes (reads keep working). */
 export const MIN_FREE_DISK_BYTES = 512 * 1024 * 1024;
 

@@ -1,5 +1,7 @@
 import type { RunRecord } from "@gadgets/workshop-shared/api";
 import {
+  MAX_ENDPOINT_RUN_RECORD_BYTES_PER_WORKSPACE,
+  MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
   MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
   MAX_RUN_RECORDS_PER_WORKSPACE,
@@ -171,6 +173,32 @@ describe("RunTable", () => {
     expect(usage.bytes().records).toBe(storedBytes());
     expect(runs.get("run19").payload).toHaveLength(1024 * 1024);
     expect(() => runs.get("run0")).toThrow(/not found/);
+  });
+
+  it(`keeps endpoint runs' records to ${MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE} and half the bytes, pruning their own oldest: strangers never push out the workspace's runs`, () => {
+    const own = Array.from({ length: 400 }, (_, n) => record(n));
+    runs.record(own);
+    const hook = (n: number, payload: RunRecord["payload"] = { n }) => ({
+      ...record(n, payload),
+      via: "http" as const,
+    });
+    runs.record(Array.from({ length: 700 }, (_, n) => hook(1000 + n)));
+    const endpointRuns = () => runs.list(MAX_LIST_LIMIT, { via: "http" }).length;
+    expect(count()).toBe(400 + MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE);
+    expect(runs.get("run0").runId).toBe("run0");
+    expect(() => runs.get("run1000")).toThrow(/not found/);
+    expect(runs.get("run1699").runId).toBe("run1699");
+    // By bytes too: 40 bodies of a megabyte leave the workspace's own records where they were.
+    for (let n = 0; n < 40; n++) runs.record([hook(2000 + n, "x".repeat(1024 * 1024))]);
+    const endpointBytes = storage.sql
+      .exec<{ n: number }>(
+        "SELECT COALESCE(SUM(s.bytes), 0) AS n FROM run_summaries r JOIN run_sizes s ON s.run_id = r.id WHERE r.via = 'http'",
+      )
+      .one().n;
+    expect(endpointBytes).toBeLessThanOrEqual(MAX_ENDPOINT_RUN_RECORD_BYTES_PER_WORKSPACE);
+    expect(endpointRuns()).toBeGreaterThan(0);
+    expect(own.every((kept) => runs.get(kept.runId).runId === kept.runId)).toBe(true);
+    expect(usage.bytes().records).toBe(storedBytes());
   });
 
   it("refuses only the record the workspace has no room for, and stores the rest of the batch", () => {

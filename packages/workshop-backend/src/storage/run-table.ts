@@ -5,6 +5,8 @@
 
 import type { RunRecord, RunSummary, RunVia } from "@gadgets/workshop-shared/api";
 import {
+  MAX_ENDPOINT_RUN_RECORD_BYTES_PER_WORKSPACE,
+  MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE,
   MAX_LIST_LIMIT,
   MAX_RUN_RECORD_BYTES_PER_WORKSPACE,
   MAX_RUN_RECORDS_PER_WORKSPACE,
@@ -29,6 +31,8 @@ const RECORD_ROOM_STEP = 10;
 export class RunTable {
   /** Rows in `run_summaries`, counted once and then tracked. */
   #count: number | undefined;
+  /** Records of endpoint runs and their bytes, counted once and then tracked. */
+  #endpointRuns: { count: number; bytes: number } | undefined;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -137,13 +141,34 @@ export class RunTable {
       .exec<{ bytes: number }>("DELETE FROM run_sizes WHERE run_id = ? RETURNING bytes", record.runId)
       .toArray()[0]?.bytes;
     usage.records -= earlier ?? 0;
+    if (rows.via === "http") this.#makeEndpointRoom(rows.bytes - (earlier ?? 0), usage);
     if (!this.#makeRoom(rows.bytes, usage))
       throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
     insertRunRows(this.sql, record.runId, record.startedAt, rows);
     this.sql.exec("INSERT INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
     this.usage.grow("records", rows.bytes - (earlier ?? 0));
     usage.records += rows.bytes;
+    if (rows.via === "http" && this.#endpointRuns) {
+      this.#endpointRuns.count += earlier === undefined ? 1 : 0;
+      this.#endpointRuns.bytes += rows.bytes - (earlier ?? 0);
+    }
     return earlier === undefined;
+  }
+
+  /** Keeps endpoint runs' records within their share, pruning their own oldest for one more of `bytes`. */
+  #makeEndpointRoom(bytes: number, usage: Record<UsageCategory, number>): void {
+    for (;;) {
+      this.#endpointRuns ??= this.sql
+        .exec<{ count: number; bytes: number }>(
+          "SELECT COUNT(*) AS count, COALESCE(SUM(s.bytes), 0) AS bytes FROM run_summaries r JOIN run_sizes s ON s.run_id = r.id WHERE r.via = 'http'",
+        )
+        .one();
+      const { count, bytes: held } = this.#endpointRuns;
+      if (count === 0) return;
+      if (count < MAX_ENDPOINT_RUN_RECORDS_PER_WORKSPACE && held + bytes <= MAX_ENDPOINT_RUN_RECORD_BYTES_PER_WORKSPACE)
+        return;
+      usage.records = Math.max(0, usage.records - this.#deleteOldest(RECORD_ROOM_STEP, "http"));
+    }
   }
 
   /**
@@ -160,17 +185,25 @@ export class RunTable {
     }
   }
 
-  /** Deletes the `count` oldest run records, and their bytes from the usage; returns the bytes freed. */
-  #deleteOldest(count: number): number {
-    const oldest = "SELECT id FROM run_summaries ORDER BY started_at ASC LIMIT ?";
+  /**
+   * Deletes the `count` oldest run records (of those started `via`, when given), and their bytes from
+   * the usage; returns the bytes freed.
+   */
+  #deleteOldest(count: number, via?: RunVia): number {
+    const oldest = `SELECT id FROM run_summaries ${via ? "WHERE via = ? " : ""}ORDER BY started_at ASC LIMIT ?`;
+    const bindings: SqlStorageValue[] = via ? [via, count] : [count];
     const freed = this.sql
-      .exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`, count)
+      .exec<{ n: number }>(
+        `SELECT COALESCE(SUM(bytes), 0) AS n FROM run_sizes WHERE run_id IN (${oldest})`,
+        ...bindings,
+      )
       .one().n;
-    this.sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, count);
-    this.sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, count);
-    this.sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, count);
+    this.sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, ...bindings);
+    this.sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, ...bindings);
+    this.sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, ...bindings);
     this.usage.grow("records", -freed);
     this.#count = undefined;
+    this.#endpointRuns = undefined;
     return freed;
   }
 }
