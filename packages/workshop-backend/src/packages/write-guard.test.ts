@@ -150,35 +150,23 @@ describe("the quota of a workspace's own packages", () => {
     expect(full.usage.bytes().packages).toBe(0);
   });
 
-  it("gives the charge back when the write fails", async () => {
-    const failing = setup({
-      privateRegistry: true,
-      wrap: (open) => (name) => ({
-        ...open(name),
-        putParts: async () => {
-          throw new Error("storage went away");
-        },
-      }),
-    });
-    failing.disk.full = false;
-    await expect(failing.resolve()).rejects.toThrow("storage went away");
-    expect(failing.usage.bytes().packages).toBe(0);
-    expect(failing.committed()).toEqual([]);
-  });
-
-  it("leaves none of a failed write's parts behind", async () => {
-    const failing = setup({
-      privateRegistry: true,
-      wrap: (open) => (name) => ({
-        ...open(name),
-        commit: async () => {
-          throw new Error("storage went away");
-        },
-      }),
-    });
-    failing.disk.full = false;
-    await expect(failing.resolve()).rejects.toThrow("storage went away");
-    expect(failing.committed()).toEqual([]);
-    expect(failing.parts()).toBe(0);
-  });
+  it.each(["putParts", "commit"] as const)(
+    "gives the charge back and leaves no part behind when a write fails (at %s)",
+    async (failingStep) => {
+      const failing = setup({
+        privateRegistry: true,
+        wrap: (open) => (name) => ({
+          ...open(name),
+          [failingStep]: async () => {
+            throw new Error("storage went away");
+          },
+        }),
+      });
+      failing.disk.full = false;
+      await expect(failing.resolve()).rejects.toThrow("storage went away");
+      expect(failing.usage.bytes().packages).toBe(0);
+      expect(failing.committed()).toEqual([]);
+      expect(failing.parts()).toBe(0);
+    },
+  );
 });
