@@ -74,6 +74,12 @@ describe("secretRedactor", () => {
     expect(redactor.text(`config: ${TOKEN.slice(0, 20)}`)).toBe("config: [secret GITHUB_TOKEN]");
     expect(redactor.text(`"auth":"${base64(TOKEN).slice(0, 9)}`)).toBe('"auth":"[secret GITHUB_TOKEN]');
     expect(redactor.text(`a key ${TOKEN.slice(0, 6)}`)).toBe("a key [secret GITHUB_TOKEN]");
+    // Also when the cut text was closed after the cut: a clipped span, a quoted kv key or catalog ref.
+    expect(redactor.text(`GET /x?k=${TOKEN.slice(0, 12)}…`)).toBe("GET /x?k=[secret GITHUB_TOKEN]…");
+    expect(redactor.text(`kv.get("cache:${TOKEN.slice(0, 12)}")`)).toBe('kv.get("cache:[secret GITHUB_TOKEN]")');
+    expect(redactor.text(`catalog.get("${TOKEN.slice(0, 12)}").run()`)).toBe(
+      'catalog.get("[secret GITHUB_TOKEN]").run()',
+    );
     // Fewer characters than that would blank ordinary text.
     expect(redactor.text(`a key ${TOKEN.slice(0, 5)}`)).toBe(`a key ${TOKEN.slice(0, 5)}`);
   });

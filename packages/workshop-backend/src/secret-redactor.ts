@@ -13,7 +13,9 @@
  * Matching is `indexOf` per pattern (no regex over gadget text), overlapping matches merged, so no part
  * of a match is left showing. Output is cut to limits before it is redacted (a long string, a call's
  * characters, a kv key in a trace), so a string that ends in a pattern's first MIN_PATTERN_CHARS or more
- * characters has that end redacted too: a cut must not leave most of a secret showing. Values shorter
+ * characters has that end redacted too — also when the shaping closed the cut text after it (`…`, `")`,
+ * `").run()`: a trace's clipped span, a kv key or catalog ref quoted in a call's summary): a cut must
+ * not leave most of a secret showing. Values shorter
  * than MIN_SECRET_BYTES are never set (limits.ts), and patterns shorter than MIN_PATTERN_CHARS are
  * skipped here: they would blank ordinary text.
  */
@@ -91,6 +93,9 @@ interface Span {
   marker: string;
 }
 
+/** What the Workshop's shaping writes right after text it cut (trace-recorder.ts, capabilities.ts). */
+const CUT_ENDINGS = ["", "…", '")', '").run()'] as const;
+
 /** How much of `pattern`'s start (MIN_PATTERN_CHARS or more, short of all of it) `value` ends with: what a cut left of a match. */
 function cutMatch(value: string, pattern: string): number {
   const tail = value.slice(-MIN_PATTERN_CHARS);
@@ -123,8 +128,12 @@ export function secretRedactor(secrets: Iterable<readonly [string, string]>): Re
       if (value.length >= shortest)
         for (let at = value.indexOf(pattern.text); at !== -1; at = value.indexOf(pattern.text, at + 1))
           spans.push({ start: at, end: at + pattern.text.length, marker: pattern.marker });
-      const cut = cutMatch(value, pattern.text);
-      if (cut > 0) spans.push({ start: value.length - cut, end: value.length, marker: pattern.marker });
+      for (const ending of CUT_ENDINGS) {
+        if (!value.endsWith(ending)) continue;
+        const end = value.length - ending.length;
+        const cut = cutMatch(value.slice(0, end), pattern.text);
+        if (cut > 0) spans.push({ start: end - cut, end, marker: pattern.marker });
+      }
     }
     if (spans.length === 0) return value;
     spans.sort((a, b) => a.start - b.start || b.end - a.end);
