@@ -15,9 +15,8 @@
  * characters, a kv key in a trace), so a string that ends in a pattern's first MIN_PATTERN_CHARS or more
  * characters has that end redacted too — also when the shaping closed the cut text after it (`…`, `")`,
  * `").run()`: a trace's clipped span, a kv key or catalog ref quoted in a call's summary): a cut must
- * not leave most of a secret showing. Values shorter
- * than MIN_SECRET_BYTES are never set (limits.ts), and patterns shorter than MIN_PATTERN_CHARS are
- * skipped here: they would blank ordinary text.
+ * not leave most of a secret showing. Values shorter than MIN_SECRET_BYTES are never set (limits.ts),
+ * and patterns shorter than MIN_PATTERN_CHARS are skipped here: they would blank ordinary text.
  */
 
 import { MIN_SECRET_BYTES } from "@gadgets/workshop-shared/limits";

@@ -30,7 +30,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     // Reserved by the caller (SessionTarget.getAgent), which refuses past the live-object caps.
   }
 
-  /** The ref as called, and its cache key in this Worker isolate. */
+  /** The ref as called: its agent id or name, and its version when pinned. */
   #ref(): { ref: string; base: string; version: number | undefined } {
     // Checked on first use, not in getAgent: the stub is handed out at once so calls on it can be pipelined.
     return parseArgument(AgentRefSchema, this.ref);
