@@ -24,7 +24,7 @@ export default function DiffView(props: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const latest = useRef(props);
   latest.current = props;
-  const { path, theirs, mine } = props;
+  const { path, theirs } = props;
 
   useEffect(() => {
     defineWorkshopThemes();
@@ -36,8 +36,10 @@ export default function DiffView(props: DiffViewProps) {
       languageOf(path),
       monaco.Uri.parse(`inmemory://merge/${id}/theirs/${path}`),
     );
+    // The starting text only: the merge then lives in the model. Rebuilding the editor when the parent
+    // passes back the edited text would drop the person's cursor and focus mid-typing.
     const modified = monaco.editor.createModel(
-      mine,
+      latest.current.mine,
       languageOf(path),
       monaco.Uri.parse(`inmemory://merge/${id}/mine/${path}`),
     );
@@ -60,7 +62,7 @@ export default function DiffView(props: DiffViewProps) {
       original.dispose();
       modified.dispose();
     };
-  }, [path, theirs, mine]);
+  }, [path, theirs]);
 
   useEffect(() => {
     monaco.editor.setTheme(props.theme === "dark" ? EDITOR_THEME.dark : EDITOR_THEME.light);
