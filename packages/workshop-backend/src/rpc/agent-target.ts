@@ -15,8 +15,6 @@ import { latestAgentRef, launchRun, type RunContext, resolveAgentRef, SUPERSEDED
 import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 import { allowsAgent } from "./credentials.ts";
 
-type Resolved = PublishedVersion;
-
 export class AgentTarget extends RpcTarget implements Agent {
   #disposed = false;
 
@@ -37,12 +35,12 @@ export class AgentTarget extends RpcTarget implements Agent {
   }
 
   /** Whether the session's credential may run this agent (an API key may be limited to some). */
-  #allowed(agent: Resolved): boolean {
+  #allowed(agent: PublishedVersion): boolean {
     return !this.context.access || allowsAgent(this.context.access, agent);
   }
 
   /** The agent, refused when the session's API key is limited to other agents. */
-  #mayRun(agent: Resolved): Resolved {
+  #mayRun(agent: PublishedVersion): PublishedVersion {
     if (this.#allowed(agent)) return agent;
     throw codedError(
       "FORBIDDEN",
@@ -50,15 +48,15 @@ export class AgentTarget extends RpcTarget implements Agent {
     );
   }
 
-  async #resolve(): Promise<Resolved> {
+  async #resolve(): Promise<PublishedVersion> {
     const { ref, base, version } = this.#ref();
     const { workspaceId } = this.context;
     // A pinned version is read once; `name@N` is looked up, since the name may have moved.
     const cached = version === undefined ? undefined : knownVersion(workspaceId, base, version);
     if (cached) return this.#mayRun(cached);
-    let resolved: Resolved;
+    let resolved: PublishedVersion;
     try {
-      resolved = (await resolveAgentRef(this.context.store, ref)) as Resolved;
+      resolved = (await resolveAgentRef(this.context.store, ref)) as PublishedVersion;
     } catch (error) {
       if (errorCode(error) !== "AGENT_NOT_FOUND") throw error;
       throw codedError(
@@ -85,7 +83,7 @@ export class AgentTarget extends RpcTarget implements Agent {
     // A revoked key's stub runs nothing (run() comes through here too).
     await this.context.authorize?.();
     const listener = parseArgument(RunEventListenerSchema, onEvent);
-    const request = (agent: Resolved) => ({
+    const request = (agent: PublishedVersion) => ({
       source: { kind: "agent" as const, agentId: agent.agentId, version: agent.version },
       scope: agent.draftId,
       files: agent.files,
