@@ -87,6 +87,78 @@ describe("readEndpointRequest", () => {
     expect(JSON.stringify(read.recorded)).not.toMatch(/s3cret|abc|k1|k2/);
   });
 
+  it("redacts the credential names of other clouds, and a signed URL's signature only in a query", async () => {
+    const request = new Request(`${URL_BASE}?X-Amz-Signature=q1&sig=q2&code=q3&X-Amz-Date=20261203`, {
+      headers: {
+        "X-Functions-Key": "h1",
+        "Ocp-Apim-Subscription-Key": "h2",
+        "X-Access-Key": "h3",
+        "X-Hub-Signature-256": "sha256=00",
+      },
+    });
+    const read = await readEndpointRequest(request, "/");
+    if (!read.ok) throw new Error("refused");
+    expect(read.recorded.query).toEqual({
+      "X-Amz-Signature": REDACTED,
+      sig: REDACTED,
+      code: REDACTED,
+      "X-Amz-Date": "20261203",
+    });
+    expect(read.recorded.headers).toMatchObject({
+      "x-functions-key": REDACTED,
+      "ocp-apim-subscription-key": REDACTED,
+      "x-access-key": REDACTED,
+      "x-hub-signature-256": "sha256=00",
+    });
+    expect(JSON.stringify(read.recorded)).not.toMatch(/q1|q2|q3|h1|h2|h3/);
+  });
+
+  it("redacts credential fields of a JSON body at any depth and of a form body, and gives the gadget them whole", async () => {
+    const json = { user: "ann", auth: { token: "j1" }, items: [{ api_key: "j2", n: 1 }], password: { nested: "j3" } };
+    const jsonRead = await readEndpointRequest(
+      new Request(URL_BASE, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(json),
+      }),
+      "/",
+    );
+    if (!jsonRead.ok) throw new Error("refused");
+    expect(jsonRead.input.body).toEqual(json);
+    expect(jsonRead.recorded.body).toEqual({
+      user: "ann",
+      auth: REDACTED,
+      items: [{ api_key: REDACTED, n: 1 }],
+      password: REDACTED,
+    });
+    const form = "token=f1&text=hello+there&user_name=ann";
+    const formRead = await readEndpointRequest(
+      new Request(URL_BASE, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+        body: form,
+      }),
+      "/",
+    );
+    if (!formRead.ok) throw new Error("refused");
+    expect(formRead.input.body).toBe(form);
+    expect(formRead.recorded.body).toBe(`token=${encodeURIComponent(REDACTED)}&text=hello+there&user_name=ann`);
+    const plain = await readEndpointRequest(new Request(URL_BASE, { method: "POST", body: "a=1&b=2" }), "/");
+    expect(plain.ok && plain.recorded.body).toBe("a=1&b=2");
+  });
+
+  it("records no part of a JSON body nested too deep to walk, and still gives it to the gadget", async () => {
+    const depth = 200_000;
+    const text = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const read = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json" }, body: text }),
+      "/",
+    );
+    if (!read.ok) throw new Error("refused");
+    expect(Array.isArray(read.input.body)).toBe(true);
+    expect(read.recorded.body).toBe(REDACTED);
+  });
+
   it("keeps a query parameter named __proto__ as plain data", async () => {
     const read = await readEndpointRequest(new Request(`${URL_BASE}?__proto__=x&constructor=y`), "/");
     if (!read.ok) throw new Error("refused");
@@ -123,7 +195,10 @@ describe("isCredentialName", () => {
     "password",
     "key",
   ])("redacts %s", (name) => expect(isCredentialName(name)).toBe(true));
-  it.each(["content-type", "x-hub-signature-256", "page", "author", "keyboard"])("keeps %s", (name) =>
+  it.each(["content-type", "x-hub-signature-256", "page", "author", "keyboard"])("keeps the header %s", (name) =>
+    expect(isCredentialName(name, "header")).toBe(false),
+  );
+  it.each(["page", "author", "keyboard", "zip_code"])("keeps the field %s", (name) =>
     expect(isCredentialName(name)).toBe(false),
   );
 });

@@ -2,7 +2,8 @@
  * An HTTP request to an agent's endpoint as the agent's input (`EndpointRequest`): method, the path
  * below the endpoint, query, headers (lower-case names; never Cookie) and the body — JSON when the
  * content type says JSON and it parses, else text. What the run's record keeps is the same with the
- * values of credential headers and query parameters redacted: records are listed, shared and logged.
+ * values of credential headers, query parameters and JSON or form body fields redacted: records are
+ * listed, shared and logged.
  */
 
 import { pathShape } from "../url-shape.ts";
@@ -30,14 +31,45 @@ export const REDACTED = "[redacted]";
 /** Never part of the input: a browser sends the cookies of every port of the host (they are not per origin). */
 const DROPPED_HEADERS = new Set(["cookie", SOCKET_HEADER]);
 /** Names whose values are credentials, wherever they appear in a name (`x-api-key`, `access_token`, `client-secret`). */
-const CREDENTIAL_PARTS = ["authorization", "token", "secret", "password", "passwd", "apikey", "api-key", "api_key"];
+const CREDENTIAL_PARTS = [
+  "authorization",
+  "token",
+  "secret",
+  "password",
+  "passwd",
+  "passphrase",
+  "apikey",
+  "api-key",
+  "api_key",
+  "accesskey",
+  "access-key",
+  "access_key",
+  "private-key",
+  "private_key",
+  // Azure Functions' `x-functions-key`, API Management's `ocp-apim-subscription-key`.
+  "functions-key",
+  "subscription-key",
+];
 /** Whole names that are credentials (`?key=` of many APIs, `X-Auth`). */
 const CREDENTIAL_NAMES = new Set(["auth", "key", "x-auth"]);
+/**
+ * In a query or a form only: a signed URL's signature is its credential (S3's `X-Amz-Signature`, a SAS
+ * `sig`), as is an OAuth or Azure Functions `code`. A signature header (`X-Hub-Signature-256`) is bound
+ * to its body and is kept: it is what a webhook's author debugs.
+ */
+const QUERY_CREDENTIAL_PARTS = ["signature"];
+const QUERY_CREDENTIAL_NAMES = new Set(["sig", "code"]);
 
-/** Whether the value of a header or query parameter named `name` is kept out of records. */
-export function isCredentialName(name: string): boolean {
+/**
+ * Whether the value of a header (`in: "header"`) or of a query parameter, form field or JSON body key
+ * (`in: "field"`) named `name` is kept out of records.
+ */
+export function isCredentialName(name: string, where: "header" | "field" = "field"): boolean {
   const lower = name.toLowerCase();
-  return CREDENTIAL_NAMES.has(lower) || CREDENTIAL_PARTS.some((part) => lower.includes(part));
+  if (CREDENTIAL_NAMES.has(lower) || CREDENTIAL_PARTS.some((part) => lower.includes(part))) return true;
+  return (
+    where === "field" && (QUERY_CREDENTIAL_NAMES.has(lower) || QUERY_CREDENTIAL_PARTS.some((p) => lower.includes(p)))
+  );
 }
 
 export type ReadEndpointRequest =
@@ -61,17 +93,45 @@ function isJsonType(contentType: string | null): boolean {
   return type === "application/json" || type === "text/json" || type.endsWith("+json");
 }
 
-function bodyValue(bytes: Uint8Array, contentType: string | null): JsonValue {
-  if (bytes.byteLength === 0) return null;
+function isFormType(contentType: string | null): boolean {
+  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+/** The body as the gadget reads it and as its record keeps it: credential fields of a JSON or form body redacted. */
+function bodyValues(bytes: Uint8Array, contentType: string | null): { body: JsonValue; recorded: JsonValue } {
+  if (bytes.byteLength === 0) return { body: null, recorded: null };
   const text = new TextDecoder().decode(bytes);
   if (isJsonType(contentType)) {
+    let body: JsonValue;
     try {
-      return JSON.parse(text) as JsonValue;
+      body = JSON.parse(text) as JsonValue;
     } catch {
       // Not JSON after all: the gadget gets the text and can say what is wrong with it.
+      return { body: text, recorded: text };
+    }
+    try {
+      // A second parse, so the gadget's copy is untouched; at any depth (`{"auth": {"token": …}}`).
+      const recorded = JSON.parse(text, (key, value: unknown) =>
+        key !== "" && isCredentialName(key) ? REDACTED : value,
+      ) as JsonValue;
+      return { body, recorded };
+    } catch {
+      // Nested past what the reviver's recursion takes: the record keeps nothing of it rather than a secret.
+      return { body, recorded: REDACTED };
     }
   }
-  return text;
+  if (isFormType(contentType)) {
+    const fields = new URLSearchParams(text);
+    let redacted = false;
+    for (const name of new Set(fields.keys())) {
+      if (!isCredentialName(name)) continue;
+      fields.set(name, REDACTED);
+      redacted = true;
+    }
+    // Untouched when nothing was redacted: the record shows the body as it was encoded.
+    return { body: text, recorded: redacted ? fields.toString() : text };
+  }
+  return { body: text, recorded: text };
 }
 
 /**
@@ -97,14 +157,14 @@ export async function readEndpointRequest(request: Request, path: string): Promi
     setOwn(headers, name, value);
     // The caller's address is the gadget's to read, not the record's: a record can be shared.
     if (CALLER_ADDRESS_HEADERS.has(name)) continue;
-    setOwn(recordedHeaders, name, isCredentialName(name) ? REDACTED : value);
+    setOwn(recordedHeaders, name, isCredentialName(name, "header") ? REDACTED : value);
   }
-  const body = bodyValue(bytes, request.headers.get("content-type"));
+  const { body, recorded } = bodyValues(bytes, request.headers.get("content-type"));
   const method = request.method.toUpperCase();
   return {
     ok: true,
     input: { method, path, query, headers, body },
     // A path may carry a credential too (`/bot<token>/send`): the record keeps its shape, as the trigger does.
-    recorded: { method, path: pathShape(path), query: recordedQuery, headers: recordedHeaders, body },
+    recorded: { method, path: pathShape(path), query: recordedQuery, headers: recordedHeaders, body: recorded },
   };
 }
