@@ -43,4 +43,9 @@ export interface Executor {
    * otherwise wait for. Optional, and never fails.
    */
   prepare?(): void;
+  /**
+   * Calls still in flight for runs already answered as ended, where the executor cannot stop them (a
+   * Worker Loader isolate awaiting something): they count against the connection's run slots.
+   */
+  lingering?(): number;
 }

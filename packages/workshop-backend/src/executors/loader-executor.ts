@@ -3,6 +3,8 @@
  * network (`globalOutbound: null`), only the env it is given, and `limits.cpuMs` for the platform to
  * enforce. On Cloudflare that is the whole story; locally workerd enforces no limit, so a deadline here
  * can only end the *wait* for an asynchronous run — synchronous runaway code needs the runner pool.
+ * A call whose run was ended (cancelled, past its deadline) is not stopped by that, so it is counted
+ * until it settles (`lingering`): the platform bounds the isolate calls in flight per request.
  */
 
 import { HARNESS_ENTRYPOINT, type HarnessEntrypoint } from "../isolate/harness/contract.ts";
@@ -40,6 +42,7 @@ export class LoaderExecutor implements Executor {
   readonly #loader: WorkerLoader;
   readonly #channel: "rpc" | "stdout";
   readonly #codeCache: CodeCache | undefined;
+  #lingering = 0;
 
   constructor(options: LoaderExecutorOptions) {
     this.#loader = options.loader;
@@ -59,6 +62,20 @@ export class LoaderExecutor implements Executor {
       };
     const { eventLines: _lines, ...result } = reply;
     return result;
+  }
+
+  /** Isolate calls still in flight whose runs have already been answered as ended. */
+  lingering(): number {
+    return this.#lingering;
+  }
+
+  /** Counts `call` until it settles: its run was answered without it. */
+  #outlive(call: Promise<unknown>): void {
+    this.#lingering++;
+    const settle = () => {
+      this.#lingering--;
+    };
+    call.then(settle, settle);
   }
 
   /** Whether a job referencing `hash` only would find its code here. */
@@ -91,21 +108,22 @@ export class LoaderExecutor implements Executor {
       onAbort = () => resolve(abortResult(signal));
       signal.addEventListener("abort", onAbort, { once: true });
     });
+    let settled = false;
+    const call = entrypoint
+      .run(
+        request.payload,
+        sink,
+        request.runId,
+        request.grants,
+        // The harness builds env from the grants alone: with none, nothing could call out.
+        hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
+        request.secrets ?? null,
+      )
+      .finally(() => {
+        settled = true;
+      });
     try {
-      return await Promise.race([
-        entrypoint
-          .run(
-            request.payload,
-            sink,
-            request.runId,
-            request.grants,
-            // The harness builds env from the grants alone: with none, nothing could call out.
-            hasGrants(request.grants) ? new CapabilityTarget(request.capabilities) : null,
-            request.secrets ?? null,
-          )
-          .then(readHarnessReply),
-        aborted,
-      ]);
+      return await Promise.race([call.then(readHarnessReply), aborted]);
     } catch (thrown) {
       // The runtime itself failed the call: exceeded CPU on Cloudflare, or the isolate could not load.
       const message = thrown instanceof Error ? thrown.message : String(thrown);
@@ -135,6 +153,7 @@ export class LoaderExecutor implements Executor {
       };
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);
+      if (!settled) this.#outlive(call);
     }
   }
 }

@@ -99,7 +99,7 @@ export class Connection {
    * to, across all its connections) is at its limit.
    */
   acquireRunSlot(runId: string, workspaceId?: string): AbortController | undefined {
-    if (this.runs.size >= MAX_CONCURRENT_RUNS_PER_SESSION) return undefined;
+    if (this.#sessionFull()) return undefined;
     if (workspaceId !== undefined) {
       const running = runsByWorkspace.get(workspaceId) ?? 0;
       if (running >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
@@ -123,9 +123,19 @@ export class Connection {
     else runsByWorkspace.delete(workspaceId);
   }
 
+  /** Runs in flight, and ended runs whose isolate calls have not yet settled: both hold one of the request's. */
+  #sessionFull(): boolean {
+    return this.runs.size + (this.executor.lingering?.() ?? 0) >= MAX_CONCURRENT_RUNS_PER_SESSION;
+  }
+
   busyMessage(workspaceId?: string): string {
-    if (this.runs.size < MAX_CONCURRENT_RUNS_PER_SESSION && workspaceId !== undefined)
+    if (!this.#sessionFull() && workspaceId !== undefined)
       return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
-    return `This session already has ${MAX_CONCURRENT_RUNS_PER_SESSION} runs in flight, the limit. Wait for one to finish, or open another session.`;
+    const lingering = this.executor.lingering?.() ?? 0;
+    const still =
+      lingering > 0
+        ? ` (${lingering} of them ended but their code is still settling: an awaited timer or promise keeps it going)`
+        : "";
+    return `This session already has ${MAX_CONCURRENT_RUNS_PER_SESSION} runs in flight${still}, the limit. Wait for one to finish, or open another session.`;
   }
 }

@@ -1,0 +1,38 @@
+import { MAX_CONCURRENT_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
+import { expect, it } from "vitest";
+import type { Env } from "../env.ts";
+import type { HarnessReply } from "../isolate/harness/contract.ts";
+import type { Overseer } from "../overseer.ts";
+import { Connection } from "./connection.ts";
+
+it("keeps a run slot taken while an ended run's isolate call is still in flight", async () => {
+  const answers: Array<(reply: HarnessReply) => void> = [];
+  const loader = {
+    get: () => ({
+      getEntrypoint: () => ({ run: () => new Promise<HarnessReply>((resolve) => answers.push(resolve)) }),
+    }),
+  };
+  const connection = new Connection({ LOADER: loader } as unknown as Env, {} as Overseer, "client");
+  const stop = new AbortController();
+  const ignore = () => {};
+  const ended = connection.executor.execute({
+    runId: "r0",
+    workspaceId: "ws",
+    grants: {},
+    isolateKey: "ws:h",
+    gadget: { hash: "h", mainModule: "main.js", modules: { "main.js": "" } },
+    payload: null,
+    limits: { cpuMs: 1000, timeoutMs: 1000 },
+    signal: stop.signal,
+    sink: { started: ignore, log: ignore, error: ignore, events: ignore, dropped: ignore },
+  });
+  stop.abort({ kind: "timeout", message: "Too long." });
+  await ended;
+
+  for (let i = 1; i < MAX_CONCURRENT_RUNS_PER_SESSION; i++) expect(connection.acquireRunSlot(`r${i}`)).toBeDefined();
+  expect(connection.acquireRunSlot("one-more")).toBeUndefined();
+  expect(connection.busyMessage()).toContain("1 of them ended but their code is still settling");
+
+  answers[0]?.({ status: "ok", json: "null" } as HarnessReply);
+  await expect.poll(() => connection.acquireRunSlot("one-more")).toBeDefined();
+});
