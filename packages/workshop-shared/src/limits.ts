@@ -415,6 +415,11 @@ export const MAX_CRON_EXPRESSION_LENGTH = 200;
  * leaves most of the workspace's own run cap (MAX_CONCURRENT_RUNS_PER_WORKSPACE) to its sessions.
  */
 export const MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE = 8;
+/**
+ * Runs (catalog calls included) that a workspace's schedule firings have in flight together. They start
+ * in the workspace's storage object, and Cloudflare allows 10 Dynamic Workers in flight per object.
+ */
+export const MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE = 10;
 
 // ----- HTTP endpoints of published agents (`triggers.http`): `/h/<endpoint>/…` on the gadget origin.
 

@@ -4,6 +4,7 @@ import type { Env } from "../env.ts";
 import type { HarnessReply } from "../isolate/harness/contract.ts";
 import type { Overseer } from "../overseer.ts";
 import { Connection } from "./connection.ts";
+import { SharedRunSlots } from "./shared-run-slots.ts";
 
 it("keeps a run slot taken while an ended run's isolate call is still in flight", async () => {
   const answers: Array<(reply: HarnessReply) => void> = [];
@@ -35,4 +36,21 @@ it("keeps a run slot taken while an ended run's isolate call is still in flight"
 
   answers[0]?.({ status: "ok", json: "null" } as HarnessReply);
   await expect.poll(() => connection.acquireRunSlot("one-more")).toBeDefined();
+});
+
+it("refuses a run when the slots its connection shares with others are taken, and frees them as runs end", () => {
+  const env = { LOADER: {} } as unknown as Env;
+  const slots = new SharedRunSlots(MAX_CONCURRENT_RUNS_PER_SESSION + 1);
+  const first = new Connection(env, {} as Overseer, "schedule", undefined, slots);
+  const second = new Connection(env, {} as Overseer, "schedule", undefined, slots);
+  for (let i = 0; i < MAX_CONCURRENT_RUNS_PER_SESSION; i++) expect(first.acquireRunSlot(`a${i}`)).toBeDefined();
+  expect(second.acquireRunSlot("b0")).toBeDefined();
+  expect(second.acquireRunSlot("b1")).toBeUndefined();
+  expect(second.busyMessage("ws")).toContain("the most its storage object may run at once");
+
+  first.releaseRunSlot("a0");
+  first.close();
+  expect(second.acquireRunSlot("b1")).toBeDefined();
+  for (let i = 1; i < MAX_CONCURRENT_RUNS_PER_SESSION; i++) first.releaseRunSlot(`a${i}`);
+  expect(slots.inFlight()).toBe(2);
 });

@@ -19,13 +19,14 @@ import { PoolExecutor } from "@gadgets/workshop-pool/worker";
 import { randomId } from "../storage/ids.ts";
 import { type LiveKind, LiveObjects } from "./live-objects.ts";
 import { RateLimiter } from "./rate-limiter.ts";
+import type { SharedRunSlots, SlotHolder } from "./shared-run-slots.ts";
 import type { Overseer } from "../overseer.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
 
 /** Runs in flight per workspace, over all connections of this Worker isolate. */
 const runsByWorkspace = new Map<string, number>();
 
-export class Connection {
+export class Connection implements SlotHolder {
   /** Random, so anonymous isolates of different connections never share a key. */
   readonly id = randomId();
   readonly stats: ConnectionStats = { sessions: 0, agents: 0, runs: 0, links: 0 };
@@ -45,6 +46,7 @@ export class Connection {
   readonly #runWorkspaces = new Map<string, string>();
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
+  closed = false;
 
   constructor(
     readonly env: Env,
@@ -56,15 +58,19 @@ export class Connection {
      * disconnect still ends, and its record is still written.
      */
     readonly waitUntil: (work: Promise<unknown>) => void = () => {},
+    /** Slots this connection shares with others of the same platform context (schedule-dispatcher.ts). */
+    private readonly shared?: SharedRunSlots,
   ) {
     this.executor =
       env.RUNNER_POOL_URL && env.RUNNER_POOL_SECRET
         ? new PoolExecutor({ url: env.RUNNER_POOL_URL, secret: env.RUNNER_POOL_SECRET })
         : new LoaderExecutor({ loader: env.LOADER });
+    shared?.join(this);
   }
 
   /** The client went away: stop its runs and release what the connection holds. */
   close(): void {
+    this.closed = true;
     for (const controller of this.runs.values())
       controller.abort({ kind: "cancelled", message: "The client disconnected." });
     this.executor[Symbol.dispose]?.();
@@ -124,11 +130,17 @@ export class Connection {
   }
 
   /** Runs in flight, and ended runs whose isolate calls have not yet settled: both hold one of the request's. */
+  inFlight(): number {
+    return this.runs.size + (this.executor.lingering?.() ?? 0);
+  }
+
   #sessionFull(): boolean {
-    return this.runs.size + (this.executor.lingering?.() ?? 0) >= MAX_CONCURRENT_RUNS_PER_SESSION;
+    return this.inFlight() >= MAX_CONCURRENT_RUNS_PER_SESSION || this.shared?.full() === true;
   }
 
   busyMessage(workspaceId?: string): string {
+    if (this.inFlight() < MAX_CONCURRENT_RUNS_PER_SESSION && this.shared?.full())
+      return `This workspace's schedules have ${this.shared.cap} runs in flight (catalog calls included), the most its storage object may run at once. Wait for some to finish, or spread the schedules over the hour.`;
     if (!this.#sessionFull() && workspaceId !== undefined)
       return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
     const lingering = this.executor.lingering?.() ?? 0;

@@ -12,6 +12,7 @@ import { Connection } from "./connection.ts";
 import { checkDiskForWrite } from "./disk-guard.ts";
 import { launchRun, type RunContext } from "./run-launcher.ts";
 import { RunRecordWriter } from "./run-record-writer.ts";
+import type { SharedRunSlots } from "./shared-run-slots.ts";
 
 export interface TriggeredRun {
   env: Env;
@@ -32,12 +33,14 @@ export interface TriggeredRun {
   waitUntil(work: Promise<unknown>): void;
   listener?: RunEventListener;
   signal?: AbortSignal;
+  /** Slots shared with the other runs of the same platform context (a store's schedule firings). */
+  slots?: SharedRunSlots;
 }
 
 export async function runTriggered(run: TriggeredRun): Promise<RunOutcome> {
   const receivedAt = Date.now();
   const { settings } = await run.store.openSession();
-  const connection = new Connection(run.env, run.overseer, run.client, run.waitUntil);
+  const connection = new Connection(run.env, run.overseer, run.client, run.waitUntil, run.slots);
   const records = new RunRecordWriter(run.store, () => checkDiskForWrite(run.env));
   const context: RunContext = {
     connection,

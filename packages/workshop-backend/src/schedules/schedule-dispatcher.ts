@@ -13,9 +13,13 @@
 import { createErrorReporter, describeThrown, type ErrorReport } from "@gadgets/backend-utils/error-reporting";
 import { createLogger } from "@gadgets/backend-utils/logger";
 import type { JsonValue } from "@gadgets/workshop-shared/api";
-import { MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE } from "@gadgets/workshop-shared/limits";
+import {
+  MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE,
+  MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE,
+} from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
 import { Overseer } from "../overseer.ts";
+import { SharedRunSlots } from "../rpc/shared-run-slots.ts";
 import { runTriggered } from "../rpc/trigger-runs.ts";
 import type { DueSchedule, ScheduleOutcome, ScheduleTable } from "../storage/schedule-table.ts";
 import type { ResolvedAgent, WorkspaceStore } from "../storage/workspace-store.ts";
@@ -50,6 +54,8 @@ export function firingInput(schedule: string, scheduledAt: number): JsonValue {
 
 export class ScheduleDispatcher {
   readonly #queue = new FiringQueue(MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE);
+  /** Every firing's connection, nested calls and all, counts here: they share the object's Dynamic Workers. */
+  readonly #slots = new SharedRunSlots(MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE);
   #overseer: Overseer | undefined;
 
   constructor(private readonly host: ScheduleHost) {}
@@ -107,6 +113,7 @@ export class ScheduleDispatcher {
         trigger: { kind: "schedule", schedule: text, scheduledAt },
         client: "schedule",
         waitUntil: (work) => host.waitUntil(work),
+        slots: this.#slots,
       });
       outcome = result.status === "ok" ? "ok" : result.kind;
     } catch (error) {
