@@ -97,8 +97,17 @@ const declarations = dtsBundleGenerator.generateDtsBundle(
   })),
   { preferredConfigPath: join(root, "tsconfig.json") },
 );
+/**
+ * capnweb's `Unstubify` spreads `Unstubify<Tail>` into a tuple, and that type is a union with a Promise
+ * in it: a consumer's TypeScript that checks library types refuses it (TS2574, "A rest element type must
+ * be an array type"). Mapped element by element, the tail means what it says and checks.
+ */
+function checkableTupleRests(text: string): string {
+  return text.replaceAll("...Unstubify<Tail>", "...{ [I in keyof Tail]: Unstubify<Tail[I]> }");
+}
+
 typeFiles.forEach((file, index) => {
-  const text = declarations[index] ?? "";
+  const text = checkableTupleRests(declarations[index] ?? "");
   // Types left importing a package would need it installed: every one must be inlined above.
   const outside = /^(?:import|export)\b[^;]*\bfrom\s+"([^".][^"]*)"/m.exec(text)?.[1];
   if (outside) throw new Error(`${file} imports types from ${outside}, which an installed package would not have.`);
