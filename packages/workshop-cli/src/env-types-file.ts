@@ -2,7 +2,7 @@
  * `gadget-env.d.ts`: the types of `env` for a gadget's grants, so the user's own editor completes what
  * the manifest grants (and flags what it does not), as the IDE's editor does — with the catalog granted,
  * `env.catalog.get("name")` typed from the workspace's published agents. `gadgets init` writes it; `run`
- * and `dev` rewrite it when the grants in gadget.json or the published agents change.
+ * and `dev` write it again when the grants in gadget.json or the published agents change, or when it is missing.
  */
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -31,13 +31,21 @@ export async function typedAgents(open: OpenSession, grants: GadgetGrants): Prom
   }
 }
 
-/** Rewrites the types file when it exists and no longer matches the grants and agents; true when it did. */
+/**
+ * Writes the types file when it is missing or no longer matches the grants and agents; true when it did.
+ * A folder that came without it (cloned, the file gitignored) gets it on its first run, as `init` writes it.
+ */
 export function refreshEnvTypes(root: string, grants: GadgetGrants, agents: readonly AgentSummary[] = []): boolean {
+  // A link there (a cloned folder's, dangling or not) is not the file this writes: nothing is written through it.
+  if (!linkFreePath(root, ENV_TYPES_FILE)) return false;
   const path = join(root, ENV_TYPES_FILE);
-  // A link there (a cloned folder's) is not the file this writes: nothing is written through it.
-  if (!existsSync(path) || !linkFreePath(root, ENV_TYPES_FILE)) return false;
   const wanted = envTypesText(grants, agents);
-  if (readFileSync(path, "utf8") === wanted) return false;
-  writeFileSync(path, wanted);
-  return true;
+  try {
+    if (existsSync(path) && readFileSync(path, "utf8") === wanted) return false;
+    writeFileSync(path, wanted);
+    return true;
+  } catch {
+    // The file is only for the editor: a folder it cannot be written to (a read-only checkout in CI) still runs.
+    return false;
+  }
 }

@@ -41,6 +41,32 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** Each code in a few words, for `gadgets --help`; keyed by the table's names, so no code can be left out. */
+const EXIT_WORDS: Record<keyof typeof EXIT, string> = {
+  ok: "ok",
+  user: "the gadget threw",
+  usage: "bad command line",
+  invalid: "invalid gadget or payload",
+  timeout: "timeout",
+  cpu: "cpu",
+  memory: "memory",
+  cancelled: "cancelled",
+  busy: "busy",
+  testsFailed: "a test case failed (test, publish)",
+  unreachable: "Workshop unreachable",
+  auth: "token or key refused or missing",
+  notFound: "not found",
+  internal: "internal error",
+};
+
+/** Every exit code with its words, lowest first: `0 ok`, `1 the gadget threw`, … */
+export function exitCodeWords(): string[] {
+  return Object.entries(EXIT_WORDS)
+    .map(([name, words]) => ({ code: EXIT[name as keyof typeof EXIT], words }))
+    .sort((a, b) => a.code - b.code)
+    .map(({ code, words }) => `${code} ${words}`);
+}
+
 /** The exit code for how a run ended. */
 export function exitCodeFor(outcome: RunOutcome): ExitCode {
   return outcome.status === "ok" ? EXIT.ok : EXIT[outcome.kind];

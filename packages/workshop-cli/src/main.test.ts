@@ -20,4 +20,12 @@ describe("main", () => {
     expect(refused.stderr).toContain('Unknown command "\\u001b]52;c;');
     expect(steeringCharacters(refused.stderr + refused.stdout, true)).toEqual([]);
   });
+
+  it("lists every exit code of the table in --help, each once", async () => {
+    const help = await mainWith(["--help"]);
+    expect(help.code).toBe(EXIT.ok);
+    const listed = help.stdout.slice(help.stdout.indexOf("Exit codes:")).replaceAll("\n", " ");
+    for (const code of Object.values(EXIT)) expect(listed.match(new RegExp(`(^|, |: )${code} `, "g"))).toHaveLength(1);
+    expect(help.stdout).toContain("9 a test case failed");
+  });
 });

@@ -27,7 +27,7 @@ import { share } from "./commands/share.ts";
 import { test } from "./commands/test.ts";
 import { whoami } from "./commands/whoami.ts";
 import { type ConnectionFlags, resolveTarget } from "./connection.ts";
-import { EXIT, type ExitCode } from "./exit-codes.ts";
+import { EXIT, type ExitCode, exitCodeWords } from "./exit-codes.ts";
 import type { OutputStreams } from "./run-printer.ts";
 import { colorsWanted, painter } from "./terminal-style.ts";
 import { escapeControls, escapeControlsButColours } from "./terminal-text.ts";
@@ -70,10 +70,24 @@ Every command takes --url URL (else WORKSHOP_URL, else the last login, else http
 --token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login; an API key gk_… works too,
 within its scope), --color / --no-color.
 
-Exit codes: 0 ok, 1 the gadget threw, 2 bad command line, 3 invalid gadget or payload, 4 timeout,
-5 cpu, 6 memory, 7 cancelled, 8 busy, 10 Workshop unreachable, 11 token or key refused or missing,
-12 not found, 70 internal error.
+${wrapped(`Exit codes: ${exitCodeWords().join(", ")}.`)}
 `;
+}
+
+/** Help text is kept to this many columns, as the lines written out above are. */
+const HELP_WIDTH = 105;
+
+/** Text broken between words into lines of at most HELP_WIDTH characters. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && `${line} ${word}`.length > HELP_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join("\n");
 }
 
 function version(): string {

@@ -142,6 +142,69 @@ describe("RunPrinter", () => {
     expect(JSON.parse(json.out.stdout)).toMatchObject({ depth: 1, table: { columns: ["name"] } });
   });
 
+  it("marks the lines, errors and traces an agent the run called wrote with that agent's name", () => {
+    const from = { runId: "nested", agent: "weather" };
+    const { printer, out } = printerFor(false);
+    printer.onEvent({ type: "log", runId: "r", seq: 0, t: 1, level: "info", values: [{ t: "string", v: "own" }] });
+    printer.onEvent({
+      type: "log",
+      runId: "r",
+      seq: 1,
+      t: 2,
+      level: "info",
+      values: [{ t: "string", v: "sunny" }],
+      depth: 1,
+      from,
+    });
+    printer.onEvent({ type: "error", runId: "r", seq: 2, t: 3, error: ERROR, uncaught: false, from });
+    printer.onEvent({
+      type: "trace",
+      runId: "r",
+      seq: 3,
+      t: 4,
+      capability: "kv",
+      ok: true,
+      ms: 1,
+      summary: "get k",
+      from,
+    });
+    const lines = out.stderr.split("\n");
+    expect(lines[0]).toBe("     1ms info  own");
+    expect(lines[1]).toBe("     2ms info  [weather]   sunny");
+    expect(lines[2]).toBe("     3ms error [weather]");
+    expect(lines).toContain("     4ms kv    [weather] ✓ get k (1 ms)");
+    // A name is data from the Workshop like the rest: escaped, and painted only with colours on.
+    const colored = printerFor(false, true);
+    colored.printer.onEvent({
+      type: "log",
+      runId: "r",
+      seq: 0,
+      t: 1,
+      level: "log",
+      values: [{ t: "string", v: "x" }],
+      from: { runId: "nested", agent: ATTACKS.title },
+    });
+    expect(steeringCharacters(colored.out.stderr, true)).toEqual([]);
+    expect(colored.out.stderr).toContain("\u001b[34m[");
+  });
+
+  it("lines a called agent's table up under its first line, past the agent's name", () => {
+    const { printer, out } = printerFor(false);
+    printer.onEvent({
+      type: "log",
+      runId: "r",
+      seq: 0,
+      t: 5,
+      level: "log",
+      values: [{ t: "array", length: 1, items: [{ t: "number", v: 7 }] }],
+      table: { columns: [] },
+      from: { runId: "nested", agent: "ab" },
+    });
+    const [first = "", second = ""] = out.stderr.split("\n");
+    expect(first).toBe("     5ms log   [ab] ┌─────────┬────────┐");
+    expect(second.indexOf("│")).toBe(first.indexOf("┌"));
+  });
+
   it("prints the result as JSON on stdout", () => {
     const { printer, out } = printerFor(false);
     printer.finish({ status: "ok", runId: "r", result: { a: [1] }, timings });

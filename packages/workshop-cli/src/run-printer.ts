@@ -10,6 +10,7 @@
 import { join, relative } from "node:path";
 import {
   consoleTable,
+  type EventSource,
   type GadgetFile,
   type LogLevel,
   type RunErrorInfo,
@@ -90,6 +91,16 @@ export class RunPrinter {
     return escapeControls(this.localStack(text));
   }
 
+  /**
+   * `[agent] ` before a line an agent this run called wrote, as the IDE's console badges it, so its lines
+   * are not taken for the gadget's own; the plain text too, for lining up what stands under it.
+   */
+  #from(from: EventSource | undefined): { painted: string; plain: string } {
+    if (!from) return { painted: "", plain: "" };
+    const label = `[${escapeControls(from.agent)}]`;
+    return { painted: `${this.#options.paint.paint("blue", label)} `, plain: `${label} ` };
+  }
+
   #err(text: string): void {
     this.#options.streams.stderr.write(`${text}\n`);
   }
@@ -111,13 +122,16 @@ export class RunPrinter {
           ? formatConsoleTable(table).join("\n")
           : formatConsoleValues(event.values, paint.enabled, this.localStack);
         const level = paint.paint(LEVEL_STYLE[event.level], event.level.padEnd(5));
-        // A table's lines stand under its first, past the time and level.
-        const under = table ? " ".repeat(`${String(event.t).padStart(6)}ms `.length + 6) : "";
-        this.#err(`${at} ${level} ${indent}${text.replaceAll("\n", `\n${under}${indent}`)}`);
+        const from = this.#from(event.from);
+        // A table's lines stand under its first, past the time, level and agent.
+        const under = table ? " ".repeat(`${String(event.t).padStart(6)}ms `.length + 6 + from.plain.length) : "";
+        this.#err(`${at} ${level} ${from.painted}${indent}${text.replaceAll("\n", `\n${under}${indent}`)}`);
         return;
       }
       case "error":
-        this.#err(`${at} ${paint.paint("red", event.uncaught ? "uncaught" : "error")}`);
+        this.#err(
+          `${at} ${paint.paint("red", event.uncaught ? "uncaught" : "error")} ${this.#from(event.from).painted}`.trimEnd(),
+        );
         this.#printError(event.error);
         return;
       case "dropped":
@@ -128,7 +142,7 @@ export class RunPrinter {
       case "trace": {
         const mark = event.ok ? paint.paint("green", "✓") : paint.paint("red", "✗");
         this.#err(
-          `${at} ${paint.paint("magenta", escapeControls(event.capability).padEnd(5))} ${mark} ${escapeControls(event.summary)} (${event.ms} ms)`,
+          `${at} ${paint.paint("magenta", escapeControls(event.capability).padEnd(5))} ${this.#from(event.from).painted}${mark} ${escapeControls(event.summary)} (${event.ms} ms)`,
         );
         return;
       }

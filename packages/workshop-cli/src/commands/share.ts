@@ -3,12 +3,12 @@
  * and the payload), and the /r/ link of the latest run of those same files, when there is one.
  */
 
-import { MAX_LIST_LIMIT } from "@gadgets/workshop-shared";
 import { type Command, type CommandContext, flagString, INPUT_OPTIONS, JSON_OPTION } from "../command.ts";
 import { openSession } from "../connection.ts";
 import { syncDraft } from "../draft-sync.ts";
 import { EXIT, type ExitCode } from "../exit-codes.ts";
 import { readGadgetFolder } from "../gadget-folder.ts";
+import { latestDraftRun } from "../latest-draft-run.ts";
 import { readPayload } from "../payload-input.ts";
 import { recordUrl, shareUrl } from "../share-links.ts";
 
@@ -27,11 +27,7 @@ async function run(context: CommandContext): Promise<ExitCode> {
     try {
       const draft = await syncDraft(open.session, folder);
       snapshot = shareUrl(target.url, (await open.session.shareDraft(draft.draftId, payload)).shareId);
-      const runs = await open.session.listRuns(MAX_LIST_LIMIT);
-      const latest = runs.find(
-        (run) =>
-          run.source.kind === "draft" && run.source.draftId === draft.draftId && run.source.version === draft.version,
-      );
+      const latest = await latestDraftRun(open.session, draft);
       if (latest) record = recordUrl(target.url, (await open.session.shareRun(latest.runId)).recordId);
     } catch (error) {
       throw open.failure(error, EXIT.invalid);
