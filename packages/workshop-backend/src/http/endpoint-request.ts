@@ -87,14 +87,19 @@ const tooLarge = (): ReadEndpointRequest => ({
   message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
 });
 
+/** A Content-Type's media type, lower-case, its parameters (`; charset=…`) aside. */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
 /** `application/json`, `application/problem+json`, `text/json`…, parameters aside. */
 function isJsonType(contentType: string | null): boolean {
-  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = mediaType(contentType);
   return type === "application/json" || type === "text/json" || type.endsWith("+json");
 }
 
 function isFormType(contentType: string | null): boolean {
-  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  return mediaType(contentType) === "application/x-www-form-urlencoded";
 }
 
 /** The body as the gadget reads it and as its record keeps it: credential fields of a JSON or form body redacted. */
