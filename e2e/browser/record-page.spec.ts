@@ -1,3 +1,4 @@
+import { withWorkspace } from "./api-helpers.ts";
 import { expect, newDraft, replaceEditorText, test } from "./fixtures.ts";
 
 test("/r/ says up front that capabilities can't be replayed, shows when the run happened, and forks", async ({
@@ -28,4 +29,54 @@ test("/r/ says up front that capabilities can't be replayed, shows when the run 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator(".monaco-editor .view-lines").first()).toBeVisible();
   await expect(page.getByTestId("save-state")).toContainText("saved #1");
+});
+
+test("/r/ warns before Fork which secrets the copy needs and where it may send them, in the words /s/ uses", async ({
+  page,
+}) => {
+  const grants = {
+    secrets: ["API_TOKEN"],
+    fetch: {
+      hosts: ["api.example.com", "cdn.example.com"],
+      headers: { "api.example.com": { Authorization: "Bearer {{GITHUB_TOKEN}}" } },
+    },
+  };
+  const { recordId, shareId } = await withWorkspace(async (session) => {
+    const draft = await session.createDraft({
+      files: [
+        { path: "gadget.json", content: JSON.stringify({ name: "keyed", entry: "index.ts", grants }) },
+        { path: "index.ts", content: `export default { async run() { return "fetched nothing"; } };\n` },
+      ],
+    });
+    const outcome = await session.runDraft(draft.id, null);
+    const { recordId } = await session.shareRun(outcome.runId);
+    return { recordId, shareId: (await session.shareDraft(draft.id, null)).shareId };
+  });
+
+  await page.goto(`/s/${shareId}`);
+  const shareNote = page.getByTestId("fork-secrets-notice");
+  await expect(shareNote).toContainText(
+    "may fetch from api.example.com (with secrets in the headers), cdn.example.com.",
+  );
+  const words = (await shareNote.textContent()) ?? "";
+
+  await page.goto(`/r/${recordId}`);
+  const note = page.getByTestId("fork-secrets-notice");
+  await expect(note).toHaveText(words);
+  await expect(note).toContainText("set API_TOKEN, GITHUB_TOKEN in your workspace (Manage secrets…)");
+  const fork = page.getByRole("button", { name: "Fork", exact: true });
+  await expect(fork).toHaveAccessibleDescription(words);
+  await fork.click();
+  await expect(page.getByTestId("fork-done")).toContainText("Forked into your workspace");
+
+  // The copy indeed arrives without them: the IDE lists both as not set.
+  await page.getByRole("button", { name: "Open in Workshop" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const granted = page.getByTestId("granted-secrets");
+  await expect(granted.getByRole("listitem").filter({ hasText: "API_TOKEN" })).toContainText(
+    "not set in this workspace",
+  );
+  await expect(granted.getByRole("listitem").filter({ hasText: "GITHUB_TOKEN" })).toContainText(
+    "not set in this workspace",
+  );
 });

@@ -9,8 +9,10 @@ import { useForkRecord } from "../hooks/use-fork-record.ts";
 import { useRunAgain } from "../hooks/use-run-again.ts";
 import { useTheme } from "../hooks/use-theme.ts";
 import { outcomeText, timingsText } from "../runs/run-text.ts";
+import { forkSecretsNotice } from "../sharing/fork-secrets.ts";
 import { replayNotice, unreplayableCapabilities } from "../sharing/replay-capabilities.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
+import { FORK_SECRETS_NOTE_ID, ForkSecretsNote } from "./ForkSecretsNote.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
@@ -47,6 +49,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
   const { fork, forkRecord, openInWorkshop } = useForkRecord(record?.files);
   useDocumentTitle(record && `Run of ${record.name}`);
   const notReplayable = useMemo(() => (record ? replayNotice(unreplayableCapabilities(record)) : undefined), [record]);
+  const secretsNotice = useMemo(() => forkSecretsNotice(record?.files ?? []), [record]);
 
   if (missing) return <NotFound message={missing} />;
   if (!record || !shared)
@@ -96,6 +99,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
               onClick={() => void forkRecord()}
               disabled={fork.status === "forking"}
               title="Copy this code into your own workspace as a new draft"
+              aria-describedby={secretsNotice ? FORK_SECRETS_NOTE_ID : undefined}
             >
               {fork.status === "forking" ? "Forking…" : "Fork"}
             </button>
@@ -113,6 +117,7 @@ export function RecordPage({ recordId }: { recordId: string }) {
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
+      {secretsNotice && <ForkSecretsNote text={secretsNotice} />}
       {/* Side by side on a wide window, stacked on a phone. */}
       <main className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div className="min-h-0 min-w-0 flex-1 border-b border-zinc-200 md:border-r md:border-b-0 dark:border-zinc-800">

@@ -8,6 +8,7 @@ import { useTheme } from "../hooks/use-theme.ts";
 import { declaredInputSchema } from "../runs/input-schema.ts";
 import { forkSecretsNotice } from "../sharing/fork-secrets.ts";
 import { ConsolePanel } from "./ConsolePanel.tsx";
+import { FORK_SECRETS_NOTE_ID, ForkSecretsNote } from "./ForkSecretsNote.tsx";
 import { Icon } from "./Icon.tsx";
 import { NotFound } from "./NotFound.tsx";
 import { ReadOnlyCode } from "./ReadOnlyCode.tsx";
@@ -61,6 +62,7 @@ export function SharePage({ shareId }: { shareId: string }) {
             disabled={forking}
             onClick={() => void fork()}
             title="Copy this gadget into your own workspace to edit and run it"
+            aria-describedby={secretsNotice ? FORK_SECRETS_NOTE_ID : undefined}
           >
             <Icon name="fork" className="h-3.5 w-3.5" />
             {forking ? "Forking…" : "Fork"}
@@ -68,11 +70,7 @@ export function SharePage({ shareId }: { shareId: string }) {
           <ThemeToggle theme={theme} onToggle={toggleTheme} />
         </div>
       </header>
-      {secretsNotice && (
-        <p className="bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="note">
-          {secretsNotice}
-        </p>
-      )}
+      {secretsNotice && <ForkSecretsNote text={secretsNotice} />}
       {offerFork && (
         <div className="flex items-center gap-3 bg-sky-50 px-3 py-1.5 text-sm dark:bg-sky-950" role="status">
           <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
@@ -81,6 +79,7 @@ export function SharePage({ shareId }: { shareId: string }) {
             className="rounded bg-sky-700 px-3 py-0.5 text-white disabled:opacity-50"
             disabled={forking}
             onClick={() => void fork()}
+            aria-describedby={secretsNotice ? FORK_SECRETS_NOTE_ID : undefined}
           >
             Fork and open
           </button>
