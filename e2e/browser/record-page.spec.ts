@@ -61,6 +61,9 @@ test("/r/ warns before Fork which secrets the copy needs and where it may send t
   const words = (await shareNote.textContent()) ?? "";
 
   await page.goto(`/r/${recordId}`);
+  await expect(page.getByTestId("replay-notice")).toContainText(
+    "This run used fetch (api.example.com, cdn.example.com), secrets.",
+  );
   const note = page.getByTestId("fork-secrets-notice");
   await expect(note).toHaveText(words);
   await expect(note).toContainText("set API_TOKEN, GITHUB_TOKEN in your workspace (Manage secrets…)");

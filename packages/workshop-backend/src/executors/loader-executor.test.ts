@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HarnessReply } from "../isolate/harness/contract.ts";
-import type { ExecuteRequest } from "./executor.ts";
 import { LoaderExecutor } from "./loader-executor.ts";
+import { executeRequest } from "./testing/execute-requests.ts";
 
 /** A Worker Loader whose isolates answer each call when the test says so. */
 function controlledLoader() {
@@ -19,21 +19,6 @@ function controlledLoader() {
   return { loader, calls };
 }
 
-function request(signal: AbortSignal): ExecuteRequest {
-  const ignore = () => {};
-  return {
-    runId: "run",
-    workspaceId: "ws",
-    grants: {},
-    isolateKey: "ws:hash",
-    gadget: { hash: "hash", mainModule: "main.js", modules: { "main.js": "" } },
-    payload: null,
-    limits: { cpuMs: 1000, timeoutMs: 1000 },
-    signal,
-    sink: { started: ignore, log: ignore, error: ignore, events: ignore, dropped: ignore },
-  };
-}
-
 const ok: HarnessReply = { status: "ok", json: "1" } as HarnessReply;
 
 describe("LoaderExecutor", () => {
@@ -41,7 +26,7 @@ describe("LoaderExecutor", () => {
     const { loader, calls } = controlledLoader();
     const executor = new LoaderExecutor({ loader });
     const stop = new AbortController();
-    const running = executor.execute(request(stop.signal));
+    const running = executor.execute(executeRequest(stop.signal));
     expect(executor.lingering()).toBe(0);
     stop.abort({ kind: "timeout", message: "The run took too long." });
     expect(await running).toMatchObject({ status: "error", kind: "timeout" });
@@ -54,13 +39,13 @@ describe("LoaderExecutor", () => {
     const { loader, calls } = controlledLoader();
     const executor = new LoaderExecutor({ loader });
     const stop = new AbortController();
-    const running = executor.execute(request(stop.signal));
+    const running = executor.execute(executeRequest(stop.signal));
     stop.abort({ kind: "cancelled", message: "The run was cancelled." });
     await running;
     calls[0]?.reject(new Error("The isolate went away."));
     await expect.poll(() => executor.lingering()).toBe(0);
 
-    const settled = executor.execute(request(new AbortController().signal));
+    const settled = executor.execute(executeRequest(new AbortController().signal));
     calls[1]?.resolve(ok);
     expect(await settled).toMatchObject({ status: "ok", result: 1 });
     expect(executor.lingering()).toBe(0);

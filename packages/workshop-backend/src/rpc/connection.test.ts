@@ -1,6 +1,7 @@
 import { MAX_CONCURRENT_RUNS_PER_SESSION } from "@gadgets/workshop-shared/limits";
 import { expect, it } from "vitest";
 import type { Env } from "../env.ts";
+import { executeRequest } from "../executors/testing/execute-requests.ts";
 import type { HarnessReply } from "../isolate/harness/contract.ts";
 import type { Overseer } from "../overseer.ts";
 import { Connection } from "./connection.ts";
@@ -15,18 +16,7 @@ it("keeps a run slot taken while an ended run's isolate call is still in flight"
   };
   const connection = new Connection({ LOADER: loader } as unknown as Env, {} as Overseer, "client");
   const stop = new AbortController();
-  const ignore = () => {};
-  const ended = connection.executor.execute({
-    runId: "r0",
-    workspaceId: "ws",
-    grants: {},
-    isolateKey: "ws:h",
-    gadget: { hash: "h", mainModule: "main.js", modules: { "main.js": "" } },
-    payload: null,
-    limits: { cpuMs: 1000, timeoutMs: 1000 },
-    signal: stop.signal,
-    sink: { started: ignore, log: ignore, error: ignore, events: ignore, dropped: ignore },
-  });
+  const ended = connection.executor.execute(executeRequest(stop.signal));
   stop.abort({ kind: "timeout", message: "Too long." });
   await ended;
 

@@ -19,7 +19,22 @@ describe("unreplayableCapabilities", () => {
       unreplayableCapabilities({
         files: files({ catalog: true, secrets: ["TOKEN"], fetch: { hosts: ["a.example"] } }),
       }),
-    ).toEqual(["fetch", "catalog", "secrets"]);
+    ).toEqual(["fetch (a.example)", "catalog", "secrets"]);
+  });
+
+  it("names the hosts fetch was granted, in the manifest's order", () => {
+    const granted = files({ fetch: { hosts: ["api.example.com", "cdn.example.com"] } });
+    expect(unreplayableCapabilities({ files: granted, trace: trace("run", "fetch") })).toEqual([
+      "fetch (api.example.com, cdn.example.com)",
+    ]);
+    expect(replayNotice(unreplayableCapabilities({ files: granted }))).toMatch(
+      /^This run used fetch \(api\.example\.com, cdn\.example\.com\)\. Run again runs without capabilities/,
+    );
+  });
+
+  it("says just fetch when the trace shows it but no hosts can be read from the manifest", () => {
+    const unreadable: GadgetFile[] = [{ path: "gadget.json", content: "{" }];
+    expect(unreplayableCapabilities({ files: unreadable, trace: trace("run", "fetch") })).toEqual(["fetch"]);
   });
 
   it("is empty for a gadget with no capabilities, which replays as it ran", () => {

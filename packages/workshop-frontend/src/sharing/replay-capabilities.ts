@@ -5,13 +5,18 @@
 
 import { checkManifest, type SharedRunRecord } from "@gadgets/workshop-shared";
 
-/** The capabilities the recorded run used (its trace) or could use (its grants), in the order shown. */
+/**
+ * The capabilities the recorded run used (its trace) or could use (its grants), in the order shown;
+ * fetch with the hosts it was granted, as the fork notice names them, so the visitor sees what will fail.
+ */
 export function unreplayableCapabilities(record: Pick<SharedRunRecord, "files" | "trace">): string[] {
   const used = new Set(record.trace?.spans.map((span) => span.kind));
   const manifest = checkManifest(record.files);
   const grants = manifest.ok ? (manifest.value.grants ?? {}) : {};
   const found: string[] = [];
-  if (used.has("fetch") || (grants.fetch?.hosts.length ?? 0) > 0) found.push("fetch");
+  const hosts = grants.fetch?.hosts ?? [];
+  if (hosts.length > 0) found.push(`fetch (${hosts.join(", ")})`);
+  else if (used.has("fetch")) found.push("fetch");
   if (used.has("kv") || grants.kv === true) found.push("kv");
   if (used.has("catalog") || grants.catalog === true) found.push("catalog");
   if ((grants.secrets?.length ?? 0) > 0 || Object.keys(grants.fetch?.headers ?? {}).length > 0) found.push("secrets");
