@@ -7,7 +7,7 @@
 import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { clientKey } from "./client-key.ts";
-import { clientMisses } from "./rpc/client-limits.ts";
+import { clientLinkMisses } from "./rpc/client-limits.ts";
 import { readSharePreview } from "./rpc/share-links.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
@@ -21,12 +21,12 @@ export async function serveSharePage(env: Env, request: Request, kind: ShareKind
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request, env);
-  if (!clientMisses.allows(client)) return tooManyMisses();
+  if (!clientLinkMisses.allows(client)) return tooManyMisses();
   // Only the preview kept beside the share: a GET never reads or parses the share itself.
   const preview = await readSharePreview(env, kind, id);
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
   if (preview === undefined) {
-    clientMisses.take(client);
+    clientLinkMisses.take(client);
     // The app shows its not-found page; the status tells crawlers the same.
     return new Response(page.body, { status: 404, headers: page.headers });
   }
@@ -45,10 +45,10 @@ export async function serveEmbed(env: Env, request: Request, id: string): Promis
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request, env);
-  if (!clientMisses.allows(client)) return tooManyMisses();
+  if (!clientLinkMisses.allows(client)) return tooManyMisses();
   const exists = (await readSharePreview(env, "snapshot", id)) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
-  clientMisses.take(client);
+  clientLinkMisses.take(client);
   return new Response(page.body, { status: 404, headers: page.headers });
 }

@@ -295,7 +295,7 @@ export const CLI_WATCH_SETTLE_MS = 150;
 
 /** Lookups of unknown workspace tokens per connection; past it the connection gets no more lookups. */
 export const MAX_FAILED_SESSIONS_PER_CONNECTION = 20;
-/** Misses (unknown tokens, share or record ids, page loads of unknown links) per client per minute. */
+/** Misses per client per minute: of unknown tokens and keys, and apart from those, of unknown share or record ids and page loads. */
 export const MISSES_PER_CLIENT_PER_MINUTE = 120;
 /** Anonymous runs per client per minute, whatever the number of connections it opens. */
 export const ANONYMOUS_RUNS_PER_CLIENT_PER_MINUTE = 60;

@@ -81,16 +81,22 @@ async function findEndpoint(env: Env, endpoint: string): Promise<FoundEndpoint |
   return { workspaceId, store, agent, response: active.response };
 }
 
-/** Which limit refuses this request, if one does; counts it against both otherwise. */
+/**
+ * Which limit refuses this request, if one does. Asked before the endpoint is looked up, so a client
+ * past its limit costs the workspace's Durable Object nothing; only endpoints found are ever counted
+ * (`countRequest`), so an unknown one is never refused here.
+ */
 function limitRefusal(endpoint: string, client: string): string | undefined {
-  const clientKey = `${client} ${endpoint}`;
-  if (!endpointClients.allows(clientKey))
+  if (!endpointClients.allows(`${client} ${endpoint}`))
     return `This client sent ${ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE} requests to this endpoint in the last minute, the limit per client. Wait a minute, then send fewer.`;
   if (!endpointRequests.allows(endpoint))
     return `This endpoint took ${ENDPOINT_REQUESTS_PER_MINUTE} requests in the last minute from all its clients, its limit. Wait a minute.`;
-  endpointClients.take(clientKey);
-  endpointRequests.take(endpoint);
   return undefined;
+}
+
+function countRequest(endpoint: string, client: string): void {
+  endpointClients.take(`${client} ${endpoint}`);
+  endpointRequests.take(endpoint);
 }
 
 export async function serveEndpoint(request: Request, deps: EndpointDeps): Promise<Response> {
@@ -102,14 +108,15 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
   // senders, and one workspace's stale hooks must not refuse another's live ones.
   if (!clientEndpointMisses.allows(deps.client) && !isKnownEndpoint(endpoint))
     return endpointResponse(errorAnswer(429, "rate_limited", TOO_MANY_ENDPOINT_MISSES));
+  const refused = limitRefusal(endpoint, deps.client);
+  if (refused) return endpointResponse(errorAnswer(429, "rate_limited", refused));
   try {
     const found = ENDPOINT_SEGMENT.test(endpoint) ? await findEndpoint(deps.env, endpoint) : undefined;
     if (!found) {
       clientEndpointMisses.take(deps.client);
       return notFoundResponse();
     }
-    const refused = limitRefusal(endpoint, deps.client);
-    if (refused) return endpointResponse(errorAnswer(429, "rate_limited", refused));
+    countRequest(endpoint, deps.client);
     const read = await readEndpointRequest(request, path);
     if (!read.ok) return endpointResponse(errorAnswer(read.status, "too_large", read.message));
 

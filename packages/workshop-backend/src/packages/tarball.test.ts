@@ -39,6 +39,18 @@ describe("unpackTarball", () => {
     expect(unpacked.binaries).toEqual(["build/addon.node", "logo.png"]);
   });
 
+  it("refuses a tarball whose package.json names another package or version than the lock", async () => {
+    const bytes = await tarball({ "package.json": JSON.stringify({ name: "evil-pkg", version: "1.0.0" }) });
+    const error = await packageFailure(unpackTarball(bytes, "lodash", "4.17.21"));
+    expect(error.kind).toBe("bad-package");
+    expect(error.message).toBe(
+      'The tarball for lodash@4.17.21 says it is "evil-pkg"@"1.0.0", so it was refused: a lock must name the package its tarball holds.',
+    );
+    await expect(unpackTarball(await tarball({ "package.json": PACKAGE_JSON }), "a", "1.0.1")).rejects.toThrow(
+      /says it is "a"@"1.0.0"/,
+    );
+  });
+
   it("takes a top folder of any name, as npm does", async () => {
     const unpacked = await unpackTarball(await tgz([file("node-a/package.json", PACKAGE_JSON)]), "a", "1.0.0");
     expect([...unpacked.files.keys()]).toEqual(["package.json"]);

@@ -167,21 +167,32 @@ export async function unpackTarball(
   const manifest = files.get("package.json");
   if (manifest === undefined)
     throw new PackageError("bad-package", `The tarball of ${label} has no package.json at its top.`, name);
-  if (!isJsonObject(manifest))
+  const fields = jsonObject(manifest);
+  if (!fields)
     throw new PackageError(
       "bad-package",
       `The package.json of ${label} is not a JSON object, so the package cannot be loaded.`,
       name,
     );
+  // A lock names a package and its tarball apart: a hand-written lock could load other code under a
+  // trusted name (its integrity is that other tarball's own), so the tarball must say it is that package.
+  if (fields.name !== name || fields.version !== version)
+    throw new PackageError(
+      "bad-package",
+      `The tarball for ${label} says it is ${JSON.stringify(String(fields.name).slice(0, 214))}@${JSON.stringify(String(fields.version).slice(0, 64))}, so it was refused: a lock must name the package its tarball holds.`,
+      name,
+    );
   return { files, binaries: [...binaries].sort(), bytes };
 }
 
-function isJsonObject(text: string): boolean {
+function jsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -10,8 +10,13 @@ import {
 } from "@gadgets/workshop-shared/limits";
 import { RateLimiter } from "./rate-limiter.ts";
 
-/** Unknown tokens, share ids, record ids and page loads of unknown links. */
-export const clientMisses = new RateLimiter(MISSES_PER_CLIENT_PER_MINUTE);
+/** Unknown workspace tokens and API keys. */
+export const clientCredentialMisses = new RateLimiter(MISSES_PER_CLIENT_PER_MINUTE);
+/**
+ * Unknown share and record ids, and page loads of unknown links: a budget of their own, so a page that
+ * makes a visitor's browser load unknown links never refuses that visitor's token or keys.
+ */
+export const clientLinkMisses = new RateLimiter(MISSES_PER_CLIENT_PER_MINUTE);
 /**
  * Requests to endpoints that do not exist (or are turned off): a budget of their own, so a sender's
  * stale webhooks never refuse its tokens or links, nor theirs its endpoints.

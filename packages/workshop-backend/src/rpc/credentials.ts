@@ -19,7 +19,7 @@ import {
 import type { Env } from "../env.ts";
 import { apiKeyHash, workspaceIdFor } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
-import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
+import { clientCredentialMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import { isRegistered } from "./registry.ts";
 
 /** What the caller may do: everything (the workspace token), or what an API key's scope allows. */
@@ -68,7 +68,7 @@ export async function authenticate(
   const checked = check(SessionCredentialSchema, credential);
   if (!checked.ok) return { ok: false, code: "INVALID_TOKEN", message: checked.error };
   // Only this connection's and this client's own misses count here: another client's never do.
-  if (misses.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientMisses.allows(client))
+  if (misses.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientCredentialMisses.allows(client))
     return { ok: false, code: "RATE_LIMITED", message: TOO_MANY_MISSES };
   const secret = checked.value;
   const isKey = secret.startsWith(API_KEY_PREFIX);
@@ -78,7 +78,7 @@ export async function authenticate(
   const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
   const unknown = (): Authenticated => {
     misses.failedSessions++;
-    clientMisses.take(client);
+    clientCredentialMisses.take(client);
     return { ok: false, code: "UNKNOWN_TOKEN", message: isKey ? UNKNOWN_KEY : UNKNOWN_TOKEN };
   };
   // The directory answers first: an unknown token or key never touches (nor creates) a workspace's storage.

@@ -5,7 +5,7 @@ import { MAX_SHARE_MISSES_PER_CONNECTION } from "@gadgets/workshop-shared/limits
 import { check, LinkIdSchema } from "@gadgets/workshop-shared/schemas";
 import type { Env } from "../env.ts";
 import type { ShareKind, ShareStore } from "../storage/share-store.ts";
-import { clientMisses, TOO_MANY_MISSES } from "./client-limits.ts";
+import { clientLinkMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
 import { linkCache } from "./link-cache.ts";
@@ -59,7 +59,7 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   id: unknown,
 ): Promise<T> {
   // Only this connection's and this client's own misses count: another client's never refuse it.
-  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientMisses.allows(connection.client))
+  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientLinkMisses.allows(connection.client))
     throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
   // Cached values are keyed by well-formed ids only: anything else misses below.
   const cached = typeof id === "string" ? linkCache.get(kind, id) : undefined;
@@ -67,7 +67,7 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   const text = await readShare(connection.env, kind, id);
   if (text === undefined) {
     connection.shareMisses++;
-    clientMisses.take(connection.client);
+    clientLinkMisses.take(connection.client);
     throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
   }
   return linkCache.parse(kind, id as string, text) as T;
