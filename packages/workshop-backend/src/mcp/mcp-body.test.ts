@@ -38,8 +38,22 @@ describe("checkMcpBody", () => {
     });
     expect(invalid({ jsonrpc: "2.0", id: null, method: "tools/list" })).toMatchObject({
       code: INVALID_REQUEST,
-      message: expect.stringContaining('"id" must be a string or a number'),
+      message: expect.stringContaining('"id" must be a string or an integer'),
     });
+    expect(invalid({ jsonrpc: "2.0", id: 1.5, method: "tools/list" })).toMatchObject({
+      id: null,
+      code: INVALID_REQUEST,
+      message: expect.stringContaining('"id" must be a string or an integer'),
+    });
+    const call = (id: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "a", arguments: {} } });
+    expect(invalid([call(7), call("7"), call(7)])).toMatchObject({
+      status: 400,
+      id: 7,
+      code: INVALID_REQUEST,
+      message: "Invalid Request: two requests of the batch have the id 7; each needs its own.",
+    });
+    // A response may share its id with a request of the batch: they are matched apart.
+    expect(invalid([call(8), { jsonrpc: "2.0", id: 8, result: {} }]).ok).toBe(true);
     expect(invalid({ jsonrpc: "2.0", id: 2, method: 5 })).toMatchObject({ id: 2, code: INVALID_REQUEST });
     expect(invalid([1])).toMatchObject({ code: INVALID_REQUEST, message: expect.stringContaining("JSON-RPC object") });
     expect(invalid(null)).toMatchObject({ code: INVALID_REQUEST, id: null });

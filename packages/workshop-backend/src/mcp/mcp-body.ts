@@ -36,7 +36,7 @@ const PARAMS_SCHEMAS = {
 
 function idOf(message: unknown): JsonRpcId {
   const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === "string" || typeof id === "number" ? id : null;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
 interface Issue {
@@ -57,9 +57,9 @@ function envelopeProblem(message: unknown): string | undefined {
     return "Invalid Request: each message must be a JSON-RPC object.";
   const { jsonrpc, method, id } = message as { jsonrpc?: unknown; method?: unknown; id?: unknown };
   if (jsonrpc !== "2.0") return 'Invalid Request: "jsonrpc" must be "2.0".';
-  // MCP ids are strings or numbers, never null.
-  if (id !== undefined && typeof id !== "string" && typeof id !== "number")
-    return 'Invalid Request: "id" must be a string or a number.';
+  // MCP ids are strings or integers, never null (the SDK takes no other number).
+  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id))
+    return 'Invalid Request: "id" must be a string or an integer.';
   if (method !== undefined)
     return typeof method === "string" ? undefined : 'Invalid Request: "method" must be a string.';
   const answers = Object.hasOwn(message, "result") !== Object.hasOwn(message, "error");
@@ -94,9 +94,23 @@ export function checkMcpBody(text: string): CheckedBody {
       code: INVALID_REQUEST,
       message: `Invalid Request: a batch of ${messages.length} messages; the limit is ${MAX_MCP_BATCH_MESSAGES}. Send them one request each.`,
     };
+  // Answers are matched to requests by id: two requests of one batch with the same id would get one.
+  const requestIds = new Set<JsonRpcId>();
   for (const message of messages) {
     const invalid = envelopeProblem(message);
     if (invalid) return { ok: false, status: 400, id: idOf(message), code: INVALID_REQUEST, message: invalid };
+    const id = idOf(message);
+    if (id !== null && typeof (message as { method?: unknown }).method === "string") {
+      if (requestIds.has(id))
+        return {
+          ok: false,
+          status: 400,
+          id,
+          code: INVALID_REQUEST,
+          message: `Invalid Request: two requests of the batch have the id ${JSON.stringify(id)}; each needs its own.`,
+        };
+      requestIds.add(id);
+    }
     const problem = paramsProblem(message);
     if (problem) return { ok: false, status: 400, id: idOf(message), code: INVALID_PARAMS, message: problem };
   }
