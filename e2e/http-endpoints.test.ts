@@ -461,6 +461,56 @@ describe("HTTP endpoints", () => {
     }
   });
 
+  it(`counts an endpoint agent's catalog calls in its workspace's ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} endpoint runs: past them, a call or a request is refused saying so`, async () => {
+    // A workspace of its own, whose runs may outlast the naps they wait on.
+    const own = await connectNewWorkspace();
+    const ownSession = own.client.getSession();
+    await ownSession.updateSettings({ runTimeoutMs: 15_000 });
+    await publish(
+      ownSession,
+      endpointGadget(
+        "nap",
+        undefined,
+        "export default { async run() { await new Promise((done) => setTimeout(done, 3000)); return 'rested'; } };",
+      ),
+    );
+    // Each request is a run and makes two calls at once, each a run: 5 requests ask for 15 runs.
+    const { url } = await publish(
+      ownSession,
+      endpointGadget(
+        "fan-out",
+        {},
+        `export default { async run(_request, env) {
+          const call = () => env.catalog.get("nap").run({}).then(String, (error) => error.message);
+          return await Promise.all([call(), call()]);
+        } };`,
+        { grants: { catalog: true } },
+      ),
+    );
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const response = await fetch(url);
+          return { status: response.status, body: JSON.parse(await response.text()) as unknown };
+        }),
+      );
+      const served = answers.filter((answer) => answer.status === 200).map((answer) => answer.body as string[]);
+      const refusals = [
+        ...served.flat().filter((result) => result !== "rested"),
+        ...answers
+          .filter((answer) => answer.status === 503)
+          .map((answer) => (answer.body as { error: { message: string } }).error.message),
+      ];
+      expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 503)).toEqual([]);
+      expect(refusals.length).toBeGreaterThan(0);
+      for (const refusal of refusals) expect(refusal).toContain("runs in flight (catalog calls included)");
+      const rested = served.flat().filter((result) => result === "rested").length;
+      expect(served.length + rested).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+    } finally {
+      own.client[Symbol.dispose]();
+    }
+  });
+
   it("serves a known endpoint to a client past its endpoint misses, and keeps those misses apart from its token and link misses", async () => {
     const sender = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

@@ -18,6 +18,7 @@ import type { Overseer } from "../overseer.ts";
 import { clientEndpointMisses, TOO_MANY_ENDPOINT_MISSES } from "../rpc/client-limits.ts";
 import { RateLimiter } from "../rpc/rate-limiter.ts";
 import { endpointOwner, isKnownEndpoint } from "../rpc/registry.ts";
+import { SharedRunSlots } from "../rpc/shared-run-slots.ts";
 import { runTriggered } from "../rpc/trigger-runs.ts";
 import type { ResolvedAgent } from "../storage/agent-table.ts";
 import { keepVersion, knownVersion, type PublishedVersion } from "../rpc/agent-versions.ts";
@@ -43,6 +44,28 @@ const endpointClients = new RateLimiter(ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE)
 
 /** Endpoint runs of each workspace in flight: strangers' requests never hold all of its run slots. */
 const endpointRuns = new KeyedSlots(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+/**
+ * Every run of a workspace's endpoint requests, their catalog calls included, counted together: the
+ * count above is of requests, and each request's agent may call others, each a run of its own.
+ */
+const endpointRunSlots = new Map<string, { slots: SharedRunSlots; requests: number }>();
+
+function joinEndpointRunSlots(workspaceId: string): { slots: SharedRunSlots; leave(): void } {
+  const entry = endpointRunSlots.get(workspaceId) ?? {
+    slots: new SharedRunSlots(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE, ENDPOINT_RUNS_BUSY_NESTED),
+    requests: 0,
+  };
+  entry.requests++;
+  endpointRunSlots.set(workspaceId, entry);
+  return {
+    slots: entry.slots,
+    leave: () => {
+      if (--entry.requests === 0) endpointRunSlots.delete(workspaceId);
+    },
+  };
+}
+
+const ENDPOINT_RUNS_BUSY_NESTED = `This workspace's endpoints already have ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} runs in flight (catalog calls included), their limit. Try again in a moment.`;
 const ENDPOINT_RUNS_BUSY = `This workspace's endpoints already have ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} runs in flight, their limit. Try again in a moment.`;
 
 export interface EndpointDeps {
@@ -122,9 +145,11 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
 
     const release = endpointRuns.enter(found.workspaceId);
     if (!release) return endpointResponse(errorAnswer(503, "busy", ENDPOINT_RUNS_BUSY));
+    const shared = joinEndpointRunSlots(found.workspaceId);
     try {
-      return await runEndpoint(request, deps, found, read);
+      return await runEndpoint(request, deps, found, read, shared.slots);
     } finally {
+      shared.leave();
       release();
     }
   } catch (error) {
@@ -141,6 +166,7 @@ async function runEndpoint(
   deps: EndpointDeps,
   found: FoundEndpoint,
   read: Extract<ReadEndpointRequest, { ok: true }>,
+  slots: SharedRunSlots,
 ): Promise<Response> {
   const parent = parseTraceParent(request.headers.get("traceparent"));
   const rootSpanId = newSpanId();
@@ -169,6 +195,7 @@ async function runEndpoint(
     client: deps.client,
     waitUntil: deps.waitUntil,
     signal: request.signal,
+    slots,
   });
   // A run refused before it started (busy, a payload too large) has no record, so no id to name.
   return endpointResponse(

@@ -30,13 +30,13 @@ it("keeps a run slot taken while an ended run's isolate call is still in flight"
 
 it("refuses a run when the slots its connection shares with others are taken, and frees them as runs end", () => {
   const env = { LOADER: {} } as unknown as Env;
-  const slots = new SharedRunSlots(MAX_CONCURRENT_RUNS_PER_SESSION + 1);
+  const slots = new SharedRunSlots(MAX_CONCURRENT_RUNS_PER_SESSION + 1, "These runs share 5 slots, all taken.");
   const first = new Connection(env, {} as Overseer, "schedule", undefined, slots);
   const second = new Connection(env, {} as Overseer, "schedule", undefined, slots);
   for (let i = 0; i < MAX_CONCURRENT_RUNS_PER_SESSION; i++) expect(first.acquireRunSlot(`a${i}`)).toBeDefined();
   expect(second.acquireRunSlot("b0")).toBeDefined();
   expect(second.acquireRunSlot("b1")).toBeUndefined();
-  expect(second.busyMessage("ws")).toContain("the most its storage object may run at once");
+  expect(second.busyMessage("ws")).toBe("These runs share 5 slots, all taken.");
 
   first.releaseRunSlot("a0");
   first.close();

@@ -139,8 +139,7 @@ export class Connection implements SlotHolder {
   }
 
   busyMessage(workspaceId?: string): string {
-    if (this.inFlight() < MAX_CONCURRENT_RUNS_PER_SESSION && this.shared?.full())
-      return `This workspace's schedules have ${this.shared.cap} runs in flight (catalog calls included), the most its storage object may run at once. Wait for some to finish, or spread the schedules over the hour.`;
+    if (this.inFlight() < MAX_CONCURRENT_RUNS_PER_SESSION && this.shared?.full()) return this.shared.fullMessage;
     if (!this.#sessionFull() && workspaceId !== undefined)
       return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
     const lingering = this.executor.lingering?.() ?? 0;

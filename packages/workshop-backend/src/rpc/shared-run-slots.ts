@@ -1,8 +1,8 @@
 /**
- * Run slots shared by the connections that one platform context opens: a Durable Object's alarm fires
+ * Run slots shared by connections that must count their runs together: a Durable Object's alarm fires
  * several schedules, each on a connection of its own, and Cloudflare bounds the Dynamic Workers in
- * flight per object as well as per request. Each connection still keeps its own cap; this one is
- * asked as well. It counts what each member says it holds, so there is one count per member, kept by it.
+ * flight per object as well as per request; a workspace's endpoint requests share half its run cap.
+ * Each connection still keeps its own cap; this one is asked as well. It counts what each member says it holds, so there is one count per member, kept by it.
  */
 
 export interface SlotHolder {
@@ -15,7 +15,11 @@ export interface SlotHolder {
 export class SharedRunSlots {
   readonly #members = new Set<SlotHolder>();
 
-  constructor(readonly cap: number) {}
+  /** `fullMessage`: what a run refused because these slots are full is told. */
+  constructor(
+    readonly cap: number,
+    readonly fullMessage: string,
+  ) {}
 
   join(member: SlotHolder): void {
     this.#members.add(member);

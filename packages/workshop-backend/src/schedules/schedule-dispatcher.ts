@@ -55,7 +55,10 @@ export function firingInput(schedule: string, scheduledAt: number): JsonValue {
 export class ScheduleDispatcher {
   readonly #queue = new FiringQueue(MAX_CONCURRENT_SCHEDULE_RUNS_PER_WORKSPACE);
   /** Every firing's connection, nested calls and all, counts here: they share the object's Dynamic Workers. */
-  readonly #slots = new SharedRunSlots(MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE);
+  readonly #slots = new SharedRunSlots(
+    MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE,
+    `This workspace's schedules have ${MAX_SCHEDULE_RUNS_IN_FLIGHT_PER_WORKSPACE} runs in flight (catalog calls included), the most its storage object may run at once. Wait for some to finish, or spread the schedules over the hour.`,
+  );
   #overseer: Overseer | undefined;
 
   constructor(private readonly host: ScheduleHost) {}
