@@ -147,6 +147,34 @@ describe("readEndpointRequest", () => {
     expect(plain.ok && plain.recorded.body).toBe("a=1&b=2");
   });
 
+  it("redacts JSON sent as text, and keeps a multipart body with a credential part out of the record", async () => {
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      readEndpointRequest(new Request(URL_BASE, { method: "POST", headers, body }), "/");
+    // fetch(url, { body: JSON.stringify(…) }) sends text/plain.
+    const text = JSON.stringify({ event: "push", secret: "t1" });
+    const textRead = await post(text);
+    if (!textRead.ok) throw new Error("refused");
+    expect(textRead.input.body).toBe(text);
+    expect(textRead.recorded.body).toBe(JSON.stringify({ event: "push", secret: REDACTED }));
+    const harmless = '{ "event": "push" }';
+    const harmlessRead = await post(harmless);
+    expect(harmlessRead.ok && harmlessRead.recorded.body).toBe(harmless);
+
+    const withToken = new FormData();
+    withToken.set("message", "hi");
+    withToken.set("api_key", "m1");
+    const tokenRead = await post(withToken);
+    if (!tokenRead.ok) throw new Error("refused");
+    expect(tokenRead.input.body).toContain("m1");
+    expect(tokenRead.recorded.body).toBe(REDACTED);
+    const plainForm = new FormData();
+    plainForm.set("message", "hi");
+    const plainRead = await post(plainForm);
+    expect(plainRead.ok && plainRead.recorded.body).toContain('name="message"');
+    const broken = await post("token=m2", { "content-type": "multipart/form-data; boundary=x" });
+    expect(broken.ok && broken.recorded.body).toBe(REDACTED);
+  });
+
   it("records no part of a JSON body nested too deep to walk, and still gives it to the gadget", async () => {
     const depth = 200_000;
     const text = `${"[".repeat(depth)}${"]".repeat(depth)}`;

@@ -2,8 +2,8 @@
  * An HTTP request to an agent's endpoint as the agent's input (`EndpointRequest`): method, the path
  * below the endpoint, query, headers (lower-case names; never Cookie) and the body — JSON when the
  * content type says JSON and it parses, else text. What the run's record keeps is the same with the
- * values of credential headers, query parameters and JSON or form body fields redacted: records are
- * listed, shared and logged.
+ * values of credential headers, query parameters and JSON or form body fields redacted (a multipart
+ * body with a credential part is not kept at all): records are listed, shared and logged.
  */
 
 import { pathShape } from "../url-shape.ts";
@@ -102,28 +102,50 @@ function isFormType(contentType: string | null): boolean {
   return mediaType(contentType) === "application/x-www-form-urlencoded";
 }
 
-/** The body as the gadget reads it and as its record keeps it: credential fields of a JSON or form body redacted. */
-function bodyValues(bytes: Uint8Array, contentType: string | null): { body: JsonValue; recorded: JsonValue } {
+/** `text` parsed as JSON with credential fields redacted at any depth, `undefined` if it is not JSON. */
+function redactedJson(text: string): { value: JsonValue; redacted: boolean } | undefined {
+  let redacted = false;
+  try {
+    const value = JSON.parse(text, (key, value: unknown) => {
+      if (key === "" || !isCredentialName(key)) return value;
+      redacted = true;
+      return REDACTED;
+    }) as JsonValue;
+    return { value, redacted };
+  } catch (error) {
+    // Nested past what the reviver's recursion takes: the record keeps nothing of it rather than a secret.
+    return error instanceof RangeError ? { value: REDACTED, redacted: true } : undefined;
+  }
+}
+
+/** Whether a multipart body has a part named as a credential is (`token`, `api_key`…). */
+async function hasCredentialPart(bytes: Uint8Array, contentType: string): Promise<boolean> {
+  try {
+    const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+    return [...form.keys()].some((name) => isCredentialName(name));
+  } catch {
+    // Not the multipart its type says: nothing tells what it holds, so the record keeps none of it.
+    return true;
+  }
+}
+
+/**
+ * The body as the gadget reads it and as its record keeps it: credential fields of a JSON or form body
+ * redacted; JSON sent as another type (`fetch` with a string body sends text/plain) too; a multipart
+ * body with a credential part kept out of the record whole.
+ */
+async function bodyValues(
+  bytes: Uint8Array,
+  contentType: string | null,
+): Promise<{ body: JsonValue; recorded: JsonValue }> {
   if (bytes.byteLength === 0) return { body: null, recorded: null };
   const text = new TextDecoder().decode(bytes);
   if (isJsonType(contentType)) {
-    let body: JsonValue;
-    try {
-      body = JSON.parse(text) as JsonValue;
-    } catch {
-      // Not JSON after all: the gadget gets the text and can say what is wrong with it.
-      return { body: text, recorded: text };
-    }
-    try {
-      // A second parse, so the gadget's copy is untouched; at any depth (`{"auth": {"token": …}}`).
-      const recorded = JSON.parse(text, (key, value: unknown) =>
-        key !== "" && isCredentialName(key) ? REDACTED : value,
-      ) as JsonValue;
-      return { body, recorded };
-    } catch {
-      // Nested past what the reviver's recursion takes: the record keeps nothing of it rather than a secret.
-      return { body, recorded: REDACTED };
-    }
+    // A second parse, so the gadget's copy is untouched; at any depth (`{"auth": {"token": …}}`).
+    const recorded = redactedJson(text);
+    // Not JSON after all: the gadget gets the text and can say what is wrong with it.
+    if (!recorded) return { body: text, recorded: text };
+    return { body: JSON.parse(text) as JsonValue, recorded: recorded.value };
   }
   if (isFormType(contentType)) {
     const fields = new URLSearchParams(text);
@@ -136,7 +158,10 @@ function bodyValues(bytes: Uint8Array, contentType: string | null): { body: Json
     // Untouched when nothing was redacted: the record shows the body as it was encoded.
     return { body: text, recorded: redacted ? fields.toString() : text };
   }
-  return { body: text, recorded: text };
+  if (contentType !== null && mediaType(contentType) === "multipart/form-data")
+    return { body: text, recorded: (await hasCredentialPart(bytes, contentType)) ? REDACTED : text };
+  const json = redactedJson(text);
+  return { body: text, recorded: json?.redacted ? JSON.stringify(json.value) : text };
 }
 
 /**
@@ -164,7 +189,7 @@ export async function readEndpointRequest(request: Request, path: string): Promi
     if (CALLER_ADDRESS_HEADERS.has(name)) continue;
     setOwn(recordedHeaders, name, isCredentialName(name, "header") ? REDACTED : value);
   }
-  const { body, recorded } = bodyValues(bytes, request.headers.get("content-type"));
+  const { body, recorded } = await bodyValues(bytes, request.headers.get("content-type"));
   const method = request.method.toUpperCase();
   return {
     ok: true,
