@@ -496,6 +496,12 @@ export const MAX_TARBALL_BYTES = 8 * 1024 * 1024;
  * a full one can be tens of MiB, so the abbreviated form is asked for and anything larger is refused.
  */
 export const MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of all the packuments one resolution fetches: a registry answering every one of a lock's
+ * packages near the cap above would otherwise hold gigabytes; real resolutions of 200 packages use a
+ * fraction of this.
+ */
+export const MAX_PACKUMENT_BYTES_PER_RESOLUTION = 64 * 1024 * 1024;
 /** One registry request (packument or tarball) before it counts as unreachable. */
 export const REGISTRY_REQUEST_TIMEOUT_MS = 10_000;
 /** A whole resolution of a tree, every request included: a save never waits longer than this. */

@@ -51,6 +51,29 @@ function garbage(name: string, what: string): PackageError {
   return new PackageError("registry-garbage", `The registry's answer for ${name} is not a packument: ${what}.`, name);
 }
 
+/** Fields the resolver reads; a version's others (a hostile registry's padding too) are not kept. */
+const RESOLVER_FIELDS = [
+  "version",
+  "dependencies",
+  "optionalDependencies",
+  "peerDependencies",
+  "peerDependenciesMeta",
+  "deprecated",
+] as const;
+
+function resolverFields(manifest: unknown): unknown {
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return manifest;
+  const from = manifest as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const field of RESOLVER_FIELDS) if (Object.hasOwn(from, field)) kept[field] = from[field];
+  const dist = from.dist;
+  if (typeof dist === "object" && dist !== null && !Array.isArray(dist)) {
+    const { tarball, integrity } = dist as Record<string, unknown>;
+    kept.dist = { tarball, ...(integrity === undefined ? {} : { integrity }) };
+  } else if (Object.hasOwn(from, "dist")) kept.dist = dist;
+  return kept;
+}
+
 /** The packument in `body` (the registry's bytes), checked. */
 export function parsePackument(name: string, body: Uint8Array): Packument {
   let json: unknown;
@@ -67,7 +90,7 @@ export function parsePackument(name: string, body: Uint8Array): Packument {
   // A key that is not a version is no version (npm skips it too); sorting or matching it would throw.
   const versions: Record<string, unknown> = {};
   for (const [version, manifest] of Object.entries(checked.output.versions))
-    if (validVersion(version) === version) versions[version] = manifest;
+    if (validVersion(version) === version) versions[version] = resolverFields(manifest);
   return { name, distTags: checked.output["dist-tags"], versions };
 }
 

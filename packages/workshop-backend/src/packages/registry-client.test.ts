@@ -101,6 +101,47 @@ describe("RegistryClient.packument", () => {
   });
 });
 
+describe("RegistryClient's packument budget", () => {
+  it("takes packuments up to its bytes in all and refuses the one past them, naming it", async () => {
+    const fake = registry();
+    const body = JSON.stringify({ versions: {} });
+    for (const name of ["a", "b"]) fake.overrides.set(`/${name}`, () => new Response(body));
+    const both = 2 * new TextEncoder().encode(body).byteLength;
+    const client = fakeRegistryClient(fake, { maxPackumentBytes: both });
+    await client.packument("a");
+    await expect(client.packument("b")).resolves.toBeDefined();
+    const tight = fakeRegistryClient(fake, { maxPackumentBytes: both - 1 });
+    await tight.packument("a");
+    const error = await packageFailure(tight.packument("b"));
+    expect([error.kind, error.packageName]).toEqual(["too-large", "b"]);
+    expect(error.message).toMatch(/come to over/);
+  });
+
+  it("keeps of each version only what the resolver reads", async () => {
+    const fake = registry();
+    fake.overrides.set(
+      "/zod",
+      () =>
+        new Response(
+          JSON.stringify({
+            versions: {
+              "1.0.0": {
+                version: "1.0.0",
+                readme: "x".repeat(10_000),
+                dist: { tarball: `${FAKE_REGISTRY}zod.tgz`, integrity: "sha512-x", fileCount: 3 },
+              },
+            },
+          }),
+        ),
+    );
+    const packument = await fakeRegistryClient(fake).packument("zod");
+    expect(packument.versions["1.0.0"]).toEqual({
+      version: "1.0.0",
+      dist: { tarball: `${FAKE_REGISTRY}zod.tgz`, integrity: "sha512-x" },
+    });
+  });
+});
+
 describe("versionManifest", () => {
   it("refuses a version without a sha512 integrity", async () => {
     const fake = registry();

@@ -8,6 +8,7 @@
  */
 
 import {
+  MAX_PACKUMENT_BYTES_PER_RESOLUTION,
   MAX_REGISTRY_REDIRECTS,
   MAX_REGISTRY_RESPONSE_BYTES,
   MAX_TARBALL_BYTES,
@@ -36,6 +37,8 @@ export interface RegistryClientOptions {
   /** One request's time-out (default REGISTRY_REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** Bytes of all the packuments this client fetches (default MAX_PACKUMENT_BYTES_PER_RESOLUTION). */
+  maxPackumentBytes?: number;
   maxTarballBytes?: number;
 }
 
@@ -46,6 +49,7 @@ export class RegistryClient {
   readonly #origin: string;
   /** One resolution asks for each packument once. */
   readonly #packuments = new Map<string, Promise<Packument>>();
+  #packumentBytes = 0;
 
   constructor(options: RegistryClientOptions) {
     this.#options = options;
@@ -78,6 +82,14 @@ export class RegistryClient {
         tooLarge: (max) => `The registry's answer for ${name} is over ${mib(max)}: it is refused.`,
       },
     );
+    this.#packumentBytes += body.byteLength;
+    const max = this.#options.maxPackumentBytes ?? MAX_PACKUMENT_BYTES_PER_RESOLUTION;
+    if (this.#packumentBytes > max)
+      throw new PackageError(
+        "too-large",
+        `The registry's answers for these packages come to over ${mib(max)} (the last was ${name}'s): fewer or smaller dependencies resolve.`,
+        name,
+      );
     return parsePackument(name, body);
   }
 
