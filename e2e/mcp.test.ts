@@ -336,6 +336,32 @@ describe("bad requests to /mcp get JSON-RPC errors, never a hang or a 500", () =
     expect(status).toBe(421);
   });
 
+  it("answers a browser on an allowed origin with CORS, its preflight included; a foreign origin gets neither", async () => {
+    const own = mcpUrl().origin;
+    const preflight = await fetch(mcpUrl(), {
+      method: "OPTIONS",
+      headers: {
+        origin: own,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(own);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST");
+    expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+    const listed = await post(rpc("tools/list", {}), { origin: own });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("access-control-allow-origin")).toBe(own);
+    const refused = await post(rpc("tools/list", {}), { origin: own, authorization: "" });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-expose-headers")).toMatch(/WWW-Authenticate/);
+    const foreign = await fetch(mcpUrl(), { method: "OPTIONS", headers: { origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("a foreign Origin, GET and DELETE", async () => {
     const foreign = await post(rpc("tools/list", {}), { origin: "https://evil.example" });
     expect(foreign.status).toBe(403);

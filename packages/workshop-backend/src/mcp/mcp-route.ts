@@ -14,6 +14,7 @@ import type { Env } from "../env.ts";
 import { isOriginAllowed } from "../origin.ts";
 import type { Overseer } from "../overseer.ts";
 import { Connection } from "../rpc/connection.ts";
+import { preflightResponse, withCors } from "./mcp-cors.ts";
 import { openKeySession } from "./mcp-session.ts";
 import { checkMcpBody, INVALID_REQUEST, jsonRpcErrorResponse } from "./mcp-body.ts";
 import { createMcpServer, type McpWorkspace } from "./mcp-server.ts";
@@ -37,18 +38,20 @@ export interface McpRouteContext {
 }
 
 export async function handleMcp(request: Request, context: McpRouteContext): Promise<Response> {
-  const { env } = context;
-  if (
-    !isOriginAllowed(
-      request.headers.get("Origin") ?? undefined,
-      request.headers.get("Host") ?? undefined,
-      env.ALLOWED_ORIGINS,
-    )
-  )
+  const origin = request.headers.get("Origin") ?? undefined;
+  if (!isOriginAllowed(origin, request.headers.get("Host") ?? undefined, context.env.ALLOWED_ORIGINS))
     return refuse(
       403,
       "This origin may not use the Workshop's MCP endpoint. Add it to ALLOWED_ORIGINS, or call from a server.",
     );
+  // Clients that send no Origin are not browsers: no CORS to answer.
+  if (origin === undefined) return serveMcp(request, context);
+  if (request.method === "OPTIONS") return preflightResponse(origin);
+  return withCors(await serveMcp(request, context), origin);
+}
+
+async function serveMcp(request: Request, context: McpRouteContext): Promise<Response> {
+  const { env } = context;
   if (request.method !== "POST")
     return refuse(
       405,
