@@ -172,6 +172,20 @@ describe("HTTP endpoints", () => {
     expect(runs.find((run) => run.runId === record.runId)?.trigger).toEqual(record.trigger);
   });
 
+  it("records a multipart body with a credential part as redacted, and JSON sent as text redacted as JSON", async () => {
+    const form = new FormData();
+    form.set("note", "hello");
+    form.set("api_key", "mult1part-secret");
+    const multipart = await fetch(echoUrl, { method: "POST", body: form });
+    expect(((await multipart.json()) as { body: string }).body).toContain("mult1part-secret");
+    const multipartRecord = await recordOf(session, multipart.headers.get("workshop-run-id"));
+    expect(multipartRecord.payload).toMatchObject({ body: "[redacted]" });
+    const text = await fetch(echoUrl, { method: "POST", body: JSON.stringify({ secret: "t3xt-secret", n: 1 }) });
+    expect(text.status).toBe(200);
+    const textRecord = await recordOf(session, text.headers.get("workshop-run-id"));
+    expect(textRecord.payload).toMatchObject({ body: JSON.stringify({ secret: "[redacted]", n: 1 }) });
+  });
+
   it("answers the status, headers and body a full gadget chose, strips its Set-Cookie, keeps its Cache-Control", async () => {
     const { url } = await publish(session, endpointGadget("full-answer", { response: "full" }, FULL_ANSWER));
     const answer = {
