@@ -59,8 +59,9 @@ function joinEndpointRunSlots(workspaceId: string): { slots: SharedRunSlots; lea
   endpointRunSlots.set(workspaceId, entry);
   return {
     slots: entry.slots,
+    // Kept while an ended run's isolate call still holds a slot: a new count would not see it.
     leave: () => {
-      if (--entry.requests === 0) endpointRunSlots.delete(workspaceId);
+      if (--entry.requests === 0 && entry.slots.inFlight() === 0) endpointRunSlots.delete(workspaceId);
     },
   };
 }

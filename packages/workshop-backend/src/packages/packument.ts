@@ -16,13 +16,15 @@ const PackumentSchema = v.object({
   versions: v.record(v.string(), v.unknown()),
 });
 
+const DistSchema = v.object({ tarball: v.string(), integrity: v.optional(v.string()) });
+
 const VersionManifestSchema = v.object({
   version: v.string(),
   dependencies: v.optional(Strings),
   optionalDependencies: v.optional(Strings),
   peerDependencies: v.optional(Strings),
   peerDependenciesMeta: v.optional(v.record(v.string(), v.object({ optional: v.optional(v.boolean()) }))),
-  dist: v.object({ tarball: v.string(), integrity: v.optional(v.string()) }),
+  dist: DistSchema,
   deprecated: v.optional(v.unknown()),
 });
 
@@ -51,26 +53,25 @@ function garbage(name: string, what: string): PackageError {
   return new PackageError("registry-garbage", `The registry's answer for ${name} is not a packument: ${what}.`, name);
 }
 
-/** Fields the resolver reads; a version's others (a hostile registry's padding too) are not kept. */
-const RESOLVER_FIELDS = [
-  "version",
-  "dependencies",
-  "optionalDependencies",
-  "peerDependencies",
-  "peerDependenciesMeta",
-  "deprecated",
-] as const;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
-function resolverFields(manifest: unknown): unknown {
-  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return manifest;
-  const from = manifest as Record<string, unknown>;
+/** `value`'s own fields among `keys`, or `value` itself when it is not an object (its check refuses it). */
+function ownFields(value: unknown, keys: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
   const kept: Record<string, unknown> = {};
-  for (const field of RESOLVER_FIELDS) if (Object.hasOwn(from, field)) kept[field] = from[field];
-  const dist = from.dist;
-  if (typeof dist === "object" && dist !== null && !Array.isArray(dist)) {
-    const { tarball, integrity } = dist as Record<string, unknown>;
-    kept.dist = { tarball, ...(integrity === undefined ? {} : { integrity }) };
-  } else if (Object.hasOwn(from, "dist")) kept.dist = dist;
+  for (const key of keys) if (Object.hasOwn(value, key)) kept[key] = value[key];
+  return kept;
+}
+
+const MANIFEST_FIELDS = Object.keys(VersionManifestSchema.entries);
+const DIST_FIELDS = Object.keys(DistSchema.entries);
+
+/** Of a version's manifest, what `versionManifest` checks; the rest (a hostile registry's padding too) is not kept. */
+function resolverFields(manifest: unknown): unknown {
+  const kept = ownFields(manifest, MANIFEST_FIELDS);
+  if (isRecord(kept) && Object.hasOwn(kept, "dist")) kept.dist = ownFields(kept.dist, DIST_FIELDS);
   return kept;
 }
 

@@ -2,7 +2,8 @@
  * Run slots shared by connections that must count their runs together: a Durable Object's alarm fires
  * several schedules, each on a connection of its own, and Cloudflare bounds the Dynamic Workers in
  * flight per object as well as per request; a workspace's endpoint requests share half its run cap.
- * Each connection still keeps its own cap; this one is asked as well. It counts what each member says it holds, so there is one count per member, kept by it.
+ * Each connection still keeps its own cap; this one is asked as well. It counts what each member says
+ * it holds, so there is one count per member, kept by it.
  */
 
 export interface SlotHolder {
