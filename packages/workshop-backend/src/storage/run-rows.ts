@@ -129,8 +129,14 @@ const PARTS_PER_STATEMENT = 30;
 const insertParts = (n: number) =>
   `INSERT OR REPLACE INTO run_parts (run_id, part, value) VALUES ${Array.from({ length: n }, () => "(?, ?, ?)").join(", ")}`;
 
-/** Writes the rows of one record (replacing an earlier record of the same run). */
-export function insertRunRows(sql: SqlStorage, runId: string, startedAt: number, rows: RunRows): void {
+/** Writes the rows of one record; `replacing`: an earlier record of the same run is there, and goes. */
+export function insertRunRows(
+  sql: SqlStorage,
+  runId: string,
+  startedAt: number,
+  rows: RunRows,
+  replacing = true,
+): void {
   sql.exec(
     "INSERT OR REPLACE INTO run_summaries (id, summary, started_at, agent_id, via) VALUES (?, ?, ?, ?, ?)",
     runId,
@@ -139,7 +145,7 @@ export function insertRunRows(sql: SqlStorage, runId: string, startedAt: number,
     rows.agentId,
     rows.via,
   );
-  insertRunParts(sql, runId, rows);
+  insertRunParts(sql, runId, rows, replacing);
 }
 
 /**
@@ -156,9 +162,9 @@ export function insertRunRowsV2(sql: SqlStorage, runId: string, startedAt: numbe
   insertRunParts(sql, runId, rows);
 }
 
-function insertRunParts(sql: SqlStorage, runId: string, rows: RunRows): void {
+function insertRunParts(sql: SqlStorage, runId: string, rows: RunRows, replacing = true): void {
   // A record stored again may change layout: none of the earlier record's parts may outlive it.
-  sql.exec("DELETE FROM run_parts WHERE run_id = ?", runId);
+  if (replacing) sql.exec("DELETE FROM run_parts WHERE run_id = ?", runId);
   for (let at = 0; at < rows.parts.length; at += PARTS_PER_STATEMENT) {
     const some = rows.parts.slice(at, at + PARTS_PER_STATEMENT);
     sql.exec(insertParts(some.length), ...some.flatMap(([part, text]) => [runId, part, text]));

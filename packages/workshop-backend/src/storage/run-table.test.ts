@@ -137,6 +137,21 @@ describe("RunTable", () => {
     expect(count()).toBe(1);
   });
 
+  it("stores a batch in one transaction, and a record stored again in a new layout keeps none of its old rows", () => {
+    const work = vi.fn(storage.transaction);
+    const batched = new RunTable(storage.sql, usage, work);
+    batched.record([record(1), record(2), record(3)]);
+    expect(work).toHaveBeenCalledTimes(1);
+    batched.record([record(1, "x".repeat(1_600_000))]);
+    const parts = storage.sql
+      .exec<{ part: string }>("SELECT part FROM run_parts WHERE run_id = 'run1'")
+      .toArray()
+      .map((row) => row.part);
+    expect(parts).not.toContain("all");
+    expect(batched.get("run1").payload).toHaveLength(1_600_000);
+    expect(usage.bytes().records).toBe(storedBytes());
+  });
+
   it("says a run that is not kept was not found", () => {
     expect(() => runs.get("nope")).toThrow(/Run nope was not found in this workspace/);
   });

@@ -33,6 +33,11 @@ export class RunTable {
   #count: number | undefined;
   /** Records of endpoint runs and their bytes, counted once and then tracked. */
   #endpointRuns: { count: number; bytes: number } | undefined;
+  /**
+   * Bytes of the batch's records not yet added to the usage table: added once per batch, or before a
+   * prune subtracts (the table's count never goes below 0, so the order matters).
+   */
+  #uncharged = 0;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -41,10 +46,61 @@ export class RunTable {
     private readonly transaction: (work: () => void) => void,
   ) {}
 
-  /** Each record is stored on its own: one that cannot be stored does not take the others with it. */
+  /**
+   * Stores a batch in one transaction: locally the workspace's object shares the Worker's thread, and each
+   * write's commit holds it for milliseconds, so statements and commits per record are what a warm run's
+   * p99 pays. Should any record fail, the batch is rolled back and stored record by record instead: one
+   * that cannot be stored does not take the others with it.
+   */
   record(records: RunRecord[]): void {
     let stored = 0;
-    // Read once per batch and kept up to date here: nothing else writes while this synchronous call runs.
+    try {
+      this.transaction(() => {
+        stored = this.#recordAll(records);
+      });
+    } catch {
+      // What the rolled-back batch counted is gone with it.
+      this.#count = undefined;
+      this.#endpointRuns = undefined;
+      this.#uncharged = 0;
+      stored = this.#recordEach(records);
+    }
+    this.#count ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
+    this.#count += stored;
+    // Pruning in steps keeps the COUNT and DELETE off most writes.
+    if (this.#count > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP)
+      this.#deleteOldest(this.#count - MAX_RUN_RECORDS_PER_WORKSPACE);
+  }
+
+  /** Stores every record (the caller's transaction keeps them together); answers how many are new. */
+  #recordAll(records: RunRecord[]): number {
+    const usage = this.usage.bytes();
+    // One read for the batch of the runs already recorded (rare: a record stored again replaces it).
+    const earlier = new Map(
+      this.sql
+        .exec<{ run_id: string; bytes: number }>(
+          "SELECT run_id, bytes FROM run_sizes WHERE run_id IN (SELECT value FROM json_each(?))",
+          JSON.stringify(records.map((record) => record.runId)),
+        )
+        .toArray()
+        .map((row) => [row.run_id, row.bytes] as const),
+    );
+    let stored = 0;
+    for (const record of records) {
+      const before = earlier.get(record.runId);
+      const bytes = this.#recordOne(record, usage, before);
+      earlier.set(record.runId, bytes);
+      this.#uncharged += bytes - (before ?? 0);
+      if (before === undefined) stored++;
+    }
+    this.#chargeStored();
+    return stored;
+  }
+
+  /** Stores each record in a transaction of its own, logging those that cannot be; answers how many are new. */
+  #recordEach(records: RunRecord[]): number {
+    let stored = 0;
+    // Read once and kept up to date here: nothing else writes while this synchronous call runs.
     let usage: Record<UsageCategory, number> | undefined;
     for (const record of records) {
       try {
@@ -52,12 +108,18 @@ export class RunTable {
         const known = usage;
         let added = false;
         this.transaction(() => {
-          added = this.#recordOne(record, known);
+          const before = this.sql
+            .exec<{ bytes: number }>("SELECT bytes FROM run_sizes WHERE run_id = ?", record.runId)
+            .toArray()[0]?.bytes;
+          const bytes = this.#recordOne(record, known, before);
+          this.usage.grow("records", bytes - (before ?? 0));
+          added = before === undefined;
         });
         if (added) stored++;
       } catch (error) {
         // A rolled-back record leaves the usage as it was; read it again rather than guess.
         usage = undefined;
+        this.#endpointRuns = undefined;
         console.error(
           JSON.stringify({
             level: "error",
@@ -68,11 +130,7 @@ export class RunTable {
         );
       }
     }
-    this.#count ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM run_summaries").one().n - stored;
-    this.#count += stored;
-    // Pruning in steps keeps the COUNT and DELETE off most writes.
-    if (this.#count > MAX_RUN_RECORDS_PER_WORKSPACE + RUN_PRUNE_STEP)
-      this.#deleteOldest(this.#count - MAX_RUN_RECORDS_PER_WORKSPACE);
+    return stored;
   }
 
   /** The newest runs first, narrowed by the indexed columns (run-rows.ts) when a filter is given. */
@@ -131,28 +189,26 @@ export class RunTable {
   }
 
   /**
-   * Stores one record; `usage` is the workspace's usage now, updated in place when the record is
-   * stored. True when the run had no record before.
+   * Stores one record in place of `earlier` bytes of an earlier record of the run (none: a new run);
+   * `usage` is the workspace's usage now, updated in place. Answers the record's bytes; the caller
+   * charges them to the usage table.
    */
-  #recordOne(record: RunRecord, usage: Record<UsageCategory, number>): boolean {
+  #recordOne(record: RunRecord, usage: Record<UsageCategory, number>, earlier: number | undefined): number {
     const rows = runRows(record);
     // A record stored again replaces the earlier one, whose bytes are no longer charged.
-    const earlier = this.sql
-      .exec<{ bytes: number }>("DELETE FROM run_sizes WHERE run_id = ? RETURNING bytes", record.runId)
-      .toArray()[0]?.bytes;
+    if (earlier !== undefined) this.sql.exec("DELETE FROM run_sizes WHERE run_id = ?", record.runId);
     usage.records -= earlier ?? 0;
     if (rows.via === "http") this.#makeEndpointRoom(rows.bytes - (earlier ?? 0), usage);
     if (!this.#makeRoom(rows.bytes, usage))
       throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
-    insertRunRows(this.sql, record.runId, record.startedAt, rows);
+    insertRunRows(this.sql, record.runId, record.startedAt, rows, earlier !== undefined);
     this.sql.exec("INSERT INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
-    this.usage.grow("records", rows.bytes - (earlier ?? 0));
     usage.records += rows.bytes;
     if (rows.via === "http" && this.#endpointRuns) {
       this.#endpointRuns.count += earlier === undefined ? 1 : 0;
       this.#endpointRuns.bytes += rows.bytes - (earlier ?? 0);
     }
-    return earlier === undefined;
+    return rows.bytes;
   }
 
   /** Keeps endpoint runs' records within their share, pruning their own oldest for one more of `bytes`. */
@@ -185,6 +241,11 @@ export class RunTable {
     }
   }
 
+  #chargeStored(): void {
+    this.usage.grow("records", this.#uncharged);
+    this.#uncharged = 0;
+  }
+
   /**
    * Deletes the `count` oldest run records (of those started `via`, when given), and their bytes from
    * the usage; returns the bytes freed.
@@ -201,6 +262,7 @@ export class RunTable {
     this.sql.exec(`DELETE FROM run_parts WHERE run_id IN (${oldest})`, ...bindings);
     this.sql.exec(`DELETE FROM run_sizes WHERE run_id IN (${oldest})`, ...bindings);
     this.sql.exec(`DELETE FROM run_summaries WHERE id IN (${oldest})`, ...bindings);
+    this.#chargeStored();
     this.usage.grow("records", -freed);
     this.#count = undefined;
     this.#endpointRuns = undefined;
