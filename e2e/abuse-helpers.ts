@@ -43,6 +43,36 @@ export function httpGet(
   });
 }
 
+/**
+ * A POST that declares a body of `declared` bytes, sends the first `sent` and then nothing more, as a
+ * trickling sender does: answers the response the Workshop gave before the body arrived, then hangs up.
+ */
+export function httpTrickle(
+  url: string,
+  options: { headers?: Record<string, string>; sent: string; declared: number },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: "POST", headers: { ...options.headers, "content-length": String(options.declared) }, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.write(options.sent);
+  });
+}
+
 /** Every file under a folder with its size: what a test compares to see whether anything was written. */
 export function fileSizes(dir: string): Map<string, number> {
   const sizes = new Map<string, number>();

@@ -14,11 +14,12 @@ import {
   MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   MAX_ENDPOINT_BODY_BYTES,
   MISSES_PER_CLIENT_PER_MINUTE,
+  REQUEST_BODY_READ_MS,
   type RunRecord,
   type Session,
 } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpGet } from "./abuse-helpers.ts";
+import { httpGet, httpTrickle } from "./abuse-helpers.ts";
 import { type Connected, connectNewWorkspace, endpointsUrl, eventually, workshopUrl } from "./helpers.ts";
 
 const ECHO_REQUEST = `export default {
@@ -295,6 +296,26 @@ describe("HTTP endpoints", () => {
     await new Promise((done) => setTimeout(done, 300));
     expect((await httpRuns(session)).length).toBe(before);
   });
+
+  it(
+    `refuses a body that has not arrived ${REQUEST_BODY_READ_MS / 1000} s after its headers with 408, running nothing`,
+    async () => {
+      const before = (await httpRuns(session)).length;
+      const slow = await httpTrickle(echoUrl, {
+        headers: { "content-type": "application/json" },
+        sent: '{"a":',
+        declared: 1000,
+      });
+      expect(slow.status).toBe(408);
+      expect(JSON.parse(slow.body)).toMatchObject({
+        error: { kind: "too_slow", message: expect.stringContaining(`within ${REQUEST_BODY_READ_MS / 1000} s`) },
+      });
+      // The endpoint still serves a body sent whole.
+      expect((await fetch(echoUrl, { method: "POST", body: "{}" })).status).toBe(200);
+      expect(await eventually(async () => (await httpRuns(session)).length === before + 1)).toBe(true);
+    },
+    REQUEST_BODY_READ_MS + 20_000,
+  );
 
   it("keeps one endpoint across versions, turns it off with a version without triggers.http, and answers the same 404 as an unknown one", async () => {
     const files = endpointGadget("switchable", {});

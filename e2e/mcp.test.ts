@@ -4,11 +4,12 @@
  */
 
 import { request as httpRequest } from "node:http";
-import type { Session, WorkshopClient } from "@gadgets/workshop-shared";
+import { REQUEST_BODY_READ_MS, type Session, type WorkshopClient } from "@gadgets/workshop-shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpTrickle } from "./abuse-helpers.ts";
 import { connectNewWorkspace, ECHO_SOURCE, gadget, workshopUrl } from "./helpers.ts";
 
 const WEATHER = `export default {
@@ -292,6 +293,27 @@ describe("bad requests to /mcp get JSON-RPC errors, never a hang or a 500", () =
     const batch = JSON.stringify(Array.from({ length: 17 }, (_, id) => ({ jsonrpc: "2.0", id, method: "ping" })));
     expect(await errorOf(await post(batch))).toMatchObject({ code: -32600, message: expect.stringContaining("16") });
   });
+
+  it(
+    `a body that has not arrived ${REQUEST_BODY_READ_MS / 1000} s after its headers is refused with 408`,
+    async () => {
+      const slow = await httpTrickle(mcpUrl().href, {
+        headers: {
+          authorization: `Bearer ${a.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        sent: '{"jsonrpc":"2.0",',
+        declared: 500,
+      });
+      expect(slow.status).toBe(408);
+      expect(JSON.parse(slow.body)).toMatchObject({
+        error: { code: -32600, message: expect.stringContaining(`within ${REQUEST_BODY_READ_MS / 1000} s`) },
+      });
+      expect((await post(rpc("tools/list", {}))).status).toBe(200);
+    },
+    REQUEST_BODY_READ_MS + 20_000,
+  );
 
   it("no credential, a malformed or unknown key, the workspace token itself", async () => {
     const none = await post(rpc("tools/list", {}), { authorization: "" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCappedBody } from "./capped-body.ts";
+import { readCappedBody, readRequestBody } from "./capped-body.ts";
 
 /** A response whose body sends one chunk and then nothing more, never ending; `cancelled` says when it was given up. */
 function stalled() {
@@ -28,5 +28,17 @@ describe("readCappedBody", () => {
     deadline.abort(new Error("too slow"));
     await expect(read).rejects.toThrow("too slow");
     expect(cancelled()).toBeInstanceOf(Error);
+  });
+});
+
+describe("readRequestBody", () => {
+  it("answers the bytes, too_large past the limit, and too_slow for a body not whole within its time", async () => {
+    const post = (body: BodyInit) => new Request("http://x/", { method: "POST", body });
+    expect(await readRequestBody(post("abc"), 3, 1000)).toEqual({ ok: true, bytes: new TextEncoder().encode("abc") });
+    expect(await readRequestBody(post("abcd"), 3, 1000)).toEqual({ ok: false, reason: "too_large" });
+    const { response, cancelled } = stalled();
+    const slow = new Request("http://x/", { method: "POST", body: response.body, duplex: "half" } as RequestInit);
+    expect(await readRequestBody(slow, 1000, 20)).toEqual({ ok: false, reason: "too_slow", ms: 20 });
+    expect(cancelled()).not.toBe("not cancelled");
   });
 });

@@ -45,3 +45,23 @@ export async function readCappedBody(
   }
   return bytes;
 }
+
+export type ReadRequestBody =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; reason: "too_large" }
+  | { ok: false; reason: "too_slow"; ms: number };
+
+/**
+ * A caller's request body, refused once it passes `max` bytes or has not arrived whole within `ms`
+ * (REQUEST_BODY_READ_MS): the one reader of every body a stranger may send. A sender gone mid-body rejects.
+ */
+export async function readRequestBody(request: Request, max: number, ms: number): Promise<ReadRequestBody> {
+  const deadline = AbortSignal.timeout(ms);
+  try {
+    const bytes = await readCappedBody(request, max, deadline);
+    return bytes ? { ok: true, bytes } : { ok: false, reason: "too_large" };
+  } catch (error) {
+    if (deadline.aborted) return { ok: false, reason: "too_slow", ms };
+    throw error;
+  }
+}

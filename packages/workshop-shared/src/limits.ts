@@ -369,6 +369,11 @@ export const MAX_CODE_MODE_TYPES_CHARS = 32 * 1024;
  * each) or hundreds of usual ones fit, and agents past it are named, typed loosely.
  */
 export const MAX_CATALOG_TYPES_CHARS = 256 * 1024;
+/**
+ * How long a request body (an endpoint's, an MCP message) may take to arrive once its headers have: a
+ * sender that trickles it would hold the Worker's memory for it. A webhook's 512 KiB body at 64 KiB/s fits.
+ */
+export const REQUEST_BODY_READ_MS = 10_000;
 /** An MCP request body: a 1 MiB payload (`MAX_PAYLOAD_BYTES`) as JSON-RPC, escaped, with room to spare. */
 export const MAX_MCP_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 /**

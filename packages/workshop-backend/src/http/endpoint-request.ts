@@ -8,8 +8,8 @@
 
 import { pathShape } from "../url-shape.ts";
 import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
-import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
-import { readCappedBody } from "../capped-body.ts";
+import { MAX_ENDPOINT_BODY_BYTES, REQUEST_BODY_READ_MS } from "@gadgets/workshop-shared/limits";
+import { readRequestBody } from "../capped-body.ts";
 
 /** The header workerd sets on each local socket (gadget-origin.ts): the Workshop's own, not the caller's. */
 export const SOCKET_HEADER = "workshop-socket";
@@ -74,7 +74,7 @@ export function isCredentialName(name: string, where: "header" | "field" = "fiel
 
 export type ReadEndpointRequest =
   | { ok: true; input: EndpointRequest; recorded: EndpointRequest }
-  | { ok: false; status: 413; message: string };
+  | { ok: false; status: 413 | 408; message: string };
 
 /** An own data property, even for a name like `__proto__` (a query may name anything). */
 function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
@@ -85,6 +85,12 @@ const tooLarge = (): ReadEndpointRequest => ({
   ok: false,
   status: 413,
   message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
+});
+
+const tooSlow = (ms: number): ReadEndpointRequest => ({
+  ok: false,
+  status: 408,
+  message: `The request body did not arrive within ${ms / 1000} s of its headers, the limit of an endpoint. Send it whole, at once.`,
 });
 
 /** A Content-Type's media type, lower-case, its parameters (`; charset=…`) aside. */
@@ -166,11 +172,13 @@ async function bodyValues(
 
 /**
  * Reads `request` as the agent's input. `path` is the part of the URL path below `/h/<endpoint>`; a
- * body past MAX_ENDPOINT_BODY_BYTES is refused (413) before anything runs.
+ * body past MAX_ENDPOINT_BODY_BYTES (413) or slower than REQUEST_BODY_READ_MS (408) is refused before
+ * anything runs.
  */
 export async function readEndpointRequest(request: Request, path: string): Promise<ReadEndpointRequest> {
-  const bytes = await readCappedBody(request, MAX_ENDPOINT_BODY_BYTES);
-  if (!bytes) return tooLarge();
+  const read = await readRequestBody(request, MAX_ENDPOINT_BODY_BYTES, REQUEST_BODY_READ_MS);
+  if (!read.ok) return read.reason === "too_large" ? tooLarge() : tooSlow(read.ms);
+  const { bytes } = read;
   const url = new URL(request.url);
   const query: EndpointRequest["query"] = {};
   const recordedQuery: EndpointRequest["query"] = {};

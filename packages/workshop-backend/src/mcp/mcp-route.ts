@@ -6,9 +6,9 @@
  */
 
 import type { AgentSummary, RunEventListener } from "@gadgets/workshop-shared/api";
-import { MAX_MCP_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { MAX_MCP_BODY_BYTES, REQUEST_BODY_READ_MS } from "@gadgets/workshop-shared/limits";
+import { readRequestBody } from "../capped-body.ts";
 import { check, SessionCredentialSchema } from "@gadgets/workshop-shared/schemas";
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Env } from "../env.ts";
 import { isOriginAllowed } from "../origin.ts";
@@ -72,9 +72,13 @@ async function serveMcp(request: Request, context: McpRouteContext): Promise<Res
     return refuse(401, "That is not an API key: it should look like gk_… as `gadgets keys create` printed it.", {
       "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"',
     });
-  const read = await readRequestBody(request, MAX_MCP_BODY_BYTES);
-  if (read.tooLarge) return refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`);
-  const checked = checkMcpBody(read.text);
+  // Ours rather than the SDK's reader: that one has no deadline for a body that trickles in.
+  const read = await readRequestBody(request, MAX_MCP_BODY_BYTES, REQUEST_BODY_READ_MS);
+  if (!read.ok)
+    return read.reason === "too_large"
+      ? refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`)
+      : refuse(408, `The request body did not arrive within ${read.ms / 1000} s of its headers, the limit.`);
+  const checked = checkMcpBody(new TextDecoder().decode(read.bytes));
   if (!checked.ok) return jsonRpcErrorResponse(checked);
 
   const connection = new Connection(env, context.overseer, context.client, context.waitUntil);
