@@ -4,7 +4,15 @@
  * (the Workshop's own store serves the lock), as a published agent from Node, and through a share link.
  */
 
-import { createRpcClient, type GadgetFile, type RunOutcome, type WorkshopClient } from "@gadgets/workshop-shared";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createRpcClient,
+  type GadgetFile,
+  type RunEvent,
+  type RunOutcome,
+  type WorkshopClient,
+} from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
 
@@ -112,4 +120,64 @@ describe("a gadget with npm packages", () => {
     using visitor = createRpcClient({ url: packages.workshop.url });
     expect(okResult(await visitor.api.openShare(shareId).run({ name: "Ada" }))).toEqual(expected);
   });
+
+  it("stops a build's package fetch when its run is cancelled: the run ends cancelled, the request is dropped", async () => {
+    // A registry that takes a tarball request and never answers it.
+    const asked: IncomingMessage[] = [];
+    const dropped: string[] = [];
+    const hanging = createServer((request) => {
+      asked.push(request);
+      request.socket.on("close", () => dropped.push(request.url ?? ""));
+    });
+    await new Promise<void>((listening) => hanging.listen(0, "127.0.0.1", listening));
+    const base = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
+    try {
+      const client = await newClient();
+      const session = client.getSession();
+      await session.setRegistry({ url: base });
+      const lock = {
+        lockfileVersion: 1,
+        dependencies: { "fx-hangs": "1.0.0" },
+        packages: {
+          "node_modules/fx-hangs": {
+            name: "fx-hangs",
+            version: "1.0.0",
+            resolved: `${base}fx-hangs/-/fx-hangs-1.0.0.tgz`,
+            integrity: `sha512-${"A".repeat(86)}==`,
+          },
+        },
+      };
+      const draft = await session.createDraft({
+        files: [
+          {
+            path: "gadget.json",
+            content: JSON.stringify({ name: "hangs", entry: "index.ts", dependencies: { "fx-hangs": "1.0.0" } }),
+          },
+          {
+            path: "index.ts",
+            content: 'import hangs from "fx-hangs";\nexport default { async run() { return hangs; } };',
+          },
+          { path: "gadget.lock.json", content: JSON.stringify(lock) },
+        ],
+      });
+      let runId: string | undefined;
+      const run = session.runDraft(draft.id, null, (event: RunEvent) => {
+        runId ??= event.runId;
+      });
+      await waitFor(() => asked.length === 1 && runId !== undefined);
+      expect(await session.cancelRun(runId as string)).toBe(true);
+      expect(await run).toMatchObject({ status: "error", kind: "cancelled" });
+      await waitFor(() => dropped.length === 1);
+      expect(dropped).toEqual(["/fx-hangs/-/fx-hangs-1.0.0.tgz"]);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((closed) => hanging.close(closed));
+    }
+  });
 });
+
+/** Waits for `done` (checked every 20 ms, for at most 20 s). */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((later) => setTimeout(later, 20));
+  expect(done()).toBe(true);
+}

@@ -275,13 +275,14 @@ export class Overseer {
     // Every secret this run could see (its own once read, its callers'), taken out of all it leaves behind.
     let redact: Redactor = request.inheritedSecrets?.size ? secretRedactor(request.inheritedSecrets) : NO_REDACTION;
 
-    if (!prepared.ok) {
+    // First: a run cancelled while it built may have failed to build for that reason (its package fetches stopped).
+    if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
+    else if (!prepared.ok) {
       outcome = fail("invalid", prepared.message, prepared.error);
       if (prepared.error) events.emit({ type: "error", error: prepared.error, uncaught: true });
     } else if (!checkedPayload.ok) outcome = refusedInput(checkedPayload.error);
     else if (!timeout.ok) outcome = refusedInput(timeout.error);
     else if (input && !input.ok) outcome = refusedInput(schemaMismatch("inputSchema", input.errors));
-    else if (request.signal?.aborted) outcome = fail("cancelled", "The run was cancelled before it started.");
     else {
       const grants = prepared.manifest.grants ?? {};
       const secrets = await readGrantedSecrets(request, grants);

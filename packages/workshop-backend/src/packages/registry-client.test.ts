@@ -76,7 +76,7 @@ describe("RegistryClient.packument", () => {
     deadline.abort();
     const error = await packageFailure(fakeRegistryClient(registry(), { signal: deadline.signal }).packument("zod"));
     expect(error.kind).toBe("registry-timeout");
-    expect(error.message).toMatch(/Resolving took too long/);
+    expect(error.message).toMatch(/Fetching packages took too long/);
   });
 
   it("refuses garbage: not JSON, or not a packument", async () => {

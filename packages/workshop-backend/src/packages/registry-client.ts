@@ -126,7 +126,7 @@ export class RegistryClient {
       if (this.#options.signal?.aborted)
         return new PackageError(
           "registry-timeout",
-          `Resolving took too long: it was stopped while fetching ${name} from ${where}.`,
+          `Fetching packages took too long: it was stopped while fetching ${name} from ${where}.`,
           name,
         );
       if (timeout.aborted)

@@ -7,6 +7,7 @@
  */
 
 import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import { RESOLVE_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
 import { diskWriteRefusal } from "../rpc/disk-guard.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
@@ -33,10 +34,15 @@ export class WorkspacePackages {
   readonly stored: StoredPackages;
   #registry: Promise<WorkspaceRegistry> | undefined;
 
+  /**
+   * @param runSignal a build's run: the packages it fetches stop when the run does, and after
+   *   RESOLVE_TIMEOUT_MS of fetching in all, as a resolution's do.
+   */
   constructor(
     private readonly env: Env,
     workspaceId: string,
     private readonly store: DurableObjectStub<WorkspaceStore>,
+    private readonly runSignal?: AbortSignal,
   ) {
     const namespace = env.PACKAGES;
     this.stored = new StoredPackages(
@@ -60,8 +66,13 @@ export class WorkspacePackages {
     return this.#registry;
   }
 
-  /** A client of the workspace's registry, under the resolution's deadline when there is one. */
+  #buildSignal: AbortSignal | undefined;
+
+  /** A client of the workspace's registry, under the resolution's deadline or the build's run. */
   async client(signal?: AbortSignal): Promise<RegistryAccess> {
+    // Made on the first package not stored: a run that fetches nothing starts no timer.
+    if (!signal && this.runSignal)
+      signal = this.#buildSignal ??= AbortSignal.any([this.runSignal, AbortSignal.timeout(RESOLVE_TIMEOUT_MS)]);
     const registry = await this.registry();
     const client = new RegistryClient({
       base: registry.base,
@@ -106,13 +117,14 @@ export class WorkspacePackages {
   }
 }
 
-/** The build's source of package files for one workspace. */
+/** The build's source of package files for one workspace's run. */
 export function packageSourceFor(
   env: Env,
   workspaceId: string,
   store: DurableObjectStub<WorkspaceStore>,
+  runSignal: AbortSignal,
 ): PackageSource {
-  return storedPackageSource(new WorkspacePackages(env, workspaceId, store));
+  return storedPackageSource(new WorkspacePackages(env, workspaceId, store, runSignal));
 }
 
 export function storedPackageSource(packages: Pick<WorkspacePackages, "files">): PackageSource {

@@ -67,7 +67,7 @@ function anonymousPlan(connection: Connection): RunPlan {
     workspaceId: anonymousWorkspace(connection),
     countsForWorkspace: false,
     admit: () => anonymousRunRefusal(connection),
-    packages: storedOnlyPackageSource(connection.env),
+    packages: () => storedOnlyPackageSource(connection.env),
     report: false,
   };
 }

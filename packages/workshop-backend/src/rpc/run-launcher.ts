@@ -117,8 +117,8 @@ export interface RunPlan {
   services?(runSignal: AbortSignal): CapabilityServices;
   /** Where the secrets its manifest grants are read; left out, it gets none. */
   secrets?: RunSecrets;
-  /** Where its build reads the packages its lock names. */
-  packages: PackageSource;
+  /** Where its build reads the packages its lock names; what it fetches stops with the run's own signal. */
+  packages(runSignal: AbortSignal): PackageSource;
   /** false: its failures are not filed with any workspace's error reports. */
   report?: false;
   via?: RunVia;
@@ -300,7 +300,7 @@ function workspacePlan(context: RunContext, request: LaunchRequest): RunPlan {
     services: (runSignal) => servicesFor(context, request, runSignal),
     secrets: runSecrets(context.connection.env, context.workspaceId, context.store),
     // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
-    packages: packageSourceFor(context.connection.env, context.workspaceId, context.store),
+    packages: (runSignal) => packageSourceFor(context.connection.env, context.workspaceId, context.store, runSignal),
     ...(context.via ? { via: context.via } : {}),
     keep: (record) => {
       request.onRecord?.(record);
@@ -456,7 +456,7 @@ async function runAndKeep(
       // Only a workspace's own runs may read what their manifest grants; shares, embeds and public
       // re-runs get none (their plan names no secrets).
       ...(plan.secrets ? { secrets: plan.secrets } : {}),
-      packages: plan.packages,
+      packages: plan.packages(controller.signal),
       ...(plan.report === false ? { report: false } : {}),
       ...(request.inheritedSecrets ? { inheritedSecrets: request.inheritedSecrets } : {}),
     });
