@@ -524,6 +524,14 @@ export const MAX_CONCURRENT_PACKAGE_READS_PER_WORKSPACE = 8;
  * under 1 MiB. A larger one is left unread: frames keep the package file's own line and column.
  */
 export const MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
+/**
+ * Unpacked bytes of packages the store keeps in each of its 16 shared shards (the Workshop's default
+ * registry, stored once for every workspace): 2 GiB in all. A commit past it drops the shard's least
+ * recently used packages, fetched again (and verified again) when a run next needs them, so workspaces
+ * resolving ever more packages cannot fill the disk that every workspace writes to. Holds 8 of the
+ * largest packages (MAX_PACKAGE_UNPACKED_BYTES); a workspace's own-registry packages count in its quota.
+ */
+export const SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
 /** Declaration bytes `packageTypes` sends the editor for one tree. */
 export const MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 /** Redirects one registry request may follow: a registry that hands tarballs to a file host takes one. */

@@ -34,8 +34,8 @@ export class PackageStore extends DurableObject<unknown> {
     this.ctx.storage.transactionSync(() => this.#table.putParts(integrity, parts));
   }
 
-  commit(integrity: string, info: StoredPackageInfo, expectedParts: number): void {
-    this.#table.commit(integrity, info, expectedParts);
+  commit(integrity: string, info: StoredPackageInfo, expectedParts: number, keepBytes?: number): void {
+    this.ctx.storage.transactionSync(() => this.#table.commit(integrity, info, expectedParts, keepBytes));
   }
 
   discard(integrity: string): void {

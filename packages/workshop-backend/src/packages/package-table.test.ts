@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { migrate } from "../storage/migrations.ts";
 import { sqliteStorage } from "../storage/testing/sqlite-storage.ts";
 import { PACKAGE_STORE_MIGRATIONS, PackageTable, type StoredPackageInfo } from "./package-table.ts";
@@ -73,5 +73,43 @@ describe("PackageTable", () => {
       packages.commit("sha512-a", INFO, 1);
     }
     expect(packages.read("sha512-a", undefined, 100)?.parts).toEqual([["a.js", 0, "1"]]);
+  });
+
+  describe("a shared shard's room", () => {
+    afterEach(() => vi.useRealTimers());
+    const store = (packages: PackageTable, integrity: string, keepBytes?: number) => {
+      packages.putParts(integrity, [[`${integrity}.js`, 0, "x"]]);
+      packages.commit(integrity, { ...INFO, files: 1 }, 1, keepBytes);
+    };
+
+    it("drops the least recently used packages, parts and all, until a new one fits; a use renews a package", () => {
+      vi.useFakeTimers({ now: 1_000_000, toFake: ["Date"] });
+      const packages = table();
+      store(packages, "sha512-a", 25);
+      vi.advanceTimersByTime(1000);
+      store(packages, "sha512-b", 25);
+      // Two hours on, a build reads a: b is now the one used longest ago.
+      vi.advanceTimersByTime(2 * 60 * 60 * 1000);
+      expect(packages.read("sha512-a", undefined, 100)?.info).toBeDefined();
+      vi.advanceTimersByTime(1000);
+      store(packages, "sha512-c", 25);
+      expect(packages.info("sha512-b")).toBeUndefined();
+      expect(packages.file("sha512-b", "sha512-b.js")).toBeUndefined();
+      expect(packages.info("sha512-a")).toBeDefined();
+      expect(packages.info("sha512-c")).toBeDefined();
+      expect(packages.storedBytes()).toBe(20);
+      // Without a room to keep (a workspace's own object, held by its quota), nothing is dropped.
+      store(packages, "sha512-d");
+      expect(packages.storedBytes()).toBe(30);
+    });
+
+    it("drops nothing to commit a package already stored", () => {
+      const packages = table();
+      store(packages, "sha512-a", 20);
+      store(packages, "sha512-b", 20);
+      store(packages, "sha512-a", 20);
+      expect(packages.info("sha512-a")).toBeDefined();
+      expect(packages.info("sha512-b")).toBeDefined();
+    });
   });
 });

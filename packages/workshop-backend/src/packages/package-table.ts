@@ -21,7 +21,20 @@ CREATE TABLE IF NOT EXISTS package_files (
   PRIMARY KEY (integrity, path, part));
 `),
   },
+  {
+    version: 2,
+    what: "when each package was last used, so a full shared shard drops the least recently used",
+    up: (sql) =>
+      sql.exec(`
+ALTER TABLE packages ADD COLUMN used_at INTEGER NOT NULL DEFAULT 0;
+UPDATE packages SET used_at = stored_at;
+CREATE INDEX IF NOT EXISTS packages_by_use ON packages (used_at);
+`),
+  },
 ];
+
+/** How stale a package's mark of use may get before a read renews it: one write an hour, not one per read. */
+const USE_MARK_MS = 60 * 60 * 1000;
 
 /** What is known of a stored package without reading its files. */
 export interface StoredPackageInfo {
@@ -51,7 +64,24 @@ export interface FilePage {
 export class PackageTable {
   constructor(private readonly sql: SqlStorage) {}
 
+  /** The package's info; a lookup is a use (a resolution that finds it locks it). */
   info(integrity: string): StoredPackageInfo | undefined {
+    const info = this.#info(integrity);
+    if (info) this.#markUsed(integrity);
+    return info;
+  }
+
+  #markUsed(integrity: string): void {
+    const now = Date.now();
+    this.sql.exec(
+      "UPDATE packages SET used_at = ? WHERE integrity = ? AND used_at < ?",
+      now,
+      integrity,
+      now - USE_MARK_MS,
+    );
+  }
+
+  #info(integrity: string): StoredPackageInfo | undefined {
     const row = this.sql
       .exec<{ name: string; version: string; files: number; bytes: number; binaries: string; has_types: number }>(
         "SELECT name, version, files, bytes, binaries, has_types FROM packages WHERE integrity = ?",
@@ -74,8 +104,12 @@ export class PackageTable {
       );
   }
 
-  /** Makes the package visible, once its parts are all written (a second commit changes nothing). */
-  commit(integrity: string, info: StoredPackageInfo, expectedParts: number): void {
+  /**
+   * Makes the package visible, once its parts are all written (a second commit changes nothing). With
+   * `keepBytes` (a shared shard's), the least recently used other packages are dropped first until this
+   * one fits within it: the caller runs this in one transaction.
+   */
+  commit(integrity: string, info: StoredPackageInfo, expectedParts: number, keepBytes?: number): void {
     const written = this.sql
       .exec<{ n: number }>("SELECT COUNT(*) AS n FROM package_files WHERE integrity = ?", integrity)
       .one().n;
@@ -83,8 +117,11 @@ export class PackageTable {
       throw new Error(
         `The package ${info.name}@${info.version} is missing parts (${written} of ${expectedParts}): not stored.`,
       );
+    if (this.#info(integrity)) return;
+    if (keepBytes !== undefined) this.#makeRoom(info.bytes, keepBytes);
+    const now = Date.now();
     this.sql.exec(
-      "INSERT OR IGNORE INTO packages (integrity, name, version, files, bytes, binaries, has_types, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO packages (integrity, name, version, files, bytes, binaries, has_types, stored_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       integrity,
       info.name,
       info.version,
@@ -92,8 +129,30 @@ export class PackageTable {
       info.bytes,
       JSON.stringify(info.binaries),
       info.types ? 1 : 0,
-      Date.now(),
+      now,
+      now,
     );
+  }
+
+  /** Bytes of the committed packages. */
+  storedBytes(): number {
+    return this.sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM packages").one().n;
+  }
+
+  /** Drops the least recently used packages until `bytes` more fit within `keepBytes`. */
+  #makeRoom(bytes: number, keepBytes: number): void {
+    let stored = this.storedBytes();
+    while (stored + bytes > keepBytes) {
+      const oldest = this.sql
+        .exec<{ integrity: string; bytes: number }>(
+          "SELECT integrity, bytes FROM packages ORDER BY used_at, integrity LIMIT 1",
+        )
+        .toArray()[0];
+      if (!oldest) return;
+      this.sql.exec("DELETE FROM packages WHERE integrity = ?", oldest.integrity);
+      this.sql.exec("DELETE FROM package_files WHERE integrity = ?", oldest.integrity);
+      stored -= oldest.bytes;
+    }
   }
 
   /**
@@ -101,12 +160,13 @@ export class PackageTable {
    * package is left as it is.
    */
   discard(integrity: string): void {
-    if (!this.info(integrity)) this.sql.exec("DELETE FROM package_files WHERE integrity = ?", integrity);
+    if (!this.#info(integrity)) this.sql.exec("DELETE FROM package_files WHERE integrity = ?", integrity);
   }
 
   /** Parts of a stored package in path order, from `after`, up to about `maxChars` of text per page. */
   read(integrity: string, after: { path: string; part: number } | undefined, maxChars: number): FilePage | undefined {
-    const info = this.info(integrity);
+    // A read from the start is a use; the pages after it are the same one.
+    const info = after ? this.#info(integrity) : this.info(integrity);
     if (!info) return undefined;
     const first = after ? {} : { info };
     const cursor = after

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import { SHARED_PACKAGE_SHARD_BYTES } from "@gadgets/workshop-shared/limits";
 import { ensureStored } from "./package-fetch.ts";
 import { PackageError } from "./package-error.ts";
 import { RegistryClient } from "./registry-client.ts";
-import { sharedObjectName, splitParts, StoredPackages, workspaceObjectName } from "./stored-packages.ts";
+import {
+  type PackageStoreObject,
+  sharedObjectName,
+  splitParts,
+  StoredPackages,
+  workspaceObjectName,
+} from "./stored-packages.ts";
 import { ALWAYS_WRITE, MemoryPackageStores } from "./testing/memory-package-store.ts";
 import { FAKE_REGISTRY, FakeRegistry, integrityOf } from "./testing/fake-registry.ts";
 
@@ -176,5 +183,40 @@ describe("StoredPackages.load", () => {
     expect(loaded?.files.get("index.js")).toBe("export default 1;");
     // Over BATCH_CHARS: two pages, two calls, and no `info` lookup.
     expect(calls).toEqual(["read", "read"]);
+  });
+
+  it("answers nothing for a package a full shard dropped between its pages, and reading it after a fetch says so", async () => {
+    const { fake, stores, stored, registry } = setup();
+    const entry = await lockedFrom(fake, "a", "1.0.0");
+    const { object, info } = await ensureStored(
+      { stored, privateRegistry: false, registry, guard: ALWAYS_WRITE },
+      entry,
+    );
+    const dropping: PackageStoreObject = {
+      ...object,
+      read: async (integrity, after, maxChars) => {
+        if (after) return undefined;
+        const first = await object.read(integrity, after, maxChars);
+        return first && { ...first, next: { path: "index.js", part: 0 } };
+      },
+    };
+    const dropped = new StoredPackages(() => dropping, "ws1");
+    expect(await dropped.load(entry, false)).toBeUndefined();
+    await expect(dropped.read(dropping, entry, info)).rejects.toMatchObject({
+      kind: "storage-full",
+      message: expect.stringContaining("dropped from the Workshop's package store"),
+    });
+  });
+
+  it("asks a shared shard to keep its room, and a workspace's own object not", async () => {
+    const shared = setup();
+    const entry = await lockedFrom(shared.fake, "a", "1.0.0");
+    await ensureStored({ ...shared, privateRegistry: false, guard: ALWAYS_WRITE }, entry);
+    expect(shared.stores.commits).toEqual([
+      { name: sharedObjectName(entry.integrity), keepBytes: SHARED_PACKAGE_SHARD_BYTES },
+    ]);
+    const own = setup();
+    await ensureStored({ ...own, privateRegistry: true, guard: ALWAYS_WRITE }, { ...entry, private: true });
+    expect(own.stores.commits).toEqual([{ name: workspaceObjectName("ws1"), keepBytes: undefined }]);
   });
 });

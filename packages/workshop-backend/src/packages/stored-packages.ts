@@ -8,7 +8,9 @@
  */
 
 import type { LockedPackage } from "@gadgets/workshop-shared/api";
+import { SHARED_PACKAGE_SHARD_BYTES } from "@gadgets/workshop-shared/limits";
 import { hasOwnTypes } from "./declarations.ts";
+import { PackageError } from "./package-error.ts";
 import type { UnpackedPackage } from "./tarball.ts";
 import type { FilePage, FilePart, StoredPackageInfo } from "./package-table.ts";
 
@@ -16,7 +18,8 @@ import type { FilePage, FilePart, StoredPackageInfo } from "./package-table.ts";
 export interface PackageStoreObject {
   info(integrity: string): Promise<StoredPackageInfo | undefined>;
   putParts(integrity: string, parts: FilePart[]): Promise<void>;
-  commit(integrity: string, info: StoredPackageInfo, expectedParts: number): Promise<void>;
+  /** `keepBytes`: a shared shard's room, made by dropping its least recently used packages (package-table.ts). */
+  commit(integrity: string, info: StoredPackageInfo, expectedParts: number, keepBytes?: number): Promise<void>;
   /** Removes the parts of a write that never committed. */
   discard(integrity: string): Promise<void>;
   read(
@@ -135,43 +138,55 @@ export class StoredPackages {
       binaries: unpacked.binaries,
       types: hasOwnTypes(JSON.parse(unpacked.files.get("package.json") ?? "{}"), unpacked.files.keys()),
     };
-    await object.commit(entry.integrity, info, count);
+    const shared = !this.forWorkspace(entry, privateRegistry);
+    await object.commit(entry.integrity, info, count, shared ? SHARED_PACKAGE_SHARD_BYTES : undefined);
     return info;
   }
 
-  /** Every text file of a stored package, read a page at a time. */
+  /** Every text file of a package just stored, read a page at a time. */
   async read(object: PackageStoreObject, entry: LockedPackage, info: StoredPackageInfo): Promise<StoredFiles> {
     const first = await object.read(entry.integrity, undefined, BATCH_CHARS);
-    return { files: await readPages(object, entry, first), binaries: info.binaries, info };
+    const files = first && (await readPages(object, entry, first));
+    if (!files)
+      throw new PackageError(
+        "storage-full",
+        `"${entry.name}" ${entry.version} was dropped from the Workshop's package store as it was read, to make room for others. Run again.`,
+        entry.name,
+      );
+    return { files, binaries: info.binaries, info };
   }
 
   /**
-   * A stored package's files, or undefined when none of its objects holds it: the first page comes with
-   * the package's info, so a stored package costs one call per page and no lookup before.
+   * A stored package's files, or undefined when none of its objects holds it (or a full shard dropped it
+   * while it was read): the first page comes with the package's info, so a stored package costs one call
+   * per page and no lookup before.
    */
   async load(entry: LockedPackage, privateRegistry: boolean): Promise<StoredFiles | undefined> {
     for (const name of this.objectNamesFor(entry, privateRegistry)) {
       const object = this.open(name);
       const first = await object.read(entry.integrity, undefined, BATCH_CHARS);
-      if (first?.info)
-        return { files: await readPages(object, entry, first), binaries: first.info.binaries, info: first.info };
+      if (!first?.info) continue;
+      const files = await readPages(object, entry, first);
+      if (files) return { files, binaries: first.info.binaries, info: first.info };
     }
     return undefined;
   }
 }
 
-/** The files of a package from its first page on. */
+/** The files of a package from its first page on; undefined when it was dropped before its last page. */
 async function readPages(
   object: PackageStoreObject,
   entry: LockedPackage,
-  first: FilePage | undefined,
-): Promise<Map<string, string>> {
+  first: FilePage,
+): Promise<Map<string, string> | undefined> {
   const files = new Map<string, string>();
   let page = first;
-  while (page) {
+  for (;;) {
     for (const [path, part, content] of page.parts)
       files.set(path, part === 0 ? content : `${files.get(path) ?? ""}${content}`);
-    page = page.next ? await object.read(entry.integrity, page.next, BATCH_CHARS) : undefined;
+    if (!page.next) return files;
+    const next = await object.read(entry.integrity, page.next, BATCH_CHARS);
+    if (!next) return undefined;
+    page = next;
   }
-  return files;
 }

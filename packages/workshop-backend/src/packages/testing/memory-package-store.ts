@@ -13,6 +13,8 @@ export class MemoryPackageStores {
   readonly tables = new Map<string, PackageTable>();
   /** Object names opened, in order (a workspace's object must never be opened for another). */
   readonly opened: string[] = [];
+  /** Each commit's object and the room it asked for (a shared shard's `keepBytes`). */
+  readonly commits: { name: string; keepBytes: number | undefined }[] = [];
 
   readonly open: OpenPackageStore = (name) => {
     this.opened.push(name);
@@ -27,7 +29,10 @@ export class MemoryPackageStores {
     const object: PackageStoreObject = {
       info: async (integrity) => found.info(integrity),
       putParts: async (integrity, parts) => found.putParts(integrity, parts),
-      commit: async (integrity, info, expected) => found.commit(integrity, info, expected),
+      commit: async (integrity, info, expected, keepBytes) => {
+        this.commits.push({ name, keepBytes });
+        found.commit(integrity, info, expected, keepBytes);
+      },
       discard: async (integrity) => found.discard(integrity),
       read: async (integrity, after, maxChars) => found.read(integrity, after, maxChars),
       file: async (integrity, path) => found.file(integrity, path),
