@@ -186,7 +186,7 @@ describe("StoredPackages.load", () => {
   });
 
   it("answers nothing for a package a full shard dropped between its pages, and reading it after a fetch says so", async () => {
-    const { fake, stores, stored, registry } = setup();
+    const { fake, stored, registry } = setup();
     const entry = await lockedFrom(fake, "a", "1.0.0");
     const { object, info } = await ensureStored(
       { stored, privateRegistry: false, registry, guard: ALWAYS_WRITE },
