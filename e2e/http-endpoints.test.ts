@@ -539,8 +539,12 @@ describe("HTTP endpoints", () => {
       expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 503)).toEqual([]);
       expect(refusals.length).toBeGreaterThan(0);
       for (const refusal of refusals) expect(refusal).toContain("runs in flight (catalog calls included)");
+      // Counted together only the runs that were in flight at once: each request with a nap that rested
+      // and those naps lasted 3 s from a burst that started together. A request whose calls were both
+      // refused may have ended, and given back its slot, before another request's call took one.
       const rested = served.flat().filter((result) => result === "rested").length;
-      expect(served.length + rested).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
+      const napping = served.filter((results) => results.includes("rested")).length;
+      expect(napping + rested).toBeLessThanOrEqual(MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE);
     } finally {
       own.client[Symbol.dispose]();
     }

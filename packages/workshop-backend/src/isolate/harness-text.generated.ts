@@ -58,6 +58,7 @@ var MAX_TARBALL_BYTES = 8 * 1024 * 1024;
 var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
 var MAX_PACKUMENT_BYTES_PER_RESOLUTION = 64 * 1024 * 1024;
 var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
+var SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // ../workshop-pool/src/protocol.ts
@@ -585,6 +586,7 @@ var MAX_TARBALL_BYTES = 8 * 1024 * 1024;
 var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
 var MAX_PACKUMENT_BYTES_PER_RESOLUTION = 64 * 1024 * 1024;
 var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
+var SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
@@ -699,4 +701,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "559f27a9b1f87e737010f8999f502c8f444853764fb1db3329ed5167eae8760c";
+export const HARNESS_DIGEST = "64cf680d52147efeb1ad6e25e884d3a5959d68fe200320bea6f9fb59de4d95e5";
