@@ -1,7 +1,7 @@
 /** Helpers for the abuse tests: raw HTTP with chosen headers and connections, and data-folder snapshots. */
 
 import { readdirSync, statSync } from "node:fs";
-import { type Agent, request } from "node:http";
+import { type Agent, type IncomingMessage, request } from "node:http";
 import { join } from "node:path";
 import { createRpcClient, type GadgetFile, type WorkshopClient } from "@gadgets/workshop-shared";
 
@@ -16,6 +16,19 @@ export const gadgetFiles = (name: string, source: string, grants: Record<string,
   { path: "index.ts", content: source },
 ];
 
+/** A response's status and its body as text, once it has ended. */
+function readAnswer(res: IncomingMessage): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    res.on("error", reject);
+  });
+}
+
 /**
  * A GET with the headers given (Host included, which fetch does not allow), over `agent`'s connections:
  * a keep-alive agent with one socket is one client to the Workshop; `false` opens a new connection.
@@ -28,15 +41,7 @@ export function httpGet(
     const req = request(
       url,
       { method: options.method ?? "GET", headers: options.headers, agent: options.agent },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on("error", reject);
-      },
+      (res) => readAnswer(res).then(resolve, reject),
     );
     req.on("error", reject);
     req.end();
@@ -55,18 +60,10 @@ export function httpTrickle(
     const req = request(
       url,
       { method: "POST", headers: { ...options.headers, "content-length": String(options.declared) }, agent: false },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => {
-          resolve({ status: res.statusCode ?? 0, body });
-          req.destroy();
-        });
-        res.on("error", reject);
-      },
+      (res) =>
+        readAnswer(res)
+          .then(resolve, reject)
+          .finally(() => req.destroy()),
     );
     req.on("error", reject);
     req.write(options.sent);

@@ -14,6 +14,7 @@ import {
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "./helpers.ts";
 import { type PackagesWorkshop, startPackagesWorkshop } from "./registry/packages-workshop.ts";
 
 let packages: PackagesWorkshop;
@@ -164,10 +165,10 @@ describe("a gadget with npm packages", () => {
       const run = session.runDraft(draft.id, null, (event: RunEvent) => {
         runId ??= event.runId;
       });
-      await waitFor(() => asked.length === 1 && runId !== undefined);
+      expect(await eventually(async () => asked.length === 1 && runId !== undefined, 1000)).toBe(true);
       expect(await session.cancelRun(runId as string)).toBe(true);
       expect(await run).toMatchObject({ status: "error", kind: "cancelled" });
-      await waitFor(() => dropped.length === 1);
+      expect(await eventually(async () => dropped.length === 1, 1000)).toBe(true);
       expect(dropped).toEqual(["/fx-hangs/-/fx-hangs-1.0.0.tgz"]);
     } finally {
       hanging.closeAllConnections();
@@ -175,9 +176,3 @@ describe("a gadget with npm packages", () => {
     }
   });
 });
-
-/** Waits for `done` (checked every 20 ms, for at most 20 s). */
-async function waitFor(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !done(); i++) await new Promise((later) => setTimeout(later, 20));
-  expect(done()).toBe(true);
-}

@@ -74,7 +74,8 @@ export function isCredentialName(name: string, where: "header" | "field" = "fiel
 
 export type ReadEndpointRequest =
   | { ok: true; input: EndpointRequest; recorded: EndpointRequest }
-  | { ok: false; status: 413 | 408; message: string };
+  | { ok: false; status: 413; kind: "too_large"; message: string }
+  | { ok: false; status: 408; kind: "too_slow"; message: string };
 
 /** An own data property, even for a name like `__proto__` (a query may name anything). */
 function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
@@ -84,12 +85,14 @@ function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
 const tooLarge = (): ReadEndpointRequest => ({
   ok: false,
   status: 413,
+  kind: "too_large",
   message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
 });
 
 const tooSlow = (ms: number): ReadEndpointRequest => ({
   ok: false,
   status: 408,
+  kind: "too_slow",
   message: `The request body did not arrive within ${ms / 1000} s of its headers, the limit of an endpoint. Send it whole, at once.`,
 });
 

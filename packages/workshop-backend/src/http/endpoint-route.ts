@@ -142,8 +142,7 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
     }
     countRequest(endpoint, deps.client);
     const read = await readEndpointRequest(request, path);
-    if (!read.ok)
-      return endpointResponse(errorAnswer(read.status, read.status === 413 ? "too_large" : "too_slow", read.message));
+    if (!read.ok) return endpointResponse(errorAnswer(read.status, read.kind, read.message));
 
     const release = endpointRuns.enter(found.workspaceId);
     if (!release) return endpointResponse(errorAnswer(503, "busy", ENDPOINT_RUNS_BUSY));
