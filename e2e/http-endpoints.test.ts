@@ -450,6 +450,20 @@ describe("HTTP endpoints", () => {
     expect((await httpGet(echoUrl, { agent: false })).status).toBe(200);
   });
 
+  it(`counts a burst sent all at once against the ${ENDPOINT_REQUESTS_PER_MINUTE}-a-minute limit: what passes it is refused with 429, not served`, async () => {
+    const { url } = await publish(session, endpointGadget("burst-limited", {}, "export default { run: () => 1 };"));
+    const over = 30;
+    // Every request on its own connection, all in flight before any is answered.
+    const statuses = await Promise.all(
+      Array.from({ length: ENDPOINT_REQUESTS_PER_MINUTE + over }, () => httpGet(url, { agent: false })),
+    ).then((answers) => answers.map((answer) => answer.status));
+    const refused = statuses.filter((status) => status === 429).length;
+    expect(refused).toBe(over);
+    // The rest were taken: served, or answered busy by the workspace's run cap.
+    expect(statuses.filter((status) => status === 200 || status === 503).length).toBe(ENDPOINT_REQUESTS_PER_MINUTE);
+    expect((await httpGet(echoUrl, { agent: false })).status).toBe(200);
+  });
+
   it(`holds a workspace's endpoint runs to ${MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE} at once, half its run cap: past that, 503 with Retry-After and no run, while another workspace's endpoints are served`, async () => {
     const sleeper = (name: string) =>
       endpointGadget(

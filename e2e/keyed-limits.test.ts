@@ -41,6 +41,22 @@ describe("keyed miss limits", () => {
     );
   });
 
+  it("counts unknown tokens sent all at once: a burst gets no more lookups than one after another", async () => {
+    using client = createRpcClient({ url: workshopUrl() });
+    const answers = await Promise.allSettled(
+      Array.from({ length: 2 * MAX_FAILED_SESSIONS_PER_CONNECTION }, (_, i) =>
+        client.api.getSession(unknownToken(200 + i)).listDrafts(),
+      ),
+    );
+    const reasons = answers.map((answer) => (answer.status === "rejected" ? String(answer.reason) : "served"));
+    expect(reasons.filter((reason) => /Unknown workspace token/.test(reason)).length).toBe(
+      MAX_FAILED_SESSIONS_PER_CONNECTION,
+    );
+    expect(reasons.filter((reason) => /Too many lookups of tokens or links/.test(reason)).length).toBe(
+      MAX_FAILED_SESSIONS_PER_CONNECTION,
+    );
+  });
+
   it("serves a valid token and a valid share after 640 unknown tokens and 640 unknown share ids from other clients", async () => {
     await Promise.all(
       Array.from({ length: GUESSERS }, async (_, g) => {

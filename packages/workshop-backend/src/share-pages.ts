@@ -8,7 +8,9 @@ import { serveAsset, serveEmbedPage } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { clientKey } from "./client-key.ts";
 import { clientLinkMisses } from "./rpc/client-limits.ts";
+import { countedMiss } from "./rpc/rate-limiter.ts";
 import { readSharePreview } from "./rpc/share-links.ts";
+import type { SharePreview } from "./share-preview.ts";
 import type { ShareKind } from "./storage/share-store.ts";
 
 // Misses are counted per client (see client-key.ts): one client's misses never refuse another's pages.
@@ -17,16 +19,23 @@ const tooManyMisses = () =>
     status: 429,
   });
 
+/** A link's preview, read with its miss counted before (a burst of guesses cannot pass an uncounted check). */
+const countedPreview = (read: Promise<SharePreview | undefined>, client: string) =>
+  countedMiss(
+    read,
+    (preview) => preview === undefined,
+    () => clientLinkMisses.giveBack(client),
+  );
+
 export async function serveSharePage(env: Env, request: Request, kind: ShareKind, id: string): Promise<Response> {
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request, env);
-  if (!clientLinkMisses.allows(client)) return tooManyMisses();
+  if (!clientLinkMisses.take(client)) return tooManyMisses();
   // Only the preview kept beside the share: a GET never reads or parses the share itself.
-  const preview = await readSharePreview(env, kind, id);
+  const preview = await countedPreview(readSharePreview(env, kind, id), client);
   const page = await serveAsset(assets, new Request(new URL("/index.html", request.url), request));
   if (preview === undefined) {
-    clientLinkMisses.take(client);
     // The app shows its not-found page; the status tells crawlers the same.
     return new Response(page.body, { status: 404, headers: page.headers });
   }
@@ -45,10 +54,9 @@ export async function serveEmbed(env: Env, request: Request, id: string): Promis
   const assets = env.ASSETS;
   if (!assets) return new Response("Not found", { status: 404 });
   const client = clientKey(request, env);
-  if (!clientLinkMisses.allows(client)) return tooManyMisses();
-  const exists = (await readSharePreview(env, "snapshot", id)) !== undefined;
+  if (!clientLinkMisses.take(client)) return tooManyMisses();
+  const exists = (await countedPreview(readSharePreview(env, "snapshot", id), client)) !== undefined;
   const page = await serveEmbedPage(assets, request);
   if (exists) return page;
-  clientLinkMisses.take(client);
   return new Response(page.body, { status: 404, headers: page.headers });
 }

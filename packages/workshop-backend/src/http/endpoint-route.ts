@@ -16,7 +16,7 @@ import { traceIdOf } from "@gadgets/workshop-shared/otlp";
 import type { Env } from "../env.ts";
 import type { Overseer } from "../overseer.ts";
 import { clientEndpointMisses, TOO_MANY_ENDPOINT_MISSES } from "../rpc/client-limits.ts";
-import { RateLimiter } from "../rpc/rate-limiter.ts";
+import { countedMiss, RateLimiter } from "../rpc/rate-limiter.ts";
 import { endpointOwner, isKnownEndpoint } from "../rpc/registry.ts";
 import { SharedRunSlots } from "../rpc/shared-run-slots.ts";
 import { runTriggered } from "../rpc/trigger-runs.ts";
@@ -106,41 +106,51 @@ async function findEndpoint(env: Env, endpoint: string): Promise<FoundEndpoint |
 }
 
 /**
- * Which limit refuses this request, if one does. Asked before the endpoint is looked up, so a client
- * past its limit costs the workspace's Durable Object nothing; only endpoints found are ever counted
- * (`countRequest`), so an unknown one is never refused here.
+ * Counts the request against its limits, or says which refuses it. Counted before the endpoint is looked
+ * up — so a burst cannot pass a check that none of its requests has counted yet, and a client past its
+ * limit costs the workspace's Durable Object nothing — and given back when the endpoint is not found.
  */
-function limitRefusal(endpoint: string, client: string): string | undefined {
-  if (!endpointClients.allows(`${client} ${endpoint}`))
+function takeRequest(endpoint: string, client: string): string | undefined {
+  if (!endpointClients.take(`${client} ${endpoint}`))
     return `This client sent ${ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE} requests to this endpoint in the last minute, the limit per client. Wait a minute, then send fewer.`;
-  if (!endpointRequests.allows(endpoint))
-    return `This endpoint took ${ENDPOINT_REQUESTS_PER_MINUTE} requests in the last minute from all its clients, its limit. Wait a minute.`;
-  return undefined;
+  if (endpointRequests.take(endpoint)) return undefined;
+  endpointClients.giveBack(`${client} ${endpoint}`);
+  return `This endpoint took ${ENDPOINT_REQUESTS_PER_MINUTE} requests in the last minute from all its clients, its limit. Wait a minute.`;
 }
 
-function countRequest(endpoint: string, client: string): void {
-  endpointClients.take(`${client} ${endpoint}`);
-  endpointRequests.take(endpoint);
+function giveBackRequest(endpoint: string, client: string): void {
+  endpointClients.giveBack(`${client} ${endpoint}`);
+  endpointRequests.giveBack(endpoint);
 }
 
 export async function serveEndpoint(request: Request, deps: EndpointDeps): Promise<Response> {
   const match = /^\/h\/([^/]*)(\/.*)?$/.exec(new URL(request.url).pathname);
   const endpoint = match?.[1] ?? "";
   const path = match?.[2] ?? "/";
-  // Guessing endpoints is a miss like guessing share ids, counted per client. Past its budget a client
-  // is still served by endpoints this isolate knows: a webhook sender's address may be shared by many
-  // senders, and one workspace's stale hooks must not refuse another's live ones.
-  if (!clientEndpointMisses.allows(deps.client) && !isKnownEndpoint(endpoint))
+  // Guessing endpoints is a miss like guessing share ids, counted per client (before the lookup, given
+  // back when found). Past its budget a client is still served by endpoints this isolate knows: a webhook
+  // sender's address may be shared by many senders, and one workspace's stale hooks must not refuse another's live ones.
+  const missCounted = !isKnownEndpoint(endpoint);
+  if (missCounted && !clientEndpointMisses.take(deps.client))
     return endpointResponse(errorAnswer(429, "rate_limited", TOO_MANY_ENDPOINT_MISSES));
-  const refused = limitRefusal(endpoint, deps.client);
-  if (refused) return endpointResponse(errorAnswer(429, "rate_limited", refused));
+  const refused = takeRequest(endpoint, deps.client);
+  if (refused) {
+    if (missCounted) clientEndpointMisses.giveBack(deps.client);
+    return endpointResponse(errorAnswer(429, "rate_limited", refused));
+  }
   try {
-    const found = ENDPOINT_SEGMENT.test(endpoint) ? await findEndpoint(deps.env, endpoint) : undefined;
-    if (!found) {
-      clientEndpointMisses.take(deps.client);
-      return notFoundResponse();
+    let found: FoundEndpoint | undefined;
+    try {
+      found = await countedMiss(
+        ENDPOINT_SEGMENT.test(endpoint) ? findEndpoint(deps.env, endpoint) : Promise.resolve(undefined),
+        (endpoint) => endpoint === undefined,
+        () => missCounted && clientEndpointMisses.giveBack(deps.client),
+      );
+    } finally {
+      // A request not found (or whose lookup failed) is no request of any endpoint.
+      if (!found) giveBackRequest(endpoint, deps.client);
     }
-    countRequest(endpoint, deps.client);
+    if (!found) return notFoundResponse();
     const read = await readEndpointRequest(request, path);
     if (!read.ok) return endpointResponse(errorAnswer(read.status, read.kind, read.message));
 

@@ -20,6 +20,7 @@ import type { Env } from "../env.ts";
 import { apiKeyHash, workspaceIdFor } from "../storage/ids.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { clientCredentialMisses, TOO_MANY_MISSES } from "./client-limits.ts";
+import { countedMiss } from "./rate-limiter.ts";
 import { isRegistered } from "./registry.ts";
 
 /** What the caller may do: everything (the workspace token), or what an API key's scope allows. */
@@ -67,32 +68,39 @@ export async function authenticate(
   // A malformed credential has its own code, so clients can tell it from an unknown one.
   const checked = check(SessionCredentialSchema, credential);
   if (!checked.ok) return { ok: false, code: "INVALID_TOKEN", message: checked.error };
-  // Only this connection's and this client's own misses count here: another client's never do.
-  if (misses.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientCredentialMisses.allows(client))
+  // Only this connection's and this client's own misses count here: another client's never do. A miss is
+  // counted before the lookups and given back once the credential is found (or a lookup failed): a burst
+  // of guesses cannot pass a check that none of them has counted yet.
+  if (misses.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientCredentialMisses.take(client))
     return { ok: false, code: "RATE_LIMITED", message: TOO_MANY_MISSES };
-  const secret = checked.value;
+  misses.failedSessions++;
+  return countedMiss(
+    identify(env, checked.value),
+    (found) => !found.ok,
+    () => {
+      misses.failedSessions--;
+      clientCredentialMisses.giveBack(client);
+    },
+  );
+}
+
+/** Looks a well-formed token or key up: the directory first, so an unknown one never touches (nor creates) a workspace's storage. */
+async function identify(env: Env, secret: string): Promise<Authenticated> {
   const isKey = secret.startsWith(API_KEY_PREFIX);
   const workspaceId = isKey
     ? secret.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + API_KEY_WORKSPACE_ID_LENGTH)
     : await workspaceIdFor(secret);
   const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
-  const unknown = (): Authenticated => {
-    misses.failedSessions++;
-    clientCredentialMisses.take(client);
-    return { ok: false, code: "UNKNOWN_TOKEN", message: isKey ? UNKNOWN_KEY : UNKNOWN_TOKEN };
-  };
-  // The directory answers first: an unknown token or key never touches (nor creates) a workspace's storage.
-  if (!(await isRegistered(env, "workspace", workspaceId, () => store.exists()))) return unknown();
+  const unknown: Authenticated = { ok: false, code: "UNKNOWN_TOKEN", message: isKey ? UNKNOWN_KEY : UNKNOWN_TOKEN };
+  if (!(await isRegistered(env, "workspace", workspaceId, () => store.exists()))) return unknown;
   if (!isKey) {
     const opened = await store.openSession();
-    return opened.exists
-      ? { ok: true, workspaceId, store, access: OWNER_ACCESS, settings: opened.settings }
-      : unknown();
+    return opened.exists ? { ok: true, workspaceId, store, access: OWNER_ACCESS, settings: opened.settings } : unknown;
   }
   const opened = await store.openKeySession(await apiKeyHash(secret));
   return opened.key
     ? { ok: true, workspaceId, store, access: accessOf(opened.key), settings: opened.settings }
-    : unknown();
+    : unknown;
 }
 
 /** Whether the key still exists (not revoked); marks it used. One Durable Object call. */

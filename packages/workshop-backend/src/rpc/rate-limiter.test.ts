@@ -22,6 +22,24 @@ describe("RateLimiter", () => {
     expect(limiter.allows("third")).toBe(true);
   });
 
+  it("gives back the newest event it counted, and only for that key", () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, { now: () => now });
+    limiter.take("a");
+    now = 30_000;
+    limiter.take("a");
+    limiter.take("b");
+    limiter.giveBack("a");
+    expect(limiter.count("a")).toBe(1);
+    expect(limiter.count("b")).toBe(1);
+    // The event left is the older one: it leaves the window first.
+    now = 60_000;
+    expect(limiter.count("a")).toBe(0);
+    limiter.giveBack("a");
+    limiter.giveBack("never");
+    expect(limiter.take("a")).toBe(true);
+  });
+
   it("keeps its own window length", () => {
     let now = 0;
     const limiter = new RateLimiter(1, { windowMs: 3_600_000, now: () => now });

@@ -31,6 +31,16 @@ export class RateLimiter {
     return this.count(key) < this.limit;
   }
 
+  /**
+   * Takes back the newest event `take()` counted for `key`: what was counted before an await (so that a
+   * burst of requests cannot all pass a check none of them has counted yet) turned out not to count.
+   */
+  giveBack(key = ""): void {
+    const times = this.#events.get(key);
+    times?.pop();
+    if (times?.length === 0) this.#events.delete(key);
+  }
+
   take(key = ""): boolean {
     const now = this.#now();
     const recent = (this.#events.get(key) ?? []).filter((at) => now - at < this.#windowMs);
@@ -48,5 +58,25 @@ export class RateLimiter {
       this.#sweepAt = Math.max(MIN_SWEEP_KEYS, this.#events.size * 2);
     }
     return true;
+  }
+}
+
+/**
+ * Awaits a lookup whose miss the caller has already counted (`take()` before the await, so a burst of
+ * lookups cannot pass a check that none of them has counted yet), and gives it back unless the lookup
+ * missed: found, or failed, it was no miss.
+ */
+export async function countedMiss<T>(
+  lookUp: Promise<T>,
+  isMiss: (value: T) => boolean,
+  giveBack: () => void,
+): Promise<T> {
+  let missed = false;
+  try {
+    const value = await lookUp;
+    missed = isMiss(value);
+    return value;
+  } finally {
+    if (!missed) giveBack();
   }
 }

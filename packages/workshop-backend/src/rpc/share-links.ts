@@ -6,6 +6,7 @@ import { check, LinkIdSchema } from "@gadgets/workshop-shared/schemas";
 import type { Env } from "../env.ts";
 import type { ShareKind, ShareStore } from "../storage/share-store.ts";
 import { clientLinkMisses, TOO_MANY_MISSES } from "./client-limits.ts";
+import { countedMiss } from "./rate-limiter.ts";
 import type { Connection } from "./connection.ts";
 import { NOT_FOUND_MESSAGE } from "./public-share.ts";
 import { linkCache } from "./link-cache.ts";
@@ -58,17 +59,22 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   kind: ShareKind,
   id: unknown,
 ): Promise<T> {
-  // Only this connection's and this client's own misses count: another client's never refuse it.
-  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientLinkMisses.allows(connection.client))
+  // Only this connection's and this client's own misses count: another client's never refuse it. A miss
+  // is counted before the read and given back when the link is found (see countedMiss).
+  if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientLinkMisses.take(connection.client))
     throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
+  connection.shareMisses++;
+  const found = () => {
+    connection.shareMisses--;
+    clientLinkMisses.giveBack(connection.client);
+  };
   // Cached values are keyed by well-formed ids only: anything else misses below.
   const cached = typeof id === "string" ? linkCache.get(kind, id) : undefined;
-  if (cached) return cached as T;
-  const text = await readShare(connection.env, kind, id);
-  if (text === undefined) {
-    connection.shareMisses++;
-    clientLinkMisses.take(connection.client);
-    throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (cached) {
+    found();
+    return cached as T;
   }
+  const text = await countedMiss(readShare(connection.env, kind, id), (read) => read === undefined, found);
+  if (text === undefined) throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
   return linkCache.parse(kind, id as string, text) as T;
 }
