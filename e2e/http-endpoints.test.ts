@@ -8,6 +8,7 @@ import { Agent } from "node:http";
 import {
   ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE,
   ENDPOINT_REQUESTS_PER_MINUTE,
+  createRpcClient,
   errorCode,
   type GadgetFile,
   MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE,
@@ -185,6 +186,31 @@ describe("HTTP endpoints", () => {
     expect(text.status).toBe(200);
     const textRecord = await recordOf(session, text.headers.get("workshop-run-id"));
     expect(textRecord.payload).toMatchObject({ body: JSON.stringify({ secret: "[redacted]", n: 1 }) });
+  });
+
+  it("keeps a Slack-style form's JSON payload, an X-Auth-Key and a Referer's token out of the record and out of its share", async () => {
+    const payload = JSON.stringify({ type: "block_actions", token: "sl4ck-secret", user: { id: "U1" } });
+    const response = await fetch(echoUrl, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Auth-Key": "cf-gl0bal-key",
+        Referer: "https://app.example/cb?access_token=r3ferer-token",
+      },
+      body: new URLSearchParams({ payload }).toString(),
+    });
+    expect(response.status).toBe(200);
+    const runId = response.headers.get("workshop-run-id");
+    const record = await recordOf(session, runId);
+    const kept = JSON.stringify(record.payload);
+    for (const secret of ["sl4ck-secret", "cf-gl0bal-key", "r3ferer-token"]) expect(kept).not.toContain(secret);
+    expect(kept).toContain("block_actions");
+    // A shared record is what a stranger reads (its result is this echo's own answer: the request as sent).
+    const { recordId } = await session.shareRun(runId ?? "");
+    using stranger = createRpcClient({ url: workshopUrl() });
+    const shared = JSON.stringify((await stranger.api.openRecord(recordId).record()).payload);
+    expect(shared).toContain("block_actions");
+    for (const secret of ["sl4ck-secret", "cf-gl0bal-key", "r3ferer-token"]) expect(shared).not.toContain(secret);
   });
 
   it("answers the status, headers and body a full gadget chose, strips its Set-Cookie, keeps its Cache-Control", async () => {

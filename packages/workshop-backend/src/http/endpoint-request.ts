@@ -2,14 +2,16 @@
  * An HTTP request to an agent's endpoint as the agent's input (`EndpointRequest`): method, the path
  * below the endpoint, query, headers (lower-case names; never Cookie) and the body — JSON when the
  * content type says JSON and it parses, else text. What the run's record keeps is the same with the
- * values of credential headers, query parameters and JSON or form body fields redacted (a multipart
- * body with a credential part is not kept at all): records are listed, shared and logged.
+ * values of credential headers, query parameters and JSON or form body fields redacted (a body that
+ * may hold a credential the Workshop cannot pick out is not kept at all): records are listed, shared
+ * and logged.
  */
 
 import { pathShape } from "../url-shape.ts";
 import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
 import { MAX_ENDPOINT_BODY_BYTES, REQUEST_BODY_READ_MS } from "@gadgets/workshop-shared/limits";
 import { readRequestBody } from "../capped-body.ts";
+import { isCredentialName, isCredentialValue, mentionsCredentialField } from "./credential-names.ts";
 
 /** The header workerd sets on each local socket (gadget-origin.ts): the Workshop's own, not the caller's. */
 export const SOCKET_HEADER = "workshop-socket";
@@ -30,47 +32,8 @@ export const REDACTED = "[redacted]";
 
 /** Never part of the input: a browser sends the cookies of every port of the host (they are not per origin). */
 const DROPPED_HEADERS = new Set(["cookie", SOCKET_HEADER]);
-/** Names whose values are credentials, wherever they appear in a name (`x-api-key`, `access_token`, `client-secret`). */
-const CREDENTIAL_PARTS = [
-  "authorization",
-  "token",
-  "secret",
-  "password",
-  "passwd",
-  "passphrase",
-  "apikey",
-  "api-key",
-  "api_key",
-  "accesskey",
-  "access-key",
-  "access_key",
-  "private-key",
-  "private_key",
-  // Azure Functions' `x-functions-key`, API Management's `ocp-apim-subscription-key`.
-  "functions-key",
-  "subscription-key",
-];
-/** Whole names that are credentials (`?key=` of many APIs, `X-Auth`). */
-const CREDENTIAL_NAMES = new Set(["auth", "key", "x-auth"]);
-/**
- * In a query or a form only: a signed URL's signature is its credential (S3's `X-Amz-Signature`, a SAS
- * `sig`), as is an OAuth or Azure Functions `code`. A signature header (`X-Hub-Signature-256`) is bound
- * to its body and is kept: it is what a webhook's author debugs.
- */
-const QUERY_CREDENTIAL_PARTS = ["signature"];
-const QUERY_CREDENTIAL_NAMES = new Set(["sig", "code"]);
-
-/**
- * Whether the value of a header (`in: "header"`) or of a query parameter, form field or JSON body key
- * (`in: "field"`) named `name` is kept out of records.
- */
-export function isCredentialName(name: string, where: "header" | "field" = "field"): boolean {
-  const lower = name.toLowerCase();
-  if (CREDENTIAL_NAMES.has(lower) || CREDENTIAL_PARTS.some((part) => lower.includes(part))) return true;
-  return (
-    where === "field" && (QUERY_CREDENTIAL_NAMES.has(lower) || QUERY_CREDENTIAL_PARTS.some((p) => lower.includes(p)))
-  );
-}
+/** Headers whose value is a URL: its query is redacted as the request's own is (`Referer: …?access_token=…`). */
+const URL_HEADERS = new Set(["referer", "x-original-url", "x-original-uri", "x-forwarded-uri", "x-rewrite-url"]);
 
 export type ReadEndpointRequest =
   | { ok: true; input: EndpointRequest; recorded: EndpointRequest }
@@ -127,6 +90,48 @@ function redactedJson(text: string): { value: JsonValue; redacted: boolean } | u
   }
 }
 
+/**
+ * A form's text with its credential fields redacted, and the credential fields of a field that holds
+ * JSON (Slack sends `payload={…}`); the text as it was when nothing is. Undefined when `text` is no form
+ * (sent as another type, a form has no white space and at least one `=`).
+ */
+function redactedForm(text: string, declared: boolean): string | undefined {
+  if (!declared && (/\s/.test(text) || !text.includes("="))) return undefined;
+  const kept = new URLSearchParams();
+  let redacted = false;
+  for (const [name, value] of new URLSearchParams(text)) {
+    const credential = isCredentialName(name);
+    const json = credential ? undefined : redactedJson(value);
+    const recorded = credential ? REDACTED : json?.redacted ? JSON.stringify(json.value) : value;
+    redacted ||= recorded !== value;
+    kept.append(name, recorded);
+  }
+  return redacted ? kept.toString() : text;
+}
+
+/** Newline-delimited JSON (two lines or more, each JSON) with each line redacted; undefined if it is not. */
+function redactedLines(text: string): string | undefined {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  if (lines.length < 2) return undefined;
+  const read = lines.map((line) => redactedJson(line));
+  if (read.some((line) => line === undefined)) return undefined;
+  if (!read.some((line) => line?.redacted)) return text;
+  return read.map((line) => JSON.stringify(line?.value)).join("\n");
+}
+
+/**
+ * What the record keeps of a body that is not the JSON or multipart its type says, or has no type that
+ * says: JSON (`fetch` with a string body sends text/plain), NDJSON or a form, redacted as such; else the
+ * text, unless something in it is shaped like a credential field — then none of it.
+ */
+function recordedText(text: string, contentType: string | null): string {
+  const json = redactedJson(text);
+  if (json) return json.redacted ? JSON.stringify(json.value) : text;
+  const readable = redactedLines(text) ?? redactedForm(text, isFormType(contentType));
+  if (readable !== undefined) return readable;
+  return mentionsCredentialField(text) ? REDACTED : text;
+}
+
 /** Whether a multipart body has a part named as a credential is (`token`, `api_key`…). */
 async function hasCredentialPart(bytes: Uint8Array, contentType: string): Promise<boolean> {
   try {
@@ -138,11 +143,7 @@ async function hasCredentialPart(bytes: Uint8Array, contentType: string): Promis
   }
 }
 
-/**
- * The body as the gadget reads it and as its record keeps it: credential fields of a JSON or form body
- * redacted; JSON sent as another type (`fetch` with a string body sends text/plain) too; a multipart
- * body with a credential part kept out of the record whole.
- */
+/** The body as the gadget reads it (JSON when its type says so and it parses, else text) and as its record keeps it. */
 async function bodyValues(
   bytes: Uint8Array,
   contentType: string | null,
@@ -153,24 +154,34 @@ async function bodyValues(
     // A second parse, so the gadget's copy is untouched; at any depth (`{"auth": {"token": …}}`).
     const recorded = redactedJson(text);
     // Not JSON after all: the gadget gets the text and can say what is wrong with it.
-    if (!recorded) return { body: text, recorded: text };
-    return { body: JSON.parse(text) as JsonValue, recorded: recorded.value };
-  }
-  if (isFormType(contentType)) {
-    const fields = new URLSearchParams(text);
-    let redacted = false;
-    for (const name of new Set(fields.keys())) {
-      if (!isCredentialName(name)) continue;
-      fields.set(name, REDACTED);
-      redacted = true;
-    }
-    // Untouched when nothing was redacted: the record shows the body as it was encoded.
-    return { body: text, recorded: redacted ? fields.toString() : text };
-  }
-  if (contentType !== null && mediaType(contentType) === "multipart/form-data")
+    if (recorded) return { body: JSON.parse(text) as JsonValue, recorded: recorded.value };
+  } else if (contentType !== null && mediaType(contentType) === "multipart/form-data")
     return { body: text, recorded: (await hasCredentialPart(bytes, contentType)) ? REDACTED : text };
-  const json = redactedJson(text);
-  return { body: text, recorded: json?.redacted ? JSON.stringify(json.value) : text };
+  return { body: text, recorded: recordedText(text, contentType) };
+}
+
+/** A URL (absolute, or a path with a query) with its credential query parameters redacted. */
+function redactedUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value, "http://relative.invalid");
+  } catch {
+    return mentionsCredentialField(value) ? REDACTED : value;
+  }
+  let redacted = false;
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!isCredentialName(name)) continue;
+    url.searchParams.set(name, REDACTED);
+    redacted = true;
+  }
+  if (!redacted) return value;
+  return url.origin === "http://relative.invalid" ? `${url.pathname}${url.search}${url.hash}` : url.href;
+}
+
+/** A header's value as the record keeps it. */
+function recordedHeader(name: string, value: string): string {
+  if (isCredentialName(name, "header") || isCredentialValue(value)) return REDACTED;
+  return URL_HEADERS.has(name) ? redactedUrl(value) : value;
 }
 
 /**
@@ -198,7 +209,7 @@ export async function readEndpointRequest(request: Request, path: string): Promi
     setOwn(headers, name, value);
     // The caller's address is the gadget's to read, not the record's: a record can be shared.
     if (CALLER_ADDRESS_HEADERS.has(name)) continue;
-    setOwn(recordedHeaders, name, isCredentialName(name, "header") ? REDACTED : value);
+    setOwn(recordedHeaders, name, recordedHeader(name, value));
   }
   const { body, recorded } = await bodyValues(bytes, request.headers.get("content-type"));
   const method = request.method.toUpperCase();
