@@ -3,15 +3,15 @@
  * it, and an exit code of its own (see packages/workshop-cli/src/exit-codes.ts).
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcClient, MAX_FILE_BYTES, MAX_PAYLOAD_BYTES } from "@gadgets/workshop-shared";
 import { startWorkshopServer, type WorkshopServer } from "@gadgets/workshop-host";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type CliEnvironment, newCliUser, runCli } from "./cli-process.ts";
-import { ECHO_SOURCE, gadget, workshopUrl } from "./helpers.ts";
+import { type CliEnvironment, newCliUser, runCli, startCli } from "./cli-process.ts";
+import { ECHO_SOURCE, eventually, gadget, workshopUrl } from "./helpers.ts";
 
 // Each test spawns the real command line several times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120_000 });
@@ -126,6 +126,10 @@ describe("gadgets with bad input", () => {
       ["run", "offline", "--url", url, "--token", token],
       ["agents", "--url", url, "--token", token],
       ["login", "--url", url],
+      // No token saved for a mistyped URL: what is wrong is the URL.
+      ["agents", "--url", url],
+      ["--url", url, "--token", token, "agents"],
+      ["--no-color", "--url", url, "run", "offline"],
     ]) {
       const result = await runCli(args, user);
       expect(result.code).toBe(10);
@@ -155,6 +159,16 @@ describe("gadgets with bad input", () => {
     const none = await runCli(["run", "tokens"], { ...stranger, cwd: user.cwd });
     expect(none.code).toBe(11);
     expect(none.stderr).toContain("Run `gadgets login`");
+  });
+
+  it("takes the global options before the command's name", async () => {
+    const agents = await runCli(["--url", workshopUrl(), "--no-color", "agents", "--json"], user);
+    expect(agents.code, agents.stderr).toBe(0);
+    expect(JSON.parse(agents.stdout)).toEqual([]);
+    const token = `gw_${"c".repeat(43)}`;
+    const refused = await runCli(["--token", token, "agents"], user);
+    expect(refused.code).toBe(11);
+    expect(refused.stderr).toContain("refused the workspace token from --token");
   });
 
   it("exits 12 for an agent that does not exist", async () => {
@@ -219,5 +233,58 @@ describe("gadgets on a busy Workshop", () => {
     const later = await runCli(["run", "patient", "--input", '{"input":"later"}'], user);
     expect(later.code).toBe(0);
     expect(JSON.parse(later.stdout)).toBe("Echo: later");
+  });
+});
+
+describe("gadgets whose reader went away", () => {
+  /** Logs a line every 20 ms for 20 s: only a cancel ends it early. */
+  const CHATTY_SOURCE = `export default {
+  async run() {
+    for (let i = 0; i < 1000; i++) {
+      console.log("line", i);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return "done";
+  },
+};
+`;
+
+  let user: CliEnvironment;
+  beforeAll(async () => {
+    user = newCliUser(workshopUrl());
+    expect((await runCli(["login"], user)).code).toBe(0);
+    mkdirSync(join(user.cwd, "chatty"));
+    writeFileSync(join(user.cwd, "chatty", "gadget.json"), JSON.stringify({ name: "chatty", entry: "index.ts" }));
+    writeFileSync(join(user.cwd, "chatty", "index.ts"), CHATTY_SOURCE);
+    expect((await runCli(["publish", "chatty"], user)).code).toBe(0);
+  });
+
+  it("stops quietly with 141 and cancels the run when stdout's reader closes (| head)", async () => {
+    const config = JSON.parse(readFileSync(join(user.configHome, "gadgets", "config.json"), "utf8"));
+    using client = createRpcClient({ url: workshopUrl(), token: config.workspaces[workshopUrl()].token });
+    const session = client.getSession();
+    for (const args of [
+      ["run", "chatty", "--json", "--timeout", "30000"],
+      ["call", "chatty", "--json", "--timeout", "30000"],
+    ]) {
+      const cli = startCli(args, user);
+      await cli.waitFor("\n", "stdout");
+      const first = JSON.parse(cli.stdout().split("\n")[0] as string);
+      // What `head -1` does once it has its line.
+      cli.child.stdout?.destroy();
+      const exit = await cli.exited;
+      expect({ args, code: exit.code, signal: exit.signal }).toEqual({ args, code: 141, signal: null });
+      expect(cli.stderr()).not.toMatch(/EPIPE|Error|\n\s+at /);
+      let kind: string | undefined;
+      await eventually(
+        async () => {
+          kind = (await session.getRun(first.runId).catch(() => undefined))?.kind;
+          return kind !== undefined;
+        },
+        100,
+        100,
+      );
+      expect({ args, kind }).toEqual({ args, kind: "cancelled" });
+    }
   });
 });

@@ -1,10 +1,13 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CliError } from "./cli-error.ts";
 import { configPath, readConfig, writeConfig } from "./config-store.ts";
-import { normaliseUrl, resolveTarget } from "./connection.ts";
+import { normaliseUrl, openSession, resolveTarget, unanswered } from "./connection.ts";
+import { EXIT } from "./exit-codes.ts";
 
 const TOKEN_A = `gw_${"a".repeat(43)}`;
 const TOKEN_B = `gw_${"b".repeat(43)}`;
@@ -84,5 +87,51 @@ describe("normaliseUrl", () => {
     for (const bad of ["nope", "ftp://x.test", "http://user:pw@x.test", "http://x.test/?a=1"]) {
       expect(() => normaliseUrl(bad)).toThrow(CliError);
     }
+  });
+});
+
+describe("openSession without a token", () => {
+  const servers: Server[] = [];
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
+  });
+
+  async function listening(server: Server): Promise<string> {
+    servers.push(server);
+    server.on("connection", (socket: Socket) => sockets.push(socket));
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  async function refusal(url: string): Promise<CliError> {
+    const error = await openSession({ url, configPath: "/nowhere/config.json" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CliError);
+    return error as CliError;
+  }
+
+  it("says no Workshop answers at a URL where nothing listens, not that a token is missing", async () => {
+    const url = await listening(createServer());
+    await new Promise((done) => servers.pop()?.close(done));
+    const error = await refusal(url);
+    expect(error.exitCode).toBe(EXIT.unreachable);
+    expect(error.message).toContain(`Cannot reach a Workshop at ${url} (${url}/health: connect ECONNREFUSED`);
+  });
+
+  it("asks ports fetch would refuse by itself (9, the example of a mistyped one)", async () => {
+    expect((await unanswered("http://127.0.0.1:9"))?.message).toContain("ECONNREFUSED");
+  });
+
+  it("says the token is missing when something answers there", async () => {
+    const url = await listening(createHttpServer((_, response) => response.end('{"ok":true}')));
+    const error = await refusal(url);
+    expect(error.exitCode).toBe(EXIT.auth);
+    expect(error.message).toContain(`No workspace token for ${url}`);
+  });
+
+  it("gives up on a server that never answers after its time-out", async () => {
+    const url = await listening(createServer(() => {}));
+    expect((await unanswered(url, 200))?.message).toBe("no answer within 0.2 s");
   });
 });

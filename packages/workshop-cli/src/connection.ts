@@ -14,6 +14,8 @@ import {
   type Session,
   type WorkshopClient,
 } from "@gadgets/workshop-shared";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { RpcStub } from "capnweb";
 import { CliError } from "./cli-error.ts";
 import { type CliConfig, configPath, readConfig } from "./config-store.ts";
@@ -84,11 +86,12 @@ async function withinConnectTimeout<T>(promise: Promise<T>, url: string): Promis
   }
 }
 
-export function unreachable(url: string, cause: unknown): CliError {
+/** `asked`: the address that did not answer, the session's WebSocket unless said otherwise. */
+export function unreachable(url: string, cause: unknown, asked = apiWebSocketUrl(url)): CliError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new CliError(
     EXIT.unreachable,
-    `Cannot reach a Workshop at ${url} (${apiWebSocketUrl(url)}: ${why.replace(/\.$/, "")}).\n` +
+    `Cannot reach a Workshop at ${url} (${asked}: ${why.replace(/\.$/, "")}).\n` +
       "Start one with `npx -y pnpm@12.4.2 start` in the Workshop repository (it listens on " +
       `${DEFAULT_WORKSHOP_URL}), or point at another with --url or WORKSHOP_URL.`,
   );
@@ -121,9 +124,36 @@ export interface OpenSession extends Disposable {
   failure(error: unknown, exitCode: ExitCode): CliError;
 }
 
+/** How long the check behind a missing token waits for an answer: enough for a Workshop across the internet. */
+const HEALTH_TIMEOUT_MS = 3_000;
+
+/**
+ * Why nothing answered `url`'s health check (its network error, or the time-out), or undefined if it
+ * answered. node:http rather than fetch, which refuses some ports (9, 25…) by itself, as a browser does.
+ */
+export function unanswered(url: string, timeoutMs = HEALTH_TIMEOUT_MS): Promise<Error | undefined> {
+  const health = `${url}/health`;
+  const send = health.startsWith("https:") ? httpsRequest : httpRequest;
+  return new Promise((done) => {
+    const request = send(health, { timeout: timeoutMs }, (response) => {
+      // Any answer, even an error status, means something listens there: only no answer at all counts.
+      done(undefined);
+      response.resume();
+      request.destroy();
+    });
+    request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+    // Both addresses of a name refusing is an AggregateError with no message of its own, only a code.
+    request.on("error", (error: NodeJS.ErrnoException) => done(new Error(error.message || error.code || "failed")));
+    request.end();
+  });
+}
+
 /** A client and an authenticated session of the target's workspace; dispose it when done. */
 export async function openSession(target: Target): Promise<OpenSession> {
   if (!target.token) {
+    // No token saved for this URL may mean a mistyped URL: say so when nothing is there at all.
+    const silence = await unanswered(target.url);
+    if (silence) throw unreachable(target.url, silence, `${target.url}/health`);
     throw new CliError(
       EXIT.auth,
       `No workspace token for ${target.url}. Run \`gadgets login\` to create a workspace (or \`gadgets login --token <token>\` to use yours), or set WORKSHOP_TOKEN.`,

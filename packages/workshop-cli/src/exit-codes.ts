@@ -37,6 +37,11 @@ export const EXIT = {
   notFound: 12,
   /** Something failed that none of the above describes (a bug: please report it with the message). */
   internal: 70,
+  /**
+   * The reader of stdout or stderr went away (`gadgets run --json | head -1`): the command stopped, its
+   * run cancelled, with nothing more written. 128 + SIGPIPE, what a pipeline reports for git or coreutils.
+   */
+  outputClosed: 141,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -57,6 +62,7 @@ const EXIT_WORDS: Record<keyof typeof EXIT, string> = {
   auth: "token or key refused or missing",
   notFound: "not found",
   internal: "internal error",
+  outputClosed: "output closed (its reader went away, as with SIGPIPE)",
 };
 
 /** Every exit code with its words, lowest first: `0 ok`, `1 the gadget threw`, … */

@@ -59,6 +59,30 @@ const GLOBAL_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+/**
+ * The global options written before the command's name (`gadgets --url U --no-color agents`), split off
+ * so they are parsed with the command's own; stops at the first argument that is not one.
+ */
+export function leadingGlobalOptions(argv: readonly string[]): { globals: string[]; rest: string[] } {
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i] as string;
+    const type = arg.startsWith("--") ? globalOptionType(arg.slice(2).split("=")[0] as string) : undefined;
+    if (!type) break;
+    // `--url U` takes the next argument as its value; `--url=U` and booleans do not.
+    i += type === "string" && !arg.includes("=") && i + 1 < argv.length ? 2 : 1;
+  }
+  return { globals: argv.slice(0, i), rest: argv.slice(i) };
+}
+
+/** The type of the global option `--name` (or `--no-name`); `--help` keeps its own place, the command's. */
+function globalOptionType(name: string): "string" | "boolean" | undefined {
+  const key = name.startsWith("no-") ? name.slice(3) : name;
+  if (key === "help" || !Object.hasOwn(GLOBAL_OPTIONS, key)) return undefined;
+  const { type } = GLOBAL_OPTIONS[key as keyof typeof GLOBAL_OPTIONS];
+  return key === name || type === "boolean" ? type : undefined;
+}
+
 function usage(): string {
   const lines = Object.values(COMMANDS).map((command) => `  gadgets ${command.usage}\n      ${command.summary}`);
   return `gadgets: run, watch, publish, call and share Gadget Workshop gadgets from a terminal.
@@ -66,9 +90,9 @@ function usage(): string {
 Usage:
 ${lines.join("\n")}
 
-Every command takes --url URL (else WORKSHOP_URL, else the last login, else http://127.0.0.1:8787),
---token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login; an API key gk_… works too,
-within its scope), --color / --no-color.
+Every command takes, before or after its name, --url URL (else WORKSHOP_URL, else the last login, else
+http://127.0.0.1:8787), --token TOKEN (else WORKSHOP_TOKEN, else the token saved by gadgets login; an API
+key gk_… works too, within its scope), --color / --no-color.
 
 ${wrapped(`Exit codes: ${exitCodeWords().join(", ")}.`)}
 `;
@@ -112,7 +136,9 @@ function guarded(streams: OutputStreams): OutputStreams {
 /** Runs one command line; resolves with the exit code. */
 export async function main(argv: string[], given: OutputStreams, interrupted: AbortSignal): Promise<ExitCode> {
   const streams = guarded(given);
-  const [name, ...rest] = argv;
+  const { globals, rest: afterGlobals } = leadingGlobalOptions(argv);
+  const [name, ...commandArgs] = afterGlobals;
+  const rest = [...globals, ...commandArgs];
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     streams.stdout.write(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;

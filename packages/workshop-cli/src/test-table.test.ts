@@ -60,13 +60,19 @@ describe("formatCaseResult", () => {
 });
 
 describe("formatSummary", () => {
-  it("counts the cases and names an invalid test file", () => {
+  it("counts the cases (one case, not one cases) of the saved revision, and names an invalid test file", () => {
     expect(
       formatSummary(
         { status: "failed", draftId: "d", version: 3, total: 3, passed: 2, failed: 1, durationMs: 40, results: [] },
         plain,
       ),
-    ).toBe("3 cases: 2 passed, 1 failed (version 3, 40 ms)\n");
+    ).toBe("3 cases: 2 passed, 1 failed (saved #3, 40 ms)\n");
+    expect(
+      formatSummary(
+        { status: "failed", draftId: "d", version: 2, total: 1, passed: 0, failed: 1, durationMs: 21, results: [] },
+        plain,
+      ),
+    ).toBe("1 case: 0 passed, 1 failed (saved #2, 21 ms)\n");
     expect(
       formatSummary({ status: "invalid", draftId: "d", version: 1, message: "cases[0].name is missing" }, plain),
     ).toBe("gadget.tests.json is invalid: cases[0].name is missing\n");

@@ -37,7 +37,8 @@ export function formatSummary(summary: TestRunSummary, paint: Painter): string {
     return `${paint.paint("red", "gadget.tests.json is invalid:")} ${escapeControls(summary.message)}\n`;
   if (summary.status === "none")
     return "No test cases: add gadget.tests.json to the folder (see the gadget contract).\n";
-  const counts = `${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed`;
+  const counts = `${summary.total} ${summary.total === 1 ? "case" : "cases"}: ${summary.passed} passed, ${summary.failed} failed`;
   const text = summary.status === "passed" ? paint.paint("green", counts) : paint.paint("red", counts);
-  return `${text} ${paint.paint("dim", `(version ${summary.version}, ${Math.round(summary.durationMs)} ms)`)}\n`;
+  // The number is the draft's saved revision, as the IDE shows it (`saved #7`), not an agent's `v1`.
+  return `${text} ${paint.paint("dim", `(saved #${summary.version}, ${Math.round(summary.durationMs)} ms)`)}\n`;
 }
