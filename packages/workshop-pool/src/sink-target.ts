@@ -1,29 +1,18 @@
 import { RpcTarget } from "capnweb";
 import type { LogLayout, LogLevel } from "@gadgets/workshop-shared/api";
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
-import type {
-  CapabilityCall,
-  CapabilityHandler,
-  CapabilityReply,
-  IsolateEvent,
-  IsolateEventSink,
-  RawError,
-} from "./protocol.ts";
+import type { CapabilityCall, CapabilityHandler, CapabilityReply, IsolateEventSink, RawError } from "./protocol.ts";
 
 /**
- * An event sink as an RPC target, so it can be called from inside an isolate (Workers RPC) or from
- * another process (Cap'n Web) while the run goes on. On Workers, capnweb's RpcTarget is the runtime's.
+ * An event sink as an RPC target, so the isolate's harness can call it (Workers RPC) while the run goes
+ * on: what the harness calls (`RunSink`); `started` is the executor's own. On Workers, capnweb's RpcTarget is the runtime's.
  */
-export class SinkTarget extends RpcTarget implements IsolateEventSink {
+export class SinkTarget extends RpcTarget implements Pick<IsolateEventSink, "log" | "error" | "dropped"> {
   readonly #sink: IsolateEventSink;
 
   constructor(sink: IsolateEventSink) {
     super();
     this.#sink = sink;
-  }
-
-  started(): void {
-    this.#sink.started();
   }
 
   log(level: LogLevel, values: EncodedValue[], layout?: LogLayout): void {
@@ -32,10 +21,6 @@ export class SinkTarget extends RpcTarget implements IsolateEventSink {
 
   error(error: RawError, uncaught: boolean): void {
     this.#sink.error(error, uncaught);
-  }
-
-  events(batch: IsolateEvent[]): void {
-    this.#sink.events(batch);
   }
 
   dropped(total: number): void {

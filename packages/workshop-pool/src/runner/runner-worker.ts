@@ -51,10 +51,10 @@ export class RunnerSeat {
   #owner: string | undefined;
   #maxRuns = 0;
   #open = false;
-  #running = 0;
   /** Turns granted and not yet used (the job is about to start). */
   #granted = 0;
   readonly #waiting: (() => void)[] = [];
+  /** The runs started here and not yet ended. */
   readonly #taken = new Set<Promise<unknown>>();
 
   constructor(executor: JobExecutor, nonce: string) {
@@ -105,7 +105,6 @@ export class RunnerSeat {
     const { leaseId, placed: _placed, ...plain } = job;
     // Written before the isolate is entered: the supervisor holds the deadline even if the run never yields.
     console.log(controlLine(this.#nonce, job.runId, "start", [leaseId, job.limits.timeoutMs]));
-    this.#running++;
     usedTurn();
     // Capability calls go back to the Worker that sent the job, which decides them.
     const run = this.#run(plain, capabilities);
@@ -118,7 +117,6 @@ export class RunnerSeat {
       return reply;
     } finally {
       this.#taken.delete(run);
-      this.#running--;
       this.#next();
     }
   }
@@ -150,7 +148,7 @@ export class RunnerSeat {
    * supervisor's queue; too long or too many waiting, and the job is refused as full.
    */
   #turn(): Promise<boolean> {
-    if (this.#running + this.#granted < this.#maxRuns && this.#waiting.length === 0) {
+    if (this.#taken.size + this.#granted < this.#maxRuns && this.#waiting.length === 0) {
       this.#granted++;
       return Promise.resolve(true);
     }
@@ -171,7 +169,7 @@ export class RunnerSeat {
   }
 
   #next(): void {
-    if (this.#running + this.#granted < this.#maxRuns) this.#waiting.shift()?.();
+    if (this.#taken.size + this.#granted < this.#maxRuns) this.#waiting.shift()?.();
   }
 }
 

@@ -25,14 +25,12 @@ const sink = { started() {}, log() {}, error() {}, events() {}, dropped() {} };
 function harness() {
   const killed: Slot[] = [];
   const demoted: Slot[] = [];
-  const stopped: ExecuteResult[] = [];
   const runs = new ActiveRuns({
     kill: (slot) => {
       killed.push(slot);
       (slot.runner as FakeRunner).killed = true;
     },
     demoted: (slot) => demoted.push(slot),
-    stopped: (result) => stopped.push(result),
   });
   const start = (slot: Slot, runId: string, timeoutMs: number) => {
     const outcome: { result?: ExecuteResult } = {};
@@ -49,7 +47,7 @@ function harness() {
     runs.add(active, timeoutMs);
     return { active, outcome };
   };
-  return { runs, killed, demoted, stopped, start };
+  return { runs, killed, demoted, start };
 }
 
 describe("ActiveRuns", () => {
@@ -61,7 +59,7 @@ describe("ActiveRuns", () => {
   });
 
   it("ends a run alone on its runner at its deadline, with the runner", async () => {
-    const { runs, killed, stopped, start } = harness();
+    const { runs, killed, start } = harness();
     const slot = slotOf(new FakeRunner(() => {}));
     const { outcome } = start(slot, "r1", 300);
     await vi.advanceTimersByTimeAsync(299);
@@ -69,7 +67,6 @@ describe("ActiveRuns", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(outcome.result).toMatchObject({ kind: "timeout", message: expect.stringMatching(/300 ms/) });
     expect(killed).toEqual([slot]);
-    expect(stopped).toHaveLength(1);
     expect(runs.size).toBe(1); // until its caller removes it
   });
 
@@ -115,7 +112,7 @@ describe("ActiveRuns", () => {
   });
 
   it("does not end a second time a run that ended by itself while its runner was being asked", async () => {
-    const { runs, killed, stopped, start } = harness();
+    const { runs, killed, start } = harness();
     const runner = new FakeRunner(() => {});
     const slot = slotOf(runner);
     const { active, outcome } = start(slot, "r1", 5000);
@@ -127,7 +124,6 @@ describe("ActiveRuns", () => {
     await vi.advanceTimersByTimeAsync(20);
     await ending;
     expect(outcome.result).toBeUndefined();
-    expect(stopped).toEqual([]);
     expect(killed).toEqual([]);
   });
 

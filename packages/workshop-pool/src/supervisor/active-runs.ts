@@ -49,8 +49,6 @@ export interface ActiveRunsOptions {
   kill(slot: Slot): void;
   /** A runner was demoted as a likely spinner: runs sent straight to it must go elsewhere. */
   demoted(slot: Slot): void;
-  /** A run ended with `result` by the pool's hand (for its counters). */
-  stopped(result: ExecuteResult): void;
 }
 
 export class ActiveRuns {
@@ -70,8 +68,13 @@ export class ActiveRuns {
     return this.#runs.get(runId);
   }
 
-  has(runId: string): boolean {
-    return this.#runs.has(runId);
+  /** A run on `slot` not stopped yet, if any. */
+  on(slot: Slot): ActiveRun | undefined {
+    for (const runId of slot.runs) {
+      const active = this.#runs.get(runId);
+      if (active && !active.stoppedWith) return active;
+    }
+    return undefined;
   }
 
   all(): IterableIterator<ActiveRun> {
@@ -115,7 +118,7 @@ export class ActiveRuns {
       this.stop(active, result);
       return;
     }
-    if (!active.stoppedWith) this.#settle(active, result, true);
+    if (!active.stoppedWith) this.#settle(active, result);
   }
 
   /** Ends the run and kills its runner; every other run on that runner ends too, told which run caused it. */
@@ -127,24 +130,19 @@ export class ActiveRuns {
       .filter((other): other is ActiveRun => other !== undefined && other !== active && !other.stoppedWith);
     // Killed before anyone hears of it: a run's outcome must not free its slot while it spins.
     this.#options.kill(slot);
-    this.#settle(active, result, true);
+    this.#settle(active, result);
     const why = result.status === "error" && "message" in result ? result.message : "it ended";
     for (const other of others)
-      this.#settle(
-        other,
-        {
-          status: "error",
-          kind: "cancelled",
-          message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${why}`,
-        },
-        false,
-      );
+      this.#settle(other, {
+        status: "error",
+        kind: "cancelled",
+        message: `Stopped together with run ${active.runId} of this workspace, which shared its runner: ${why}`,
+      });
   }
 
-  /** Gives a run its outcome; `counted`: the pool's counters count it (a run stopped beside another is not). */
-  #settle(active: ActiveRun, result: ExecuteResult, counted: boolean): void {
+  /** Gives a run its outcome. */
+  #settle(active: ActiveRun, result: ExecuteResult): void {
     active.stoppedWith = result;
-    if (counted) this.#options.stopped(result);
     active.relay.close();
     active.settle(result);
   }

@@ -24,8 +24,11 @@ export const MAX_LINES_PER_RUN = MAX_EVENTS_PER_RUN + 100;
 /** How long a finished run's end waits for its last event lines to be read from the pipe. */
 export const EVENTS_WAIT_MS = 1000;
 
+/** Where a run's batches and dropped tally go (its lease holder). */
+export type RelaySink = Pick<IsolateEventSink, "events" | "dropped">;
+
 export class RunEventRelay {
-  readonly #sink: IsolateEventSink;
+  readonly #sink: RelaySink;
   readonly #maxLines: number;
   #lines = 0;
   #batch: IsolateEvent[] = [];
@@ -45,15 +48,10 @@ export class RunEventRelay {
     this.#markDone = resolve;
   });
 
-  constructor(sink: IsolateEventSink, maxLines: number, now: () => number = performance.now.bind(performance)) {
+  constructor(sink: RelaySink, maxLines: number, now: () => number = performance.now.bind(performance)) {
     this.#sink = sink;
     this.#maxLines = maxLines;
     this.#now = now;
-  }
-
-  /** Event lines read for the run so far (tallies of dropped calls aside): a run that wrote any ends with `done`. */
-  get lines(): number {
-    return this.#lines;
   }
 
   /** One event line's body (after the marker and the run id): `"kind",data]`. */

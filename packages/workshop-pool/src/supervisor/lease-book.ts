@@ -48,11 +48,6 @@ export class LeaseBook<Runner> {
     return leaseId;
   }
 
-  /** Whether the lease is held (not ended, not revoked). */
-  holds(leaseId: string): boolean {
-    return this.#held.has(leaseId);
-  }
-
   /** Who hears of a run sent on `leaseId`, if that lease was on `runner` (held, or ended lately). */
   listener(leaseId: string, runner: Runner): LeaseListener | undefined {
     const lease = this.#held.get(leaseId) ?? this.#ended.get(leaseId);
@@ -64,10 +59,10 @@ export class LeaseBook<Runner> {
     return (this.#held.get(leaseId) ?? this.#ended.get(leaseId))?.runner;
   }
 
-  /** Its holder let it go, or it was revoked: no new runs on it. */
-  end(leaseId: string): void {
+  /** Its holder (`by`, when given) let it go, or it was revoked: no new runs on it. */
+  end(leaseId: string, by?: LeaseListener): void {
     const lease = this.#held.get(leaseId);
-    if (!lease) return;
+    if (!lease || (by && lease.listener !== by)) return;
     this.#held.delete(leaseId);
     const holders = this.#onRunner.get(lease.runner);
     holders?.delete(lease.listener);
@@ -78,6 +73,11 @@ export class LeaseBook<Runner> {
       this.#ended.delete(id);
     }
     this.#ended.set(leaseId, { ...lease, at: now });
+  }
+
+  /** Ends every lease `listener` holds (its session has gone). */
+  endAllOf(listener: LeaseListener): void {
+    for (const [leaseId, lease] of this.#held) if (lease.listener === listener) this.end(leaseId);
   }
 
   /** Ends every lease on `runner`, telling each holder. */

@@ -15,7 +15,7 @@
 import { MAX_RUN_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
 import { detached } from "../detached.ts";
 import { within } from "../within.ts";
-import type { ExecuteResult, Lease, LeaseListener, RunFate } from "../protocol.ts";
+import type { Lease, LeaseListener, RunFate } from "../protocol.ts";
 import type { ActiveRun, ActiveRuns } from "./active-runs.ts";
 import { EVENTS_WAIT_MS, MAX_LINES_PER_RUN, RunEventRelay } from "./event-relay.ts";
 import { LANE_RUN_GRACE_MS, LeaseBook } from "./lease-book.ts";
@@ -86,15 +86,12 @@ export class LeasedRuns {
     this.#options.freed();
   }
 
-  /** A Worker session has gone: its leases end, and the room kept for its runs not started is freed. */
-  release(leaseIds: Iterable<string>, listener?: LeaseListener): void {
-    for (const leaseId of leaseIds) this.#leases.end(leaseId);
-    if (!listener) return;
+  /** A Worker session let one of its leases go, or (no `leaseId`) has gone: then the room kept for its runs not started is freed too. */
+  release(listener: LeaseListener, leaseId?: string): void {
+    if (leaseId !== undefined) this.#leases.end(leaseId, listener);
+    else this.#leases.endAllOf(listener);
+    if (leaseId !== undefined) return;
     for (const [runId, placement] of this.#placements) if (placement.listener === listener) this.unplace(runId);
-  }
-
-  holds(leaseId: string): boolean {
-    return this.#leases.holds(leaseId);
   }
 
   /** Tells the holders of leases on `slot` to send it nothing more (its lane is the slots' to close). */
@@ -123,7 +120,7 @@ export class LeasedRuns {
     ]);
     if (answers) {
       this.#log(`runner ${slot.id} stopped: a Worker lost its link to it with run ${runId} in flight`);
-      const onIt = this.#activeOn(slot);
+      const onIt = this.#options.runs.on(slot);
       if (onIt) this.#options.runs.stop(onIt, linkLostOutcome());
       else this.#options.slots.recycle(slot, true);
     }
@@ -161,7 +158,7 @@ export class LeasedRuns {
 
   /** A start line: the run is adopted, or — started twice — its runner is stopped. */
   started(slot: Slot, runId: string, start: { leaseId: string; timeoutMs: number }): void {
-    if (this.#options.runs.has(runId) || this.#fates.has(runId)) this.#startedTwice(slot, runId);
+    if (this.#options.runs.get(runId) || this.#fates.has(runId)) this.#startedTwice(slot, runId);
     else this.#adopt(slot, runId, start);
   }
 
@@ -191,7 +188,8 @@ export class LeasedRuns {
     for (const runId of [...slot.runs]) {
       const active = this.#options.runs.get(runId);
       if (active?.slot === slot) {
-        if (!active.stoppedWith && !active.endRead) this.#options.runs.finish(active, this.#crash(exit), true);
+        if (!active.stoppedWith && !active.endRead)
+          this.#options.runs.finish(active, crashOutcome(exit, this.#options.memoryLimitBytes), true);
       } else if (this.#placements.get(runId)?.slot === slot) this.unplace(runId);
     }
   }
@@ -226,9 +224,6 @@ export class LeasedRuns {
       slot,
       relay: new RunEventRelay(
         {
-          started() {},
-          log() {},
-          error() {},
           events: (batch) => tell((to) => to.events(runId, batch)),
           dropped: (total) => tell((to) => to.dropped(runId, total)),
         },
@@ -257,7 +252,7 @@ export class LeasedRuns {
    */
   #startedTwice(slot: Slot, runId: string): void {
     this.#log(`runner ${slot.id} started run ${runId} a second time: stopped`);
-    const onIt = this.#activeOn(slot);
+    const onIt = this.#options.runs.on(slot);
     if (onIt)
       this.#options.runs.stop(onIt, {
         status: "error",
@@ -267,23 +262,11 @@ export class LeasedRuns {
     else this.#options.slots.recycle(slot, true);
   }
 
-  #activeOn(slot: Slot): ActiveRun | undefined {
-    for (const runId of slot.runs) {
-      const active = this.#options.runs.get(runId);
-      if (active && !active.stoppedWith) return active;
-    }
-    return undefined;
-  }
-
   /** A run is over for the pool: its timers stop and its runner may take another run. */
   #close(active: ActiveRun): void {
     if (!this.#options.runs.remove(active)) return;
     this.#options.slots.release(active.slot, active.runId);
     if (active.placedFor !== undefined) this.#options.placementOver(active.placedFor);
     this.#options.freed();
-  }
-
-  #crash(exit: unknown): ExecuteResult {
-    return crashOutcome(exit, this.#options.memoryLimitBytes);
   }
 }

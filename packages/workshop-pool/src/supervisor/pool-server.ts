@@ -15,21 +15,10 @@ import type { RunnerPool } from "./runner-pool.ts";
 /** Messages carry a few ids and, back to the Worker, batches of events (each ≤ the event size cap). */
 const MAX_POOL_MESSAGE_BYTES = 8 * 1024 * 1024;
 
-/** Leases one Worker session may hold: one per runner of the workspaces it runs for, which are capped upstream. */
-const MAX_LEASES_PER_SESSION = 256;
-
-const TOO_MANY_LEASES: Placement = {
-  status: "error",
-  kind: "busy",
-  message: "This connection holds too many runner leases. Reconnect and try again.",
-};
-
 class PoolTarget extends RpcTarget implements RunnerPoolApi {
   readonly #pool: RunnerPool;
   /** The Worker session's listener: its Cap'n Web main object, held for the session's life. */
   listener: LeaseListener | undefined;
-  /** This session's leases, released with it. */
-  readonly leases = new Set<string>();
   constructor(pool: RunnerPool) {
     super();
     this.#pool = pool;
@@ -41,20 +30,13 @@ class PoolTarget extends RpcTarget implements RunnerPoolApi {
         kind: "invalid",
         error: { name: "TypeError", message: "A run needs its id and workspace.", stack: "" },
       };
-    // Revoked leases are not told back (the Worker just stops using them): forget them before counting.
-    if (this.leases.size >= MAX_LEASES_PER_SESSION)
-      for (const leaseId of this.leases) if (!this.#pool.holds(leaseId)) this.leases.delete(leaseId);
-    if (this.leases.size >= MAX_LEASES_PER_SESSION) return TOO_MANY_LEASES;
-    const placement = await this.#pool.place(runId, workspaceId, nested === true, this.listener);
-    if (placement.status === "placed") this.leases.add(placement.lease.leaseId);
-    return placement;
+    return this.#pool.place(runId, workspaceId, nested === true, this.listener);
   }
   async unplace(runId: string): Promise<void> {
     this.#pool.unplace(String(runId), this.listener);
   }
   async releaseLease(leaseId: string): Promise<void> {
-    if (!this.leases.delete(String(leaseId))) return;
-    this.#pool.releaseLeases([String(leaseId)]);
+    if (this.listener) this.#pool.releaseLeases(this.listener, String(leaseId));
   }
   fate(runId: string, leaseId: string): Promise<RunFate> {
     return this.#pool.fate(String(runId), String(leaseId));
@@ -83,7 +65,7 @@ export async function servePool(pool: RunnerPool, secret: string): Promise<{ url
     target.listener = newBatchedRpcSession<LeaseListener>(socket as unknown as MessageSocket, target, {
       limits: { maxMessageSize: MAX_POOL_MESSAGE_BYTES },
     });
-    socket.on("close", () => pool.releaseLeases(target.leases, target.listener));
+    socket.on("close", () => target.listener && pool.releaseLeases(target.listener));
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

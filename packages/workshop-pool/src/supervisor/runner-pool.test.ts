@@ -120,8 +120,7 @@ describe("the runner pool: placing runs and watching them from their start lines
     });
     await vi.advanceTimersByTimeAsync(10);
     expect(placement).toBeUndefined();
-    pool.releaseLeases([lease.leaseId], listener);
-    expect(pool.holds(lease.leaseId)).toBe(false);
+    pool.releaseLeases(listener);
     const answer = await waiting;
     expect(answer).toMatchObject({ status: "placed" });
     // The session that went has no lease there any more: the new one is the waiter's own.
@@ -135,7 +134,7 @@ describe("the runner pool: placing runs and watching them from their start lines
     const waiting = pool.place(testRunId("a"), "a", false, gone.listener);
     await vi.advanceTimersByTimeAsync(10);
     expect(pool.stats().queued).toBe(1);
-    pool.releaseLeases([], gone.listener);
+    pool.releaseLeases(gone.listener);
     expect(await waiting).toMatchObject({ status: "error", kind: "cancelled" });
     expect(pool.stats().queued).toBe(0);
     expect(await pool.place(testRunId("a"), "a", false, gone.listener)).toMatchObject({ kind: "cancelled" });
@@ -352,8 +351,8 @@ describe("the runner pool: placing runs and watching them from their start lines
   });
 
   it("forgets a lease the Worker let go of, and routes runs sent on it just before", async () => {
-    const { pool, lease, heard, start, end } = await leasedPool();
-    pool.releaseLeases([lease.leaseId]);
+    const { pool, lease, listener, heard, start, end } = await leasedPool();
+    pool.releaseLeases(listener, lease.leaseId);
     start("d10");
     end("d10", 0);
     // Past its deadline: nothing of it is left to end, and nothing goes to the Worker that let go.
@@ -415,7 +414,7 @@ describe("the runner pool: placing in turns, within caps", () => {
       /server is busy: no runner was free .*this workspace's runners/,
     );
     expect("message" in refused && refused.message).not.toMatch(/loop|your code/i);
-    expect(pool.stats()).toMatchObject({ queued: 0, busyRejections: 1 });
+    expect(pool.stats()).toMatchObject({ queued: 0 });
   });
 
   it("counts a run's deadline from its start line, not from when it began waiting for its turn", async () => {
@@ -492,7 +491,7 @@ describe("the runner pool: placing in turns, within caps", () => {
     const waiting = pool.place(runId, "a", false, listener);
     expect(pool.cancel(runId, "cancelled")).toBe(true);
     expect(await waiting).toMatchObject({ status: "error", kind: "cancelled" });
-    expect(pool.stats()).toMatchObject({ queued: 0, cancels: 1 });
+    expect(pool.stats()).toMatchObject({ queued: 0 });
   });
 
   it("drains: running runs and waiting placements end as cancelled because the Workshop is shutting down", async () => {

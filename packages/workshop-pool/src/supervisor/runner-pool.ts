@@ -62,9 +62,6 @@ export interface PoolReport {
 const ACTIVE_SAMPLE_MS = 10;
 /** How often every runner's CPU and memory are read (idle ones too). */
 const IDLE_SAMPLE_MS = 200;
-/** An idle runner over this share of a core for IDLE_SPIN_MS runs leftover work. */
-const IDLE_CPU_SHARE = 0.25;
-const IDLE_SPIN_MS = 500;
 /** With no fresh runner left, one idle this long is recycled so a new workspace finds one ready. */
 const SPARE_AFTER_IDLE_MS = 2000;
 /** How long a leased runner found running leftover work has to close its lane before it is killed regardless. */
@@ -79,14 +76,9 @@ interface Waiter {
 
 export interface RunnerPoolStats {
   runners: number;
-  fresh: number;
   active: number;
   queued: number;
   restarts: number;
-  timeouts: number;
-  memoryKills: number;
-  cancels: number;
-  busyRejections: number;
   leftoverKills: number;
   /** Runs adopted from the runners' start lines: every run that started. */
   adoptedRuns: number;
@@ -109,13 +101,7 @@ export class RunnerPool {
   readonly #waiters = new Map<string, { workspace: string; waiter: Waiter; listener: LeaseListener }>();
   /** Worker sessions that have gone (their pool socket closed). */
   readonly #gone = new WeakSet<LeaseListener>();
-  readonly #counters = {
-    timeouts: 0,
-    memoryKills: 0,
-    cancels: 0,
-    busyRejections: 0,
-    leftoverKills: 0,
-  };
+  #leftoverKills = 0;
   #sampler: ReturnType<typeof setTimeout> | undefined;
   /** Whether the pending sample is the frequent one of active runs. */
   #samplerActive = false;
@@ -133,14 +119,17 @@ export class RunnerPool {
       start: options.start,
       onLine: (slot, line) => this.#onRunnerLine(slot, line),
       onChange: () => this.#pump(),
-      onDied: (slot, exit, expected) => this.#onDied(slot, exit, expected),
+      onDied: (slot, exit, expected) => {
+        // Its runs learn from the outcome sent for them; the room it kept for placed runs is freed.
+        if (!expected) this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
+        this.#leased.died(slot, exit);
+      },
       onClosing: (slot) => this.#leased.revoke(slot),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
     this.#active = new ActiveRuns({
       kill: (slot) => this.#slots.recycle(slot, true),
       demoted: (slot) => this.#leased.revoke(slot),
-      stopped: (result) => this.#count(result),
     });
     this.#leased = new LeasedRuns({
       runs: this.#active,
@@ -153,11 +142,8 @@ export class RunnerPool {
     });
     this.#watchdog = new RunnerWatchdog({
       memoryLimitBytes: options.memoryLimitBytes,
-      idleCpuShare: IDLE_CPU_SHARE,
-      idleSpinMs: IDLE_SPIN_MS,
       onRunMemory: (slot, grown) => {
-        const culprit = [...slot.runs].find((runId) => this.#active.has(runId));
-        const active = culprit === undefined ? undefined : this.#active.get(culprit);
+        const active = this.#active.on(slot);
         if (active) this.#active.stop(active, memoryOutcome(this.#options.memoryLimitBytes, grown, slot.runs.size > 1));
       },
       onIdleSpin: (slot, share) =>
@@ -192,11 +178,10 @@ export class RunnerPool {
     const slots = this.#slots.counts();
     return {
       runners: slots.runners,
-      fresh: slots.fresh,
       active: this.#active.size,
       queued: this.#scheduler.waiting,
       restarts: slots.recycled,
-      ...this.#counters,
+      leftoverKills: this.#leftoverKills,
       adoptedRuns: this.#leased.adopted,
     };
   }
@@ -207,7 +192,7 @@ export class RunnerPool {
       pid: slot.runner.pid,
       ...(ownerOf(slot) === undefined ? {} : { workspaceId: ownerOf(slot) }),
       // Started runs only: room kept for a placed run is not a run yet.
-      runs: [...slot.runs].filter((runId) => this.#active.has(runId)),
+      runs: [...slot.runs].filter((runId) => this.#active.get(runId)),
     }));
   }
 
@@ -218,10 +203,7 @@ export class RunnerPool {
   async place(runId: string, workspace: string, nested: boolean, listener: LeaseListener): Promise<Placement> {
     if (this.#stopped) return SHUTTING_DOWN;
     const refusal = this.#scheduler.admit(workspace);
-    if (refusal) {
-      this.#counters.busyRejections++;
-      return busyOutcome(refusal, this.#busyContext());
-    }
+    if (refusal) return busyOutcome(refusal, this.#busyContext());
     if (this.#gone.has(listener)) return SESSION_GONE;
     const slot = await this.#acquire(runId, workspace, nested, listener);
     if (!("runner" in slot)) {
@@ -263,23 +245,17 @@ export class RunnerPool {
       return false;
     }
     if (!this.#scheduler.remove(waiting.workspace, waiting.waiter)) return false;
-    this.#counters.cancels++;
     waiting.waiter.resolve({ status: "error", kind: "cancelled", message: "The run was cancelled before it started." });
     return true;
   }
 
-  /** A Worker session let these leases go, or has gone (`listener`: the room kept for its runs is freed too). */
-  releaseLeases(leaseIds: Iterable<string>, listener?: LeaseListener): void {
-    this.#leased.release(leaseIds, listener);
-    if (!listener) return;
+  /** A Worker session let a lease go, or (no `leaseId`) has gone: the room kept for its runs is freed too. */
+  releaseLeases(listener: LeaseListener, leaseId?: string): void {
+    this.#leased.release(listener, leaseId);
+    if (leaseId !== undefined) return;
     // Nobody would send, or give back, a run placed for a session that has gone.
     this.#gone.add(listener);
     for (const [runId, waiting] of this.#waiters) if (waiting.listener === listener) this.cancel(runId, "cancelled");
-  }
-
-  /** Whether a lease is still held (a revoked one is not). */
-  holds(leaseId: string): boolean {
-    return this.#leased.holds(leaseId);
   }
 
   /** What became of a run whose Worker lost its link to the runner (see LeasedRuns.fate). */
@@ -329,7 +305,6 @@ export class RunnerPool {
       };
       waiter.timer = setTimeout(() => {
         if (!this.#scheduler.remove(workspace, waiter)) return;
-        this.#counters.busyRejections++;
         waiter.resolve(busyOutcome("wait", this.#busyContext(workspace)));
       }, this.#options.maxWaitMs);
       this.#waiters.set(runId, { workspace, waiter, listener });
@@ -351,13 +326,6 @@ export class RunnerPool {
     }
   }
 
-  #count(result: ExecuteResult): void {
-    if (result.status !== "error") return;
-    if (result.kind === "cancelled") this.#counters.cancels++;
-    else if (result.kind === "timeout") this.#counters.timeouts++;
-    else if (result.kind === "memory") this.#counters.memoryKills++;
-  }
-
   #killLeftover(slot: Slot, report: PoolReport): void {
     if (slot.state.kind !== "serving" || slot.runs.size > 0) return;
     const owner = slot.state.owner;
@@ -366,17 +334,11 @@ export class RunnerPool {
     // to be on it ends normally, and its runner is recycled then (it is closing).
     void within(this.#slots.close(slot, false), LEFTOVER_CLOSE_WAIT_MS).then(() => {
       if (slot.runs.size > 0 || isRetired(slot)) return;
-      this.#counters.leftoverKills++;
+      this.#leftoverKills++;
       this.#slots.recycle(slot, true);
       this.#options.onOutput?.(`runner ${slot.id} stopped: ${report.kind}`);
       this.#options.report?.(owner, report);
     });
-  }
-
-  #onDied(slot: Slot, exit: number | string, expected: boolean): void {
-    // Its runs learn from the outcome sent for them; the room it kept for placed runs is freed.
-    if (!expected) this.#options.onOutput?.(`runner ${slot.id} exited (${exit})`);
-    this.#leased.died(slot, exit);
   }
 
   #scheduleSample(): void {

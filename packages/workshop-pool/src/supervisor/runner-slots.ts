@@ -77,16 +77,6 @@ export interface RunnerSlotsOptions {
   onClosing?(slot: Slot): void;
   /** Diagnostics (a runner that failed to start). */
   onOutput?(line: string): void;
-  /** Wait before retrying a runner that failed to start. */
-  respawnDelayMs?: number;
-  now?: () => number;
-}
-
-export interface SlotCounts {
-  runners: number;
-  fresh: number;
-  starting: number;
-  recycled: number;
 }
 
 export class RunnerSlots {
@@ -95,7 +85,6 @@ export class RunnerSlots {
   /** Recycled runners waiting for the runs they took to end before they are killed. */
   readonly #draining = new Set<Slot>();
   readonly #lanesClosing = new WeakMap<Slot, Promise<void>>();
-  readonly #now: () => number;
   #starting = 0;
   #nextId = 1;
   #recycled = 0;
@@ -103,7 +92,6 @@ export class RunnerSlots {
 
   constructor(options: RunnerSlotsOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
   }
 
   /** Starts the initial runners and resolves once they are all ready (or failed and are being retried). */
@@ -120,10 +108,10 @@ export class RunnerSlots {
     return [...this.#draining];
   }
 
-  counts(): SlotCounts {
+  counts(): { runners: number; fresh: number; recycled: number } {
     let fresh = 0;
     for (const slot of this.#slots) if (slot.state.kind === "fresh") fresh++;
-    return { runners: this.#slots.size, fresh, starting: this.#starting, recycled: this.#recycled };
+    return { runners: this.#slots.size, fresh, recycled: this.#recycled };
   }
 
   ownedBy(workspace: string): Slot[] {
@@ -164,7 +152,7 @@ export class RunnerSlots {
       this.#options.onChange();
       return;
     }
-    slot.idleSince = this.#now();
+    slot.idleSince = Date.now();
     slot.idleRss = slot.runner.rss() ?? slot.baselineRss;
     // Replaced: after its quota of runs; when another workspace is waiting for its room; or when it
     // cannot get its priority back after a long run (no privilege to raise it).
@@ -285,7 +273,7 @@ export class RunnerSlots {
   /** Keeps a fresh runner ready: when there is none, the runner idle the longest is recycled. */
   keepSpare(idleForMs: number): void {
     if (this.counts().fresh + this.#starting > 0) return;
-    const now = this.#now();
+    const now = Date.now();
     const idle = [...this.#slots]
       .filter((slot) => slot.state.kind === "serving" && slot.runs.size === 0 && now - slot.idleSince >= idleForMs)
       .sort((a, b) => a.idleSince - b.idleSince)[0];
@@ -353,7 +341,7 @@ export class RunnerSlots {
             served: 0,
             freshRss: rss,
             baselineRss: rss,
-            idleSince: this.#now(),
+            idleSince: Date.now(),
             idleRss: rss,
             niced: false,
           };
@@ -373,7 +361,7 @@ export class RunnerSlots {
           return;
         } catch (error) {
           this.#options.onOutput?.(`runner failed to start: ${error instanceof Error ? error.message : String(error)}`);
-          await new Promise((done) => setTimeout(done, this.#options.respawnDelayMs ?? 500));
+          await new Promise((done) => setTimeout(done, 500));
         }
       }
     } finally {

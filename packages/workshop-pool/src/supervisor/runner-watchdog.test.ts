@@ -21,8 +21,6 @@ async function setup() {
   const heard: string[] = [];
   const watchdog = new RunnerWatchdog({
     memoryLimitBytes: 128 * MB,
-    idleCpuShare: 0.25,
-    idleSpinMs: 500,
     onRunMemory: (slot, grown) => heard.push(`run-memory ${ownerOf(slot)} ${Math.round(grown / MB)}`),
     onIdleSpin: (slot, share) => heard.push(`idle-spin ${ownerOf(slot)} ${share.toFixed(1)}`),
     onIdleMemory: (slot, grown) => heard.push(`idle-memory ${ownerOf(slot)} ${Math.round(grown / MB)}`),

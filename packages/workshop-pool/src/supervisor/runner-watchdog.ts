@@ -10,13 +10,13 @@
 
 import { isRetired, ownerOf, type Slot } from "./runner-slots.ts";
 
+/** An idle runner over this share of a core for IDLE_SPIN_MS runs leftover work. */
+const IDLE_CPU_SHARE = 0.25;
+const IDLE_SPIN_MS = 500;
+
 export interface WatchdogOptions {
   /** A run may grow its runner's resident memory by this much. */
   memoryLimitBytes: number;
-  /** An idle runner using more than this share of one core … */
-  idleCpuShare: number;
-  /** … for at least this long is spinning. */
-  idleSpinMs: number;
   /** Runs on `slot` grew it past the limit. */
   onRunMemory(slot: Slot, grownBytes: number): void;
   /** `slot` has no run and keeps using CPU. */
@@ -74,9 +74,9 @@ export class RunnerWatchdog {
       }
       const share = (cpuMs - last.cpuMs) / (now - last.at);
       // Idle spells start after the last run ended, so the end of a run is not counted as spinning.
-      if (share < this.#options.idleCpuShare || last.at < slot.idleSince) continue;
+      if (share < IDLE_CPU_SHARE || last.at < slot.idleSince) continue;
       reading.spinningSince = last.spinningSince ?? last.at;
-      if (now - reading.spinningSince >= this.#options.idleSpinMs) this.#options.onIdleSpin(slot, share);
+      if (now - reading.spinningSince >= IDLE_SPIN_MS) this.#options.onIdleSpin(slot, share);
     }
   }
 }

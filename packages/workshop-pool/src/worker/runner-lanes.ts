@@ -142,8 +142,8 @@ export class RunnerLanes {
     const unplace = (what: string) => detached(`freeing the placement of ${what}`, pool.unplace(job.runId));
     for (;;) {
       if (abortedWith) return abortedWith;
-      const preferred = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
-      let link = preferred && !preferred.revoked ? preferred : undefined;
+      // A link in `#links` is never revoked: `#drop` takes it out first.
+      let link = this.#links.get(this.#preferred.get(job.workspaceId) ?? "");
       const placed = link === undefined;
       if (!link) {
         if (placements++ >= MAX_PLACEMENTS) return poolBusyOutcome(`no runner it was placed on took it: ${missed}`);
@@ -229,8 +229,24 @@ export class RunnerLanes {
         const settled = await Promise.race([replied, byPool, byAbort]);
         if (settled.by === "outcome") return settled.result;
         if (settled.by === "lost") {
+          // Whether it started there is the supervisor's to say, once it has stopped that runner and read
+          // all it wrote. Only a run that never started — and of which no capability call came, the one
+          // way a run has an effect — is sent again.
           this.#drop(link, pool);
-          return await this.#lost(pool, job.runId, link.lease.leaseId, placed, capabilities, stoppedWith, aborted);
+          const fate = await Promise.race([
+            Promise.resolve(pool.fate(job.runId, link.lease.leaseId)).catch((): RunFate => ({ status: "unknown" })),
+            stoppedWith.then((result): RunFate => ({ status: "stopped", result })),
+            aborted.then((result) => ({ status: "aborted", result }) as const),
+          ]);
+          if (fate.status === "aborted") {
+            // The job may never have reached its runner: the room kept for it is given back (a no-op once it started).
+            if (placed) detached("freeing the placement of an aborted run", pool.unplace(job.runId));
+            return fate.result;
+          }
+          if (fate.status === "stopped") return fate.result;
+          if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0)
+            return "its runner went away before starting it";
+          return ANSWER_LOST;
         }
         // The runner answered but its answer was refused on the way (too deep to send): this run alone
         // ends, after its events; the lane stays.
@@ -263,36 +279,6 @@ export class RunnerLanes {
     }
   }
 
-  /**
-   * A run whose link to its runner broke before its reply came: whether it started there is the
-   * supervisor's to say, once it has stopped that runner and read all it wrote. Only a run that never
-   * started — and of which no capability call came, the one way a run has an effect — is sent again.
-   */
-  async #lost(
-    pool: RpcStub<RunnerPoolApi>,
-    runId: string,
-    leaseId: string,
-    placed: boolean,
-    capabilities: CapabilityTarget | null,
-    stoppedWith: Promise<ExecuteResult>,
-    aborted: Promise<ExecuteResult>,
-  ): Promise<ExecuteResult | SendAgain> {
-    const fate = await Promise.race([
-      Promise.resolve(pool.fate(runId, leaseId)).catch((): RunFate => ({ status: "unknown" })),
-      stoppedWith.then((result): RunFate => ({ status: "stopped", result })),
-      aborted.then((result) => ({ status: "aborted", result }) as const),
-    ]);
-    if (fate.status === "aborted") {
-      // The job may never have reached its runner: the room kept for it is given back (a no-op once it started).
-      if (placed) detached("freeing the placement of an aborted run", pool.unplace(runId));
-      return fate.result;
-    }
-    if (fate.status === "stopped") return fate.result;
-    if (fate.status === "never-started" && (capabilities?.calls ?? 0) === 0)
-      return "its runner went away before starting it";
-    return ANSWER_LOST;
-  }
-
   /** The lane of `lease` (the answer to placement `asked`), opened unless this session has it; else undefined. */
   async #open(
     pool: RpcStub<RunnerPoolApi>,
@@ -301,12 +287,12 @@ export class RunnerLanes {
     asked: number,
   ): Promise<LaneLink | undefined> {
     const known = this.#links.get(lease.leaseId);
-    if (known && !known.revoked) {
+    if (known) {
       this.#preferred.set(workspace, lease.leaseId);
       return known;
     }
     // Answered as this session let it go: the supervisor ends it, and would hear of no run sent on it.
-    if (this.#releasedSince(lease.leaseId, asked)) return undefined;
+    if ((this.#released.get(lease.leaseId) ?? 0) >= asked) return undefined;
     this.#opening.add(lease.leaseId);
     const socket = await fetch(lease.url, { headers: { Upgrade: "websocket" } }).then(
       (response) => response.webSocket,
@@ -348,14 +334,9 @@ export class RunnerLanes {
     detached(what, pool.releaseLease(leaseId));
   }
 
-  /** Whether this session let the lease go since it asked placement `asked`. */
-  #releasedSince(leaseId: string, asked: number): boolean {
-    return (this.#released.get(leaseId) ?? 0) >= asked;
-  }
-
   /** Whether this session uses the lease, is opening its lane, or let it go since it asked placement `asked`. */
   #holds(leaseId: string, asked: number): boolean {
-    return this.#links.has(leaseId) || this.#opening.has(leaseId) || this.#releasedSince(leaseId, asked);
+    return this.#links.has(leaseId) || this.#opening.has(leaseId) || (this.#released.get(leaseId) ?? 0) >= asked;
   }
 
   /**
