@@ -16,15 +16,21 @@ export const gadgetFiles = (name: string, source: string, grants: Record<string,
   { path: "index.ts", content: source },
 ];
 
-/** A response's status and its body as text, once it has ended. */
-function readAnswer(res: IncomingMessage): Promise<{ status: number; body: string }> {
+/** A response's status, headers (lower-case names) and body as text, once it has ended. */
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+function readAnswer(res: IncomingMessage): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     let body = "";
     res.setEncoding("utf8");
     res.on("data", (chunk: string) => {
       body += chunk;
     });
-    res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     res.on("error", reject);
   });
 }
@@ -36,7 +42,7 @@ function readAnswer(res: IncomingMessage): Promise<{ status: number; body: strin
 export function httpGet(
   url: string,
   options: { headers?: Record<string, string>; agent?: Agent | false; method?: string } = {},
-): Promise<{ status: number; body: string }> {
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -55,7 +61,7 @@ export function httpGet(
 export function httpTrickle(
   url: string,
   options: { headers?: Record<string, string>; sent: string; declared: number },
-): Promise<{ status: number; body: string }> {
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,

@@ -421,6 +421,11 @@ describe("HTTP endpoints", () => {
       headers: { "Workshop-Socket": "ide", Host: new URL(workshopUrl()).host },
     });
     expect(reverse.status).toBe(404);
+    // A host it does not answer for is refused there as every answer of the gadget origin is made.
+    const rebound = await httpGet(echoUrl, { headers: { Host: "rebound.example" } });
+    expect(rebound.status).toBe(421);
+    expect(rebound.headers["content-security-policy"]).toBe("sandbox");
+    expect(rebound.headers["x-content-type-options"]).toBe("nosniff");
   });
 
   it("joins a caller's trace from traceparent and answers traceresponse; a malformed one is ignored", async () => {

@@ -231,7 +231,13 @@ describe("the MCP endpoint with the official SDK client", () => {
       arguments: { code: 'return await agents.weather({ city: "Rome" });' },
     });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('may not call "weather"');
+    // Answered as an agent that does not exist would be: the key learns nothing of the others.
+    expect(textOf(refused)).toContain('No published agent "weather" among the agents');
+    const missing = await client.callTool({
+      name: "run_code",
+      arguments: { code: 'return await agents.nosuch({ city: "Rome" });' },
+    });
+    expect(textOf(missing).replaceAll("nosuch", "weather")).toBe(textOf(refused));
     const allowed = await client.callTool({
       name: "run_code",
       arguments: { code: 'return agents.echo({ input: "ok" });' },
@@ -322,6 +328,8 @@ describe("bad requests to /mcp get JSON-RPC errors, never a hang or a 500", () =
     expect((await post(rpc("tools/list", {}), { authorization: "Bearer nonsense" })).status).toBe(401);
     const unknown = `gk_${"A".repeat(65)}`;
     expect((await post(rpc("tools/list", {}), { authorization: `Bearer ${unknown}` })).status).toBe(401);
+    // A stranger's body is never read: an unknown key with a body that is no JSON is refused as unknown.
+    expect((await post("{bad", { authorization: `Bearer ${unknown}` })).status).toBe(401);
     const { token, client } = await connectNewWorkspace();
     client[Symbol.dispose]();
     const owner = await post(rpc("tools/list", {}), { authorization: `Bearer ${token}` });

@@ -17,6 +17,7 @@ import { HOST_REFUSED_MESSAGE, isHostAllowed } from "./host-check.ts";
 import { checkPoolReport } from "./pool-report.ts";
 import { isOriginAllowed } from "./origin.ts";
 import { handleMcp } from "./mcp/mcp-route.ts";
+import { endpointResponse, errorAnswer } from "./http/endpoint-response.ts";
 import { notFoundResponse, serveEndpoint } from "./http/endpoint-route.ts";
 import { requestOrigin } from "./http/gadget-origin.ts";
 import { Connection } from "./rpc/connection.ts";
@@ -69,7 +70,10 @@ const app = new Hono<{ Bindings: Env }>();
 
 app.use("*", async (c, next) => {
   if (!isHostAllowed(c.req.header("Host"), c.env.ALLOWED_HOSTS, c.env.ALLOWED_ORIGINS))
-    return c.text(HOST_REFUSED_MESSAGE, 421);
+    // On the gadget origin even a refusal is answered as every answer there is (sandboxed, unsniffed).
+    return requestOrigin(c.req.raw, c.env) === "gadget"
+      ? endpointResponse(errorAnswer(421, "wrong_host", HOST_REFUSED_MESSAGE))
+      : c.text(HOST_REFUSED_MESSAGE, 421);
   // Manifests are checked here too (runs, descriptions): with the same minimum interval as at publish.
   applyScheduleMinimum(c.env);
   await next();

@@ -72,15 +72,8 @@ async function serveMcp(request: Request, context: McpRouteContext): Promise<Res
     return refuse(401, "That is not an API key: it should look like gk_… as `gadgets keys create` printed it.", {
       "WWW-Authenticate": 'Bearer realm="workshop", error="invalid_token"',
     });
-  // Ours rather than the SDK's reader: that one has no deadline for a body that trickles in.
-  const read = await readRequestBody(request, MAX_MCP_BODY_BYTES, REQUEST_BODY_READ_MS);
-  if (!read.ok)
-    return read.reason === "too_large"
-      ? refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`)
-      : refuse(408, `The request body did not arrive within ${read.ms / 1000} s of its headers, the limit.`);
-  const checked = checkMcpBody(new TextDecoder().decode(read.bytes));
-  if (!checked.ok) return jsonRpcErrorResponse(checked);
-
+  // The key is known before the body is read: a stranger's body is never read or parsed, and a client
+  // past its miss budget costs no more than its refusal.
   const connection = new Connection(env, context.overseer, context.client, context.waitUntil);
   const opened = await openKeySession(connection, credential);
   if (!opened.ok) {
@@ -92,6 +85,21 @@ async function serveMcp(request: Request, context: McpRouteContext): Promise<Res
     );
   }
   const { session } = opened;
+  const refuseBody = (response: Response) => {
+    session[Symbol.dispose]();
+    connection.close();
+    return response;
+  };
+  // Ours rather than the SDK's reader: that one has no deadline for a body that trickles in.
+  const read = await readRequestBody(request, MAX_MCP_BODY_BYTES, REQUEST_BODY_READ_MS);
+  if (!read.ok)
+    return refuseBody(
+      read.reason === "too_large"
+        ? refuse(413, `The request body is over ${MAX_MCP_BODY_BYTES} bytes, the limit.`)
+        : refuse(408, `The request body did not arrive within ${read.ms / 1000} s of its headers, the limit.`),
+    );
+  const checked = checkMcpBody(new TextDecoder().decode(read.bytes));
+  if (!checked.ok) return refuseBody(jsonRpcErrorResponse(checked));
   const workspace: McpWorkspace = {
     workspaceId: opened.workspaceId,
     listAgents: (): Promise<AgentSummary[]> => session.listAgents(),

@@ -39,12 +39,23 @@ export class AgentTarget extends RpcTarget implements Agent {
     return !this.context.access || allowsAgent(this.context.access, agent);
   }
 
-  /** The agent, refused when the session's API key is limited to other agents. */
-  #mayRun(agent: PublishedVersion): PublishedVersion {
+  /** The agent, unless the session's API key is limited to other agents: then it is one not found. */
+  #mayRun(agent: PublishedVersion, ref: string): PublishedVersion {
     if (this.#allowed(agent)) return agent;
-    throw codedError(
-      "FORBIDDEN",
-      `This API key may not run agent "${agent.name}": it is limited to other agents. Use a key that lists it (or the workspace token).`,
+    throw this.#notFound(ref);
+  }
+
+  /**
+   * An agent this session cannot reach. For a key limited to agents, one it may not run gets the same
+   * answer as one that does not exist: the key learns nothing of the others, not even their names.
+   */
+  #notFound(ref: string): Error {
+    const access = this.context.access;
+    if (access?.kind === "key" && access.agents !== null)
+      return codedError("AGENT_NOT_FOUND", `Agent ${ref} was not found among the agents this API key may run.`);
+    return codedError(
+      "AGENT_NOT_FOUND",
+      `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
     );
   }
 
@@ -53,20 +64,17 @@ export class AgentTarget extends RpcTarget implements Agent {
     const { workspaceId } = this.context;
     // A pinned version is read once; `name@N` is looked up, since the name may have moved.
     const cached = version === undefined ? undefined : knownVersion(workspaceId, base, version);
-    if (cached) return this.#mayRun(cached);
+    if (cached) return this.#mayRun(cached, ref);
     let resolved: PublishedVersion;
     try {
       resolved = (await resolveAgentRef(this.context.store, ref)) as PublishedVersion;
     } catch (error) {
       if (errorCode(error) !== "AGENT_NOT_FOUND") throw error;
-      throw codedError(
-        "AGENT_NOT_FOUND",
-        `Agent ${ref} was not found in this workspace. Publish a draft first, and use the agentId (or name) that publishDraft returned.`,
-      );
+      throw this.#notFound(ref);
     }
     if (version === undefined) sawLatest(workspaceId, ref, resolved);
     else keepVersion(workspaceId, resolved);
-    return this.#mayRun(resolved);
+    return this.#mayRun(resolved, ref);
   }
 
   async describe(): Promise<AgentVersion> {

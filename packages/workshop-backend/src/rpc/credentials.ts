@@ -68,20 +68,19 @@ export async function authenticate(
   // A malformed credential has its own code, so clients can tell it from an unknown one.
   const checked = check(SessionCredentialSchema, credential);
   if (!checked.ok) return { ok: false, code: "INVALID_TOKEN", message: checked.error };
-  // Only this connection's and this client's own misses count here: another client's never do. A miss is
-  // counted before the lookups and given back once the credential is found (or a lookup failed): a burst
-  // of guesses cannot pass a check that none of them has counted yet.
+  // Only this connection's and this client's own misses count here: another client's never do. The
+  // client's miss is counted before the lookups and given back once the credential is found (or a lookup
+  // failed): a burst of guesses gets no more lookups than its budget, while a burst of good ones (a
+  // connection opening its sessions at once) all go.
   if (misses.failedSessions >= MAX_FAILED_SESSIONS_PER_CONNECTION || !clientCredentialMisses.take(client))
     return { ok: false, code: "RATE_LIMITED", message: TOO_MANY_MISSES };
-  misses.failedSessions++;
-  return countedMiss(
+  const found = await countedMiss(
     identify(env, checked.value),
     (found) => !found.ok,
-    () => {
-      misses.failedSessions--;
-      clientCredentialMisses.giveBack(client);
-    },
+    () => clientCredentialMisses.giveBack(client),
   );
+  if (!found.ok) misses.failedSessions++;
+  return found;
 }
 
 /** Looks a well-formed token or key up: the directory first, so an unknown one never touches (nor creates) a workspace's storage. */

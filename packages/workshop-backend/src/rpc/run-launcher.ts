@@ -43,7 +43,7 @@ import { checkDiskForWrite } from "./disk-guard.ts";
 import type { RunRecordWriter } from "./run-record-writer.ts";
 import { runSecrets } from "./secrets.ts";
 import { detached } from "@gadgets/workshop-pool/detached";
-import { codedError } from "@gadgets/workshop-shared/errors";
+import { codedError, errorCode } from "@gadgets/workshop-shared/errors";
 
 export interface LaunchRequest {
   source: RunSummary["source"];
@@ -235,11 +235,14 @@ function servicesFor(context: RunContext, request: LaunchRequest, runSignal: Abo
     relay: (event: RunEvent) => void,
     secrets: ReadonlyMap<string, string>,
   ): Promise<NestedRun> {
-    const agent = await resolveAgentRef(context.store, ref);
-    if (request.allowsAgent && !request.allowsAgent(agent))
-      throw new Error(
-        `This run may not call "${agent.name}": the API key it was started with is limited to other agents.`,
-      );
+    // For a key limited to agents, one it may not run is answered as one that does not exist: the key
+    // learns nothing of the workspace's other agents, not even their names.
+    const hidden = () =>
+      codedError("AGENT_NOT_FOUND", `No published agent "${ref}" among the agents this run's API key may call.`);
+    const agent = await resolveAgentRef(context.store, ref).catch((error: unknown) => {
+      throw request.allowsAgent && errorCode(error) === "AGENT_NOT_FOUND" ? hidden() : error;
+    });
+    if (request.allowsAgent && !request.allowsAgent(agent)) throw hidden();
     if (chain.includes(agent.draftId))
       throw new Error(`Catalog call cycle: "${agent.name}" is already running further up this chain.`);
     let trace: RunTrace | undefined;

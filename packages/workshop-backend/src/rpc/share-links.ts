@@ -59,15 +59,11 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
   kind: ShareKind,
   id: unknown,
 ): Promise<T> {
-  // Only this connection's and this client's own misses count: another client's never refuse it. A miss
-  // is counted before the read and given back when the link is found (see countedMiss).
+  // Only this connection's and this client's own misses count: another client's never refuse it. The
+  // client's miss is counted before the read and given back when the link is found (see countedMiss).
   if (connection.shareMisses >= MAX_SHARE_MISSES_PER_CONNECTION || !clientLinkMisses.take(connection.client))
     throw codedError("RATE_LIMITED", TOO_MANY_MISSES);
-  connection.shareMisses++;
-  const found = () => {
-    connection.shareMisses--;
-    clientLinkMisses.giveBack(connection.client);
-  };
+  const found = () => clientLinkMisses.giveBack(connection.client);
   // Cached values are keyed by well-formed ids only: anything else misses below.
   const cached = typeof id === "string" ? linkCache.get(kind, id) : undefined;
   if (cached) {
@@ -75,6 +71,9 @@ export async function loadShare<T extends ShareSnapshot | SharedRunRecord>(
     return cached as T;
   }
   const text = await countedMiss(readShare(connection.env, kind, id), (read) => read === undefined, found);
-  if (text === undefined) throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (text === undefined) {
+    connection.shareMisses++;
+    throw codedError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  }
   return linkCache.parse(kind, id as string, text) as T;
 }
