@@ -122,6 +122,8 @@ describe("gadgets init", () => {
       { word: "workshop", score: 7 },
       { word: "isolate", score: 7 },
     ]);
+    // The example's short word shows the failure the template handles.
+    expect(run.stderr).toContain('skipped: Error: "ok" is too short');
     expect(tsc()).toEqual({ ok: true, output: "" });
 
     const twice = await runCli(["init", "scorer"], user);

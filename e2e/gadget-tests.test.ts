@@ -77,7 +77,7 @@ describe("runTests", () => {
   it("refuses to publish a version whose tests fail, publishes it with the override and records that", async () => {
     const { session, draft } = await draftWith(ws.client, THREE_CASES);
     await expect(session.publishDraft(draft.id)).rejects.toThrow(
-      `Version 1 was not published: 1 of 3 test cases failed ("wrong"). Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
+      `Saved #1 of the draft was not published: 1 of 3 test cases failed ("wrong"). Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
     );
     expect((await session.listAgents()).some((agent) => agent.draftId === draft.id)).toBe(false);
 

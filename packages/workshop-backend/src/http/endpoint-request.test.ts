@@ -1,4 +1,4 @@
-import { MAX_ENDPOINT_BODY_BYTES } from "@gadgets/workshop-shared/limits";
+import { MAX_ENDPOINT_BODY_BYTES, MAX_PAYLOAD_BYTES } from "@gadgets/workshop-shared/limits";
 import { describe, expect, it } from "vitest";
 import { REDACTED, readEndpointRequest } from "./endpoint-request.ts";
 
@@ -258,6 +258,15 @@ describe("readEndpointRequest", () => {
     expect(Object.getPrototypeOf(read.input.query)).toBe(Object.prototype);
     expect(Object.keys(read.input.query)).toEqual(["__proto__", "constructor"]);
     expect(JSON.parse(JSON.stringify(read.input.query))).toEqual(JSON.parse('{"__proto__":"x","constructor":"y"}'));
+  });
+
+  it("refuses with 413, not as the agent's input, a body under the limit that JSON makes larger than a payload may be", async () => {
+    const controls = "\u0001".repeat(200_000);
+    const read = await readEndpointRequest(new Request(URL_BASE, { method: "POST", body: controls }), "/");
+    expect(read).toMatchObject({ ok: false, status: 413, kind: "too_large" });
+    expect(!read.ok && read.message).toContain(`the limit is ${MAX_PAYLOAD_BYTES} bytes`);
+    const fits = await readEndpointRequest(new Request(URL_BASE, { method: "POST", body: "\u0001".repeat(1000) }), "/");
+    expect(fits.ok).toBe(true);
   });
 
   it(`accepts a body of ${MAX_ENDPOINT_BODY_BYTES} bytes and refuses one more with 413, by length or as it streams`, async () => {

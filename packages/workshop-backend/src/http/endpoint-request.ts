@@ -9,7 +9,8 @@
 
 import { pathShape } from "../url-shape.ts";
 import type { EndpointRequest, JsonValue } from "@gadgets/workshop-shared/api";
-import { MAX_ENDPOINT_BODY_BYTES, REQUEST_BODY_READ_MS } from "@gadgets/workshop-shared/limits";
+import { MAX_ENDPOINT_BODY_BYTES, MAX_PAYLOAD_BYTES, REQUEST_BODY_READ_MS } from "@gadgets/workshop-shared/limits";
+import { byteLength } from "@gadgets/workshop-shared/validate";
 import { readRequestBody } from "../capped-body.ts";
 import { isCredentialName, isCredentialValue, mentionsCredentialField } from "./credential-names.ts";
 
@@ -50,6 +51,14 @@ const tooLarge = (): ReadEndpointRequest => ({
   status: 413,
   kind: "too_large",
   message: `The request body is larger than ${MAX_ENDPOINT_BODY_BYTES} bytes, the limit of an endpoint. Send less, or a link to the data.`,
+});
+
+/** A body under the limit can still make an input over the payload limit: JSON writes a control character in six bytes. */
+const tooLargeAsInput = (bytes: number): ReadEndpointRequest => ({
+  ok: false,
+  status: 413,
+  kind: "too_large",
+  message: `The request is ${bytes} bytes as the agent's input (JSON, where each control character of the body takes six bytes and each byte that is not UTF-8 three); the limit is ${MAX_PAYLOAD_BYTES} bytes. Send less, or send binary data encoded (base64).`,
 });
 
 const tooSlow = (ms: number): ReadEndpointRequest => ({
@@ -184,6 +193,15 @@ function recordedHeader(name: string, value: string): string {
   return URL_HEADERS.has(name) ? redactedUrl(value) : value;
 }
 
+/** The input's size as JSON; 0 for one nested too deep to write, which the run then refuses for its depth. */
+function jsonBytes(input: EndpointRequest): number {
+  try {
+    return byteLength(JSON.stringify(input));
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Reads `request` as the agent's input. `path` is the part of the URL path below `/h/<endpoint>`; a
  * body past MAX_ENDPOINT_BODY_BYTES (413) or slower than REQUEST_BODY_READ_MS (408) is refused before
@@ -213,9 +231,12 @@ export async function readEndpointRequest(request: Request, path: string): Promi
   }
   const { body, recorded } = await bodyValues(bytes, request.headers.get("content-type"));
   const method = request.method.toUpperCase();
+  const input: EndpointRequest = { method, path, query, headers, body };
+  const inputBytes = jsonBytes(input);
+  if (inputBytes > MAX_PAYLOAD_BYTES) return tooLargeAsInput(inputBytes);
   return {
     ok: true,
-    input: { method, path, query, headers, body },
+    input,
     // A path may carry a credential too (`/bot<token>/send`): the record keeps its shape, as the trigger does.
     recorded: { method, path: pathShape(path), query: recordedQuery, headers: recordedHeaders, body: recorded },
   };

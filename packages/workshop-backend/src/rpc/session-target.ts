@@ -294,7 +294,7 @@ export class SessionTarget extends RpcTarget implements Session {
               .join(", ")})`;
       throw codedError(
         "TESTS_FAILED",
-        `Version ${summary.version} was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
+        `Saved #${summary.version} of the draft was not published: ${why}. Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).`,
       );
     }
     // Asked again: the draft may have been saved with another name while its tests ran (the version

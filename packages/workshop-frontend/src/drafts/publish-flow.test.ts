@@ -5,7 +5,7 @@ import { callSnippets, type PublishedVersion, publishedText, publishStep, refusa
 const version: PublishedVersion = { name: "echo", version: 3, agentId: "a1" };
 const refused = codedError(
   "TESTS_FAILED",
-  'Version 3 was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).',
+  'Saved #3 of the draft was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests, or publish with { overrideTests: true } to publish it anyway (the version records that).',
 );
 
 describe("publishStep", () => {
@@ -27,7 +27,8 @@ describe("publishStep", () => {
     const first = await publishStep(publish);
     expect(first).toEqual({
       status: "tests-failed",
-      message: 'Version 3 was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests.',
+      message:
+        'Saved #3 of the draft was not published: 1 of 2 test cases failed ("greets"). Fix the gadget or its tests.',
     });
     expect(JSON.stringify(first)).not.toContain("overrideTests");
     const anyway = await publishStep(publish, true);

@@ -62,9 +62,9 @@ export default {
     id: "async",
     title: "Async work",
     description: "Runs work in parallel and handles a failure.",
-    examplePayload: { words: ["gadget", "workshop", "isolate"] },
+    examplePayload: { words: ["gadget", "ok", "workshop", "isolate"] },
     files: (name) => [
-      manifest(name, "Scores words in parallel.", { words: ["gadget", "workshop", "isolate"] }),
+      manifest(name, "Scores words in parallel.", { words: ["gadget", "ok", "workshop", "isolate"] }),
       {
         path: "index.ts",
         content: `import { score } from "./score";
