@@ -4,6 +4,7 @@
  * IDE's, the limits, traceparent, and the records (via "http", with the status answered).
  */
 
+import { createHmac } from "node:crypto";
 import { Agent } from "node:http";
 import {
   ENDPOINT_REQUESTS_PER_CLIENT_PER_MINUTE,
@@ -211,6 +212,32 @@ describe("HTTP endpoints", () => {
     const shared = JSON.stringify((await stranger.api.openRecord(recordId).record()).payload);
     expect(shared).toContain("block_actions");
     for (const secret of ["sl4ck-secret", "cf-gl0bal-key", "r3ferer-token"]) expect(shared).not.toContain(secret);
+  });
+
+  it('gives a body as sent with "body": "text", so an agent can check a webhook\'s signature over it', async () => {
+    const verify = `const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export default {
+  async run(request) {
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("hook-k3y"), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(request.body));
+    const valid = request.headers["x-hub-signature-256"] === "sha256=" + hex(mac);
+    return { valid, id: valid ? JSON.parse(request.body).id : null };
+  },
+};`;
+    const { url } = await publish(session, endpointGadget("signed-hook", { body: "text" }, verify));
+    // Pretty-printed, with a number and a character JSON.parse would not give back as sent.
+    const body = '{\n  "id": "evt_1",\n  "amount": 10.50,\n  "name": "caf\u00e9"\n}';
+    const signature = `sha256=${createHmac("sha256", "hook-k3y").update(body).digest("hex")}`;
+    const post = (sig: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-hub-signature-256": sig },
+        body,
+      });
+    const signed = await post(signature);
+    expect(await signed.json()).toEqual({ valid: true, id: "evt_1" });
+    const forged = await post(`sha256=${"0".repeat(64)}`);
+    expect(await forged.json()).toEqual({ valid: false, id: null });
   });
 
   it("answers the status, headers and body a full gadget chose, strips its Set-Cookie, keeps its Cache-Control", async () => {

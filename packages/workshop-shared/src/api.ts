@@ -649,7 +649,10 @@ export type EndpointRequest = {
   query: { [name: string]: string | string[] };
   /** Request headers by lower-case name (repeated ones joined with ", "); never `cookie`. */
   headers: { [name: string]: string };
-  /** JSON when the content type is JSON and the body parses, else the body as text; null without a body. */
+  /**
+   * JSON when the content type is JSON and the body parses, else the body as text; null without a body.
+   * With `triggers.http.body: "text"`, always the text as sent (bytes that are not UTF-8 replaced by U+FFFD).
+   */
   body: JsonValue;
 };
 

@@ -240,6 +240,23 @@ describe("readEndpointRequest", () => {
     expect(read.input.headers.referer).toBe("https://app.example/cb?access_token=h4&step=2");
   });
 
+  it('gives every body as the text it was sent as in "text" mode, and records it redacted as in the other', async () => {
+    const sent = '{ "event": "push",\n  "amount": 10.50, "token": "x1" }';
+    const read = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json" }, body: sent }),
+      "/",
+      "text",
+    );
+    if (!read.ok) throw new Error("refused");
+    expect(read.input.body).toBe(sent);
+    expect(read.recorded.body).toBe(JSON.stringify({ event: "push", amount: 10.5, token: REDACTED }));
+    const parsed = await readEndpointRequest(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json" }, body: sent }),
+      "/",
+    );
+    expect(parsed.ok && parsed.input.body).toEqual({ event: "push", amount: 10.5, token: "x1" });
+  });
+
   it("records no part of a JSON body nested too deep to walk, and still gives it to the gadget", async () => {
     const depth = 200_000;
     const text = `${"[".repeat(depth)}${"]".repeat(depth)}`;

@@ -152,14 +152,21 @@ async function hasCredentialPart(bytes: Uint8Array, contentType: string): Promis
   }
 }
 
-/** The body as the gadget reads it (JSON when its type says so and it parses, else text) and as its record keeps it. */
+/** How an endpoint gives its agent a body (`triggers.http.body`): JSON parsed when it is JSON, or always the text. */
+export type EndpointBodyMode = "json" | "text";
+
+/**
+ * The body as the gadget reads it (JSON when its type says so and it parses, else text; always text in
+ * "text" mode) and as its record keeps it.
+ */
 async function bodyValues(
   bytes: Uint8Array,
   contentType: string | null,
+  mode: EndpointBodyMode,
 ): Promise<{ body: JsonValue; recorded: JsonValue }> {
   if (bytes.byteLength === 0) return { body: null, recorded: null };
   const text = new TextDecoder().decode(bytes);
-  if (isJsonType(contentType)) {
+  if (mode === "json" && isJsonType(contentType)) {
     // A second parse, so the gadget's copy is untouched; at any depth (`{"auth": {"token": …}}`).
     const recorded = redactedJson(text);
     // Not JSON after all: the gadget gets the text and can say what is wrong with it.
@@ -203,11 +210,15 @@ function jsonBytes(input: EndpointRequest): number {
 }
 
 /**
- * Reads `request` as the agent's input. `path` is the part of the URL path below `/h/<endpoint>`; a
+ * Reads `request` as the agent's input, its body as `mode` says. `path` is the part of the URL path below `/h/<endpoint>`; a
  * body past MAX_ENDPOINT_BODY_BYTES (413) or slower than REQUEST_BODY_READ_MS (408) is refused before
  * anything runs.
  */
-export async function readEndpointRequest(request: Request, path: string): Promise<ReadEndpointRequest> {
+export async function readEndpointRequest(
+  request: Request,
+  path: string,
+  mode: EndpointBodyMode = "json",
+): Promise<ReadEndpointRequest> {
   const read = await readRequestBody(request, MAX_ENDPOINT_BODY_BYTES, REQUEST_BODY_READ_MS);
   if (!read.ok) return read.reason === "too_large" ? tooLarge() : tooSlow(read.ms);
   const { bytes } = read;
@@ -229,7 +240,7 @@ export async function readEndpointRequest(request: Request, path: string): Promi
     if (CALLER_ADDRESS_HEADERS.has(name)) continue;
     setOwn(recordedHeaders, name, recordedHeader(name, value));
   }
-  const { body, recorded } = await bodyValues(bytes, request.headers.get("content-type"));
+  const { body, recorded } = await bodyValues(bytes, request.headers.get("content-type"), mode);
   const method = request.method.toUpperCase();
   const input: EndpointRequest = { method, path, query, headers, body };
   const inputBytes = jsonBytes(input);

@@ -13,6 +13,7 @@ import {
   MAX_CONCURRENT_ENDPOINT_RUNS_PER_WORKSPACE,
 } from "@gadgets/workshop-shared/limits";
 import { traceIdOf } from "@gadgets/workshop-shared/otlp";
+import { checkManifest } from "@gadgets/workshop-shared/validate";
 import type { Env } from "../env.ts";
 import type { Overseer } from "../overseer.ts";
 import { clientEndpointMisses, TOO_MANY_ENDPOINT_MISSES } from "../rpc/client-limits.ts";
@@ -24,7 +25,7 @@ import type { ResolvedAgent } from "../storage/agent-table.ts";
 import { keepVersion, knownVersion, type PublishedVersion } from "../rpc/agent-versions.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { newSpanId } from "../trace-recorder.ts";
-import { type ReadEndpointRequest, readEndpointRequest } from "./endpoint-request.ts";
+import { type EndpointBodyMode, type ReadEndpointRequest, readEndpointRequest } from "./endpoint-request.ts";
 import { KeyedSlots } from "../keyed-slots.ts";
 import {
   type EndpointAnswer,
@@ -83,6 +84,20 @@ interface FoundEndpoint {
   store: DurableObjectStub<WorkspaceStore>;
   agent: ResolvedAgent;
   response: EndpointResponseMode;
+}
+
+/** Each version's body mode, read once from its manifest (versions are cached objects, kept as long as they are). */
+const bodyModes = new WeakMap<ResolvedAgent, EndpointBodyMode>();
+
+/** How the agent's manifest asks for the body (`triggers.http.body`). */
+function bodyModeOf(agent: ResolvedAgent): EndpointBodyMode {
+  let mode = bodyModes.get(agent);
+  if (!mode) {
+    const manifest = checkManifest(agent.files);
+    mode = manifest.ok && manifest.value.triggers?.http?.body === "text" ? "text" : "json";
+    bodyModes.set(agent, mode);
+  }
+  return mode;
 }
 
 /** The same answer for an endpoint that never existed and one turned off: nothing about the workspace. */
@@ -151,7 +166,7 @@ export async function serveEndpoint(request: Request, deps: EndpointDeps): Promi
       if (!found) giveBackRequest(endpoint, deps.client);
     }
     if (!found) return notFoundResponse();
-    const read = await readEndpointRequest(request, path);
+    const read = await readEndpointRequest(request, path, bodyModeOf(found.agent));
     if (!read.ok) return endpointResponse(errorAnswer(read.status, read.kind, read.message));
 
     const release = endpointRuns.enter(found.workspaceId);

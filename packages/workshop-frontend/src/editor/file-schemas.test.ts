@@ -24,6 +24,7 @@ const REFUSED_MANIFESTS: [string, unknown][] = [
   ["a name too long", { ...base, name: "n".repeat(65) }],
   ["an unknown trigger", { ...base, triggers: { cron: "* * * * *" } }],
   ["an unknown response kind", { ...base, triggers: { http: { response: "xml" } } }],
+  ["an unknown body kind", { ...base, triggers: { http: { body: "raw" } } }],
   ["not an object", ["echo"]],
 ];
 
@@ -45,6 +46,7 @@ const ACCEPTED_MANIFESTS: [string, unknown][] = [
     },
   ],
   ["schemas and triggers", { ...base, inputSchema: { type: "object" }, triggers: { http: { response: "full" } } }],
+  ["a body given as text", { ...base, triggers: { http: { response: "full", body: "text" } } }],
   // The manifest's top level is open: keys it does not know are dropped, not refused.
   ["an extra top-level key", { ...base, $schema: "./whatever.json" }],
 ];

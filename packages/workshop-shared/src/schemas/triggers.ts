@@ -16,7 +16,9 @@ export const EndpointNameSchema = v.pipe(v.string(ENDPOINT_NAME), v.regex(/^[a-z
 
 /**
  * `triggers.http`: the agent answers `/h/<endpoint>/<any path>` (any method). `response` "json" (the
- * default) answers the result as JSON; "full" reads the result as `{ status, headers, body }`.
+ * default) answers the result as JSON; "full" reads the result as `{ status, headers, body }`. `body`
+ * "json" (the default) gives a JSON body parsed; "text" gives every body as the text it was sent as, so
+ * a webhook's signature over it can be checked.
  */
 export const HttpTriggerSchema = strictShape(
   {
@@ -24,10 +26,16 @@ export const HttpTriggerSchema = strictShape(
     response: v.optional(
       v.picklist(["json", "full"], '"triggers.http.response" must be "json" (the default) or "full".'),
     ),
+    body: v.optional(
+      v.picklist(
+        ["json", "text"],
+        '"triggers.http.body" must be "json" (the default: a JSON body parsed) or "text" (every body as sent, to check a signature).',
+      ),
+    ),
   },
   {
     notObject: '"triggers.http" must be an object like { "response": "json" } (or {} for the defaults).',
-    unknownKey: (key) => `Unknown field "triggers.http.${key}": the fields are "name" and "response".`,
+    unknownKey: (key) => `Unknown field "triggers.http.${key}": the fields are "name", "response" and "body".`,
   },
 );
 
