@@ -6,7 +6,7 @@
 
 import type { AgentSummary, RunEvent, RunEventListener, RunOutcome } from "@gadgets/workshop-shared/api";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { codeModeDeclaration, codeModeExample } from "../code-mode/code-mode-types.ts";
 import {
@@ -56,10 +56,12 @@ export function createMcpServer(workspace: McpWorkspace, version: string): Serve
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const target: ToolTarget | undefined = (await catalog()).targets.get(name);
+    // The SDK answers a thrown error's `code` and `message`; its McpError would put "MCP error -32602:"
+    // into the message too, and a client shows the code twice.
     if (!target)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${name}": this workspace publishes no such agent. tools/list names its tools.`,
+      throw Object.assign(
+        new Error(`Unknown tool "${name}": this workspace publishes no such agent. tools/list names its tools.`),
+        { code: ErrorCode.InvalidParams },
       );
     const summary = new ConsoleSummary();
     const progressToken = request.params._meta?.progressToken;
