@@ -9,6 +9,7 @@ import {
   MAX_CATALOG_CALLS_PER_RUN,
   MAX_CONCURRENT_CATALOG_CALLS_PER_RUN,
   MAX_LIVE_AGENTS_PER_CONNECTION,
+  MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE,
   MAX_LIVE_SESSIONS_PER_CONNECTION,
   MAX_LIVE_SESSIONS_PER_WORKSPACE,
   type RunEvent,
@@ -88,6 +89,30 @@ describe("live objects per connection and per workspace", () => {
     await expect(session.getAgent("nobody").describe()).rejects.toThrow(/1000 live agent stubs, the limit/);
     for (const agent of agents) agent[Symbol.dispose]();
     await expect.poll(async () => (await client.api.connectionStats()).agents).toBe(0);
+  });
+
+  it("keeps room for the token when API keys hold all the sessions they may", async () => {
+    // A workspace of its own: the sessions it holds must not count against the next test's.
+    using flooded = await newWorkspace(workshopUrl());
+    const { key } = await flooded.getSession().createKey({ name: "flood", scope: "call" });
+    const connections = Array.from(
+      { length: MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE / MAX_LIVE_SESSIONS_PER_CONNECTION },
+      () => createRpcClient({ url: workshopUrl() }),
+    );
+    try {
+      for (const connection of connections)
+        await Promise.all(
+          Array.from({ length: MAX_LIVE_SESSIONS_PER_CONNECTION }, () => connection.api.getSession(key).workspace()),
+        );
+      using extra = createRpcClient({ url: workshopUrl() });
+      await expect(extra.api.getSession(key).workspace()).rejects.toThrow(
+        /API keys hold 96 live sessions of this workspace, the most they may/,
+      );
+      // The owner still gets in.
+      await expect(extra.api.getSession(flooded.token).workspace()).resolves.toHaveProperty("workspaceId");
+    } finally {
+      for (const connection of connections) connection[Symbol.dispose]();
+    }
   });
 
   it("caps one workspace's sessions across connections without touching another workspace, and frees them on close", async () => {

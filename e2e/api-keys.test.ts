@@ -16,6 +16,7 @@ import {
   errorCode,
   MAX_API_KEYS_PER_WORKSPACE,
   MAX_FAILED_SESSIONS_PER_CONNECTION,
+  MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE,
   MAX_LIVE_SESSIONS_PER_CONNECTION,
   MAX_LIVE_SESSIONS_PER_WORKSPACE,
   type Session,
@@ -386,7 +387,7 @@ describe("revoking a key", () => {
 });
 
 describe("a revoked key's live sessions", () => {
-  it("give the workspace's session slots back at the revocation, without a call of theirs", async () => {
+  it("hold at most the keys' share of the workspace's sessions, and give their slots back at the revocation, without a call of theirs", async () => {
     const c = await newWorkspace();
     const hogs = Array.from(
       { length: Math.ceil(MAX_LIVE_SESSIONS_PER_WORKSPACE / MAX_LIVE_SESSIONS_PER_CONNECTION) },
@@ -405,12 +406,15 @@ describe("a revoked key's live sessions", () => {
             .catch((error: Error) => {
               refusal = error.message;
             });
-      expect(refusal).toContain(`This workspace has ${MAX_LIVE_SESSIONS_PER_WORKSPACE} live sessions`);
+      expect(refusal).toContain(`API keys hold ${MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE} live sessions of this workspace`);
+      // The rest are the token's: its owner still gets in.
       using owner = createRpcClient({ url: server.url, token: c.token });
-      await expect(owner.getSession().workspace()).rejects.toThrow(/live sessions across its connections/);
+      expect(await owner.getSession().workspace()).toEqual({ workspaceId: c.workspaceId });
 
       expect(await c.session.revokeKey(keyId)).toBe(true);
-      using after = createRpcClient({ url: server.url, token: c.token });
+      // The revoked key's sessions gave their slots back: another key gets one.
+      const next = await makeKey(c.session, { name: "next", scope: "call" });
+      using after = createRpcClient({ url: server.url, token: next });
       expect(await after.getSession().workspace()).toEqual({ workspaceId: c.workspaceId });
     } finally {
       for (const hog of hogs) hog[Symbol.dispose]();

@@ -330,6 +330,12 @@ export const MAX_RPC_QUEUED_MESSAGES_PER_CONNECTION = 20_000;
 export const MAX_OPEN_LINKS_PER_CONNECTION = 64;
 /** Live sessions of one workspace across all connections (per Worker isolate). */
 export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
+/**
+ * Of those, the most that API keys hold together (an MCP request holds one while its run goes): the
+ * rest are kept for the workspace's token, so a key's flood — a leaked key's too — never locks its
+ * owner out of the IDE.
+ */
+export const MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE = 96;
 /** Live agent stubs of one workspace across all connections (per Worker isolate). */
 export const MAX_LIVE_AGENTS_PER_WORKSPACE = 4000;
 

@@ -78,12 +78,12 @@ export class Connection implements SlotHolder {
   }
 
   /** Counts a new session or agent stub of `workspaceId`; throws past the caps (see live-objects.ts). */
-  reserve(kind: LiveKind, workspaceId: string): void {
-    this.#live.reserve(kind, workspaceId);
+  reserve(kind: LiveKind, workspaceId: string, viaKey = false): void {
+    this.#live.reserve(kind, workspaceId, viaKey);
   }
 
-  release(kind: LiveKind, workspaceId: string): void {
-    this.#live.release(kind, workspaceId);
+  release(kind: LiveKind, workspaceId: string, viaKey = false): void {
+    this.#live.release(kind, workspaceId, viaKey);
   }
 
   /** Counts an opened share or record target; throws past the cap. Their values are held once (link-cache.ts). */

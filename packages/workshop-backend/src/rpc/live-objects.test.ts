@@ -1,5 +1,6 @@
 import {
   MAX_LIVE_AGENTS_PER_CONNECTION,
+  MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE,
   MAX_LIVE_SESSIONS_PER_CONNECTION,
   MAX_LIVE_SESSIONS_PER_WORKSPACE,
 } from "@gadgets/workshop-shared/limits";
@@ -18,6 +19,32 @@ describe("LiveObjects", () => {
     expect(() => live.reserve("agents", "ws-a")).not.toThrow();
     expect(stats.agents).toBe(MAX_LIVE_AGENTS_PER_CONNECTION);
     live.close();
+  });
+
+  it("keeps part of a workspace's sessions for its token: keys hold at most their share", () => {
+    const connections: LiveObjects[] = [];
+    let countOpen = 0;
+    /** One more session, on a new connection whenever the last one is full. */
+    const open = (viaKey: boolean) => {
+      if (countOpen % MAX_LIVE_SESSIONS_PER_CONNECTION === 0) connections.push(new LiveObjects(totals()));
+      connections.at(-1)?.reserve("sessions", "ws-keys", viaKey);
+      countOpen++;
+    };
+    for (let i = 0; i < MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE; i++) open(true);
+    expect(() => new LiveObjects(totals()).reserve("sessions", "ws-keys", true)).toThrow(
+      /API keys hold 96 live sessions of this workspace, the most they may/,
+    );
+    // The token's sessions take the rest, up to the workspace's cap.
+    while (countOpen < MAX_LIVE_SESSIONS_PER_WORKSPACE) open(false);
+    expect(() => new LiveObjects(totals()).reserve("sessions", "ws-keys")).toThrow(/This workspace has 128/);
+    // A key session released (or its connection closed) gives its room back to the keys.
+    connections[0]?.release("sessions", "ws-keys", true);
+    const spare = new LiveObjects(totals());
+    expect(() => spare.reserve("sessions", "ws-keys", true)).not.toThrow();
+    spare.close();
+    connections[1]?.close();
+    expect(() => new LiveObjects(totals()).reserve("sessions", "ws-keys", true)).not.toThrow();
+    for (const live of connections) live.close();
   });
 
   it("caps a workspace across connections, without refusing another workspace", () => {
