@@ -15,6 +15,8 @@ import {
   type ErrorCode,
   errorCode,
   MAX_API_KEYS_PER_WORKSPACE,
+  MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE,
+  MAX_CONCURRENT_RUNS_PER_SESSION,
   MAX_FAILED_SESSIONS_PER_CONNECTION,
   MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE,
   MAX_LIVE_SESSIONS_PER_CONNECTION,
@@ -383,6 +385,63 @@ describe("revoking a key", () => {
     using again = createRpcClient({ url: server.url, token: key });
     expect(await codeOf(() => again.getSession().workspace())).toBe("UNKNOWN_TOKEN");
     await expect(again.getSession().workspace()).rejects.toThrow(/Unknown API key/);
+  });
+});
+
+describe("a key's runs beside the owner's", () => {
+  // Longer than this server's run timeout: each nap holds its slot until its deadline.
+  const NAP = "export default { async run() { await new Promise((done) => setTimeout(done, 60000)); return 1; } };";
+
+  it("take at most the keys' share of the workspace's run slots: the owner still runs", async () => {
+    const c = await newWorkspace();
+    const nap = await c.session.createDraft({ files: gadget(NAP, { name: "nap" }) });
+    await c.session.publishDraft(nap.id);
+    const key = await makeKey(c.session, { name: "busy-llm", scope: "call" });
+    const clients = Array.from(
+      { length: MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE / MAX_CONCURRENT_RUNS_PER_SESSION },
+      () => createRpcClient({ url: server.url, token: key }),
+    );
+    try {
+      // Each nap's first event comes once it holds its slot.
+      const started: Promise<void>[] = [];
+      const naps = clients.flatMap((client) =>
+        Array.from({ length: MAX_CONCURRENT_RUNS_PER_SESSION }, () => {
+          let first: () => void = () => {};
+          started.push(new Promise<void>((done) => (first = done)));
+          return client
+            .getSession()
+            .getAgent("nap")
+            .runWithEvents({}, () => first());
+        }),
+      );
+      await Promise.all(started);
+      using extra = createRpcClient({ url: server.url, token: key });
+      await expect(extra.getSession().getAgent("nap").run({})).rejects.toThrow(
+        `API keys already have ${MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE} runs of this workspace in flight`,
+      );
+      // The owner's slots were kept for it.
+      expect(await c.session.getAgent("echo").run({ input: "mine" })).toBe("Echo: mine");
+      // And every nap ran to its deadline: none was refused.
+      expect((await Promise.all(naps)).map((outcome) => (outcome.status === "ok" ? "ok" : outcome.kind))).toEqual(
+        Array(MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE).fill("timeout"),
+      );
+    } finally {
+      for (const client of clients) client[Symbol.dispose]();
+      c.client[Symbol.dispose]();
+    }
+  });
+
+  it("end, with their record stored, even when the caller never takes the end event", async () => {
+    const c = await newWorkspace();
+    const key = await makeKey(c.session, { name: "stuck-llm", scope: "call" });
+    using client = createRpcClient({ url: server.url, token: key });
+    const outcome = await client
+      .getSession()
+      .getAgent("echo")
+      .runWithEvents({ input: "stuck" }, (event) => (event.type === "end" ? new Promise(() => {}) : undefined));
+    expect(outcome).toMatchObject({ status: "ok", result: "Echo: stuck" });
+    await expect.poll(async () => (await c.session.getRun(outcome.runId).catch(() => undefined))?.status).toBe("ok");
+    c.client[Symbol.dispose]();
   });
 });
 

@@ -3,8 +3,9 @@ import {
   MAX_EVENT_BYTES_PER_RUN,
   MAX_EVENTS_PER_RUN,
   MAX_STORED_EVENTS_PER_RUN,
+  RUN_END_DELIVERY_MS,
 } from "@gadgets/workshop-shared/limits";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type RunEventBody, RunEventStream } from "./run-events.ts";
 
 const outcome: RunOutcome = {
@@ -63,6 +64,41 @@ describe("RunEventStream", () => {
     events.emit(log);
     events.status("running");
     expect(received.map((event) => event.type)).toEqual(["end"]);
+  });
+
+  it("waits for the caller to take the end event, but no longer than RUN_END_DELIVERY_MS", async () => {
+    vi.useFakeTimers();
+    try {
+      let take: () => void = () => {};
+      const slow = new RunEventStream(
+        "r",
+        0,
+        (event) => (event.type === "end" ? new Promise<void>((done) => (take = done)) : undefined),
+        () => 1,
+      );
+      let ended = false;
+      void slow.end(outcome).then(() => (ended = true));
+      await vi.advanceTimersByTimeAsync(RUN_END_DELIVERY_MS - 1);
+      expect(ended).toBe(false);
+      take();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ended).toBe(true);
+
+      const never = new RunEventStream(
+        "r",
+        0,
+        () => new Promise(() => {}),
+        () => 1,
+      );
+      let gaveUp = false;
+      void never.end(outcome).then(() => (gaveUp = true));
+      await vi.advanceTimersByTimeAsync(RUN_END_DELIVERY_MS - 1);
+      expect(gaveUp).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(gaveUp).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps going when the listener throws (a caller that went away)", async () => {

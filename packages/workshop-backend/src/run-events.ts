@@ -9,6 +9,7 @@ import {
   MAX_EVENT_BYTES_PER_RUN,
   MAX_EVENTS_PER_RUN,
   MAX_STORED_EVENTS_PER_RUN,
+  RUN_END_DELIVERY_MS,
 } from "@gadgets/workshop-shared/limits";
 
 /** An event before the stream numbers and stamps it. */
@@ -87,13 +88,23 @@ export class RunEventStream {
     if (!this.#closed) this.#push({ type: "status", status });
   }
 
-  /** Sends the end event, then waits until every event reached the caller (or failed to). */
+  /**
+   * Sends the end event, then waits until every event reached the caller (or failed to), for at most
+   * RUN_END_DELIVERY_MS: a listener that never answers cannot keep the run going.
+   */
   async end(outcome: RunOutcome): Promise<void> {
     if (this.#closed) return;
     if (this.dropped > 0) this.#push({ type: "dropped", count: this.dropped });
     this.#push({ type: "end", outcome });
     this.#closed = true;
-    await Promise.all(this.#pending);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(this.#pending),
+      new Promise<void>((done) => {
+        timer = setTimeout(done, RUN_END_DELIVERY_MS);
+      }),
+    ]);
+    if (timer !== undefined) clearTimeout(timer);
   }
 
   #push(body: RunEventBody): void {

@@ -343,8 +343,19 @@ export const MAX_LIVE_AGENTS_PER_WORKSPACE = 4000;
 export const MAX_CATALOG_CALLS_PER_RUN = 16;
 /** Catalog calls in flight at once below one run; more are refused, not queued. */
 export const MAX_CONCURRENT_CATALOG_CALLS_PER_RUN = 2;
+/**
+ * How long a run's end waits for its caller to take the end event (the reply of its listener). The run's
+ * slot and record wait for that — a caller reading slowly is not outrun — but a listener that never
+ * answers would hold them for ever.
+ */
+export const RUN_END_DELIVERY_MS = 5_000;
 /** Runs in flight per workspace across all its connections (nested catalog runs included). */
 export const MAX_CONCURRENT_RUNS_PER_WORKSPACE = 16;
+/**
+ * Of those, the most that API keys' sessions (MCP clients, backends) have in flight together: the rest
+ * are kept for the workspace's token, so a key — a leaked one too — can never busy its owner out.
+ */
+export const MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE = 12;
 
 /**
  * Everything one workspace stores: drafts, published versions, run records, kv, error groups and the

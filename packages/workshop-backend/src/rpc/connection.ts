@@ -9,6 +9,7 @@ import {
   ANONYMOUS_RUNS_PER_MINUTE,
   MAX_OPEN_LINKS_PER_CONNECTION,
   MAX_CONCURRENT_RUNS_PER_SESSION,
+  MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE,
   MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   SHARES_PER_MINUTE,
 } from "@gadgets/workshop-shared/limits";
@@ -23,8 +24,8 @@ import type { SharedRunSlots, SlotHolder } from "./shared-run-slots.ts";
 import type { Overseer } from "../overseer.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
 
-/** Runs in flight per workspace, over all connections of this Worker isolate. */
-const runsByWorkspace = new Map<string, number>();
+/** Runs in flight per workspace, over all connections of this Worker isolate; of them, those started with an API key. */
+const runsByWorkspace = new Map<string, { all: number; viaKeys: number }>();
 
 export class Connection implements SlotHolder {
   /** Random, so anonymous isolates of different connections never share a key. */
@@ -43,7 +44,7 @@ export class Connection implements SlotHolder {
   /** Sessions and agent stubs this connection holds, capped per connection and per workspace. */
   readonly #live = new LiveObjects(this.stats);
   /** The workspace each run in flight is charged to. */
-  readonly #runWorkspaces = new Map<string, string>();
+  readonly #runWorkspaces = new Map<string, { workspaceId: string; viaKey: boolean }>();
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
   closed = false;
@@ -104,13 +105,14 @@ export class Connection implements SlotHolder {
    * Takes a run slot, or returns undefined when the connection (or the workspace the run is charged
    * to, across all its connections) is at its limit.
    */
-  acquireRunSlot(runId: string, workspaceId?: string): AbortController | undefined {
+  acquireRunSlot(runId: string, workspaceId?: string, viaKey = false): AbortController | undefined {
     if (this.#sessionFull()) return undefined;
     if (workspaceId !== undefined) {
-      const running = runsByWorkspace.get(workspaceId) ?? 0;
-      if (running >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
-      runsByWorkspace.set(workspaceId, running + 1);
-      this.#runWorkspaces.set(runId, workspaceId);
+      const running = runsByWorkspace.get(workspaceId) ?? { all: 0, viaKeys: 0 };
+      if (running.all >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
+      if (viaKey && running.viaKeys >= MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE) return undefined;
+      runsByWorkspace.set(workspaceId, { all: running.all + 1, viaKeys: running.viaKeys + (viaKey ? 1 : 0) });
+      this.#runWorkspaces.set(runId, { workspaceId, viaKey });
     }
     const controller = new AbortController();
     this.runs.set(runId, controller);
@@ -121,11 +123,16 @@ export class Connection implements SlotHolder {
   releaseRunSlot(runId: string): void {
     this.runs.delete(runId);
     this.stats.runs = this.runs.size;
-    const workspaceId = this.#runWorkspaces.get(runId);
-    if (workspaceId === undefined) return;
+    const charged = this.#runWorkspaces.get(runId);
+    if (charged === undefined) return;
     this.#runWorkspaces.delete(runId);
-    const running = (runsByWorkspace.get(workspaceId) ?? 1) - 1;
-    if (running > 0) runsByWorkspace.set(workspaceId, running);
+    const { workspaceId, viaKey } = charged;
+    const running = runsByWorkspace.get(workspaceId) ?? { all: 1, viaKeys: viaKey ? 1 : 0 };
+    if (running.all > 1)
+      runsByWorkspace.set(workspaceId, {
+        all: running.all - 1,
+        viaKeys: Math.max(0, running.viaKeys - (viaKey ? 1 : 0)),
+      });
     else runsByWorkspace.delete(workspaceId);
   }
 
@@ -138,8 +145,11 @@ export class Connection implements SlotHolder {
     return this.inFlight() >= MAX_CONCURRENT_RUNS_PER_SESSION || this.shared?.full() === true;
   }
 
-  busyMessage(workspaceId?: string): string {
+  busyMessage(workspaceId?: string, viaKey = false): string {
     if (this.inFlight() < MAX_CONCURRENT_RUNS_PER_SESSION && this.shared?.full()) return this.shared.fullMessage;
+    const running = workspaceId === undefined ? undefined : runsByWorkspace.get(workspaceId);
+    if (!this.#sessionFull() && viaKey && running && running.all < MAX_CONCURRENT_RUNS_PER_WORKSPACE)
+      return `API keys already have ${MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE} runs of this workspace in flight (catalog calls included), the most they may: the rest are kept for its token. Wait for some to finish.`;
     if (!this.#sessionFull() && workspaceId !== undefined)
       return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;
     const lingering = this.executor.lingering?.() ?? 0;

@@ -108,6 +108,8 @@ export interface RunPlan {
   workspaceId: string;
   /** Counted against its workspace's concurrent runs, not only its connection's (false: no workspace). */
   countsForWorkspace: boolean;
+  /** Started with an API key (nested runs too): counted against the keys' share of those runs as well. */
+  viaKey?: boolean;
   /**
    * Asked once the arguments are checked, before a slot is taken: a reason given ends the run as
    * `busy` with that message (the anonymous budgets); nothing given, the run goes (and is counted).
@@ -300,6 +302,7 @@ function workspacePlan(context: RunContext, request: LaunchRequest): RunPlan {
   return {
     workspaceId: context.workspaceId,
     countsForWorkspace: true,
+    ...(context.access?.kind === "key" ? { viaKey: true } : {}),
     services: (runSignal) => servicesFor(context, request, runSignal),
     secrets: runSecrets(context.connection.env, context.workspaceId, context.store),
     // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
@@ -429,8 +432,10 @@ async function runAndKeep(
   const refused = plan.admit?.();
   if (refused !== undefined) return busy(refused);
   const slotWorkspace = plan.countsForWorkspace ? workspaceId : undefined;
-  const controller = connection.acquireRunSlot(runId, slotWorkspace);
-  if (!controller) return busy(connection.busyMessage(slotWorkspace));
+  // An API key's runs take at most their share: a key cannot fill the owner's slots.
+  const viaKey = plan.viaKey === true;
+  const controller = connection.acquireRunSlot(runId, slotWorkspace, viaKey);
+  if (!controller) return busy(connection.busyMessage(slotWorkspace, viaKey));
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
   const guess = request.confirmed ? holdUntilConfirmed(request.confirmed, request.listener, controller) : undefined;
