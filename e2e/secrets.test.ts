@@ -123,6 +123,8 @@ export default {
     console.log("token", token, { nested: token, [token]: 1 }, [b64(token)]);
     console.info(encodeURIComponent(token), JSON.stringify({ token }), hex(token), hex(token).toUpperCase());
     console.warn(new URLSearchParams({ token }).toString(), b64("user:" + token));
+    // Its bytes, as an HMAC key is made: a typed array and a list of numbers.
+    console.log("key bytes", new TextEncoder().encode(token), Array.from(new TextEncoder().encode(token)));
     console.error(new Error("failed with " + token));
     // Left to the runtime: an unhandled rejection and an error thrown from a timer.
     void Promise.reject(new Error("unhandled " + token));
@@ -133,7 +135,7 @@ export default {
     const redirected = await (await env.fetch("http://127.0.0.1:${a}/redirect")).text();
     const child = await env.catalog.get("child").run({ token, encoded: b64(token) });
     if (payload.mode === "throw") throw new TypeError("boom " + token + " " + b64(token));
-    return { ...seen, token, encoded: b64(token), echoed, redirected, child };
+    return { ...seen, token, encoded: b64(token), echoed, redirected, child, bytes: new TextEncoder().encode(token) };
   },
 };
 `;
@@ -248,7 +250,9 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(result.encoded).toBe("[secret API_TOKEN]");
       expect(result.echoed).toBe("auth=Bearer [secret HEADER_TOKEN]");
       expect(result.child).toEqual({ token: "[secret API_TOKEN]", encoded: "[secret API_TOKEN]" });
+      expect(result.bytes).toBe("[secret API_TOKEN]");
       const text = JSON.stringify(events);
+      expect(text).not.toContain(Array.from(new TextEncoder().encode(token)).join(","));
       expect(text).toContain("[secret API_TOKEN]");
       expect(text).toContain("[secret HEADER_TOKEN]");
       expect(leak(text, [token, header])).toBeUndefined();
@@ -399,6 +403,8 @@ for (const mode of ["runner pool", "in-process"] as const) {
       expect(await codeOf(session.setSecret("SHORT", "s".repeat(MIN_SECRET_BYTES)))).toBe("set");
       expect(await codeOf(session.setSecret("SHORTER", "s".repeat(MIN_SECRET_BYTES - 1)))).toBe("INVALID_ARGUMENT");
       expect(await codeOf(session.setSecret("lower_case", "valid-value-1"))).toBe("INVALID_ARGUMENT");
+      // Half of a surrogate pair would not come back as it was set.
+      expect(await codeOf(session.setSecret("LONE", "abc\ud800defghij"))).toBe("INVALID_ARGUMENT");
       for (let i = 2; i < MAX_SECRETS_PER_WORKSPACE; i++) await session.setSecret(`S_${i}`, `value-number-${i}`);
       expect(await session.listSecrets()).toHaveLength(MAX_SECRETS_PER_WORKSPACE);
       const refused = await session.setSecret("ONE_MORE", "value-over-limit").catch((error: unknown) => error);

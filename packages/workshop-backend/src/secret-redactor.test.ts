@@ -84,6 +84,28 @@ describe("secretRedactor", () => {
     expect(redactor.text(`a key ${TOKEN.slice(0, 5)}`)).toBe(`a key ${TOKEN.slice(0, 5)}`);
   });
 
+  it("takes out a run of bytes that holds a secret: a typed array logged or returned, whole", () => {
+    const redact = secretRedactor([["HOOK", "hook-secret-0123456789"]]);
+    const bytes = [...new TextEncoder().encode("key=hook-secret-0123456789")];
+    // As the console encodes a Uint8Array, and an array of numbers.
+    expect(redact.value({ t: "typedarray", ctor: "Uint8Array", items: bytes, length: bytes.length })).toEqual({
+      t: "string",
+      v: "[secret HOOK]",
+    });
+    expect(redact.value({ t: "array", items: bytes.map((v) => ({ t: "number", v })), length: bytes.length })).toEqual({
+      t: "string",
+      v: "[secret HOOK]",
+    });
+    // As a result carries one: an object keyed 0, 1, 2…, and a list.
+    expect(redact.value({ key: Object.fromEntries(bytes.map((v, i) => [String(i), v])) })).toEqual({
+      key: "[secret HOOK]",
+    });
+    expect(redact.value([1, bytes])).toEqual([1, "[secret HOOK]"]);
+    // Bytes that hold no secret stay as they were.
+    const other = [...new TextEncoder().encode("nothing to see here")];
+    expect(redact.value({ other })).toEqual({ other });
+  });
+
   it("does not touch text that only shares a few characters with a secret", () => {
     const text = "ghp_ is a prefix; R3al; 42; Token";
     expect(redactor.text(text)).toBe(text);

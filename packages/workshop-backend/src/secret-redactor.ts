@@ -7,7 +7,8 @@
  * escapes, form bodies), hex (both cases), base64 and base64url of the value alone (padding included),
  * and at each of the three alignments a value can have inside a longer encoded text
  * (`Basic base64(user:token)`), as the run of characters only the value's bytes decide.
- * It is a safety net for accidents, not a wall against a gadget set on leaking: one that reverses a value
+ * A run of bytes (a Uint8Array logged or returned, as numbers) that holds a value's UTF-8 bytes is replaced
+ * whole. It is a safety net for accidents, not a wall against a gadget set on leaking: one that reverses a value
  * or splits it over two lines is not caught (and a granted fetch could send it anywhere granted anyway).
  *
  * Matching is `indexOf` per pattern (no regex over gadget text), overlapping matches merged, so no part
@@ -112,11 +113,58 @@ export const NO_REDACTION: Redactor = {
   value: (value) => value,
 };
 
+/** Bytes as text, one character per byte: what an `indexOf` over bytes searches. */
+const byteString = (bytes: ArrayLike<number>) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join("");
+
+/** `items` as a byte string when every one is a byte (0–255), else undefined. */
+function asBytes(items: readonly unknown[]): string | undefined {
+  if (items.length < MIN_SECRET_BYTES) return undefined;
+  const bytes: number[] = [];
+  for (const item of items) {
+    if (typeof item !== "number" || !Number.isInteger(item) || item < 0 || item > 255) return undefined;
+    bytes.push(item);
+  }
+  return byteString(bytes);
+}
+
+/**
+ * The bytes a value holds, when it is a run of bytes: a Uint8Array as the console encodes it
+ * (`typedarray`, or an `array` of numbers), or as a result carries it (an object keyed 0, 1, 2…, or a
+ * list of numbers). `console` tells which kind the caller must put back in its place.
+ */
+function heldBytes(value: unknown): { bytes: string; console: boolean } | undefined {
+  if (Array.isArray(value)) {
+    const bytes = asBytes(value);
+    return bytes === undefined ? undefined : { bytes, console: false };
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const encoded = value as { t?: unknown; items?: unknown };
+  if ((encoded.t === "typedarray" || encoded.t === "array") && Array.isArray(encoded.items)) {
+    const items = encoded.items.map((item: unknown) =>
+      encoded.t === "typedarray"
+        ? item
+        : (item as { t?: unknown; v?: unknown } | null)?.t === "number"
+          ? (item as { v: unknown }).v
+          : undefined,
+    );
+    const bytes = asBytes(items);
+    return bytes === undefined ? undefined : { bytes, console: true };
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0 || !entries.every(([key], index) => key === String(index))) return undefined;
+  const bytes = asBytes(entries.map(([, item]) => item));
+  return bytes === undefined ? undefined : { bytes, console: false };
+}
+
 /** A redactor for these secrets (name → value). */
 export function secretRedactor(secrets: Iterable<readonly [string, string]>): Redactor {
   const patterns: Pattern[] = [];
-  for (const [name, value] of secrets)
+  /** Each value's UTF-8 bytes: a gadget that logs or returns the bytes of a secret (an HMAC key) shows them as numbers. */
+  const bytePatterns: Pattern[] = [];
+  for (const [name, value] of secrets) {
     for (const text of secretEncodings(value)) patterns.push({ text, marker: `[secret ${name}]` });
+    bytePatterns.push({ text: byteString(new TextEncoder().encode(value)), marker: `[secret ${name}]` });
+  }
   if (patterns.length === 0) return NO_REDACTION;
   const shortest = Math.min(...patterns.map((pattern) => pattern.text.length));
 
@@ -160,6 +208,10 @@ export function secretRedactor(secrets: Iterable<readonly [string, string]>): Re
 
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
+    // A run of bytes holding a secret goes whole, as the string that says which.
+    const held = heldBytes(value);
+    const marker = held && bytePatterns.find((pattern) => held.bytes.includes(pattern.text))?.marker;
+    if (held && marker) return held.console ? { t: "string", v: marker } : marker;
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value === "object" && value !== null) {
       const out: Record<string, unknown> = {};

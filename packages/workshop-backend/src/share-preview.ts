@@ -6,6 +6,7 @@
  */
 
 import type { SharedRunRecord, ShareSnapshot } from "@gadgets/workshop-shared/api";
+import { withoutTextControls } from "@gadgets/workshop-shared/text-controls";
 import type { ShareKind } from "./storage/share-store.ts";
 
 export interface SharePreview {
@@ -17,10 +18,13 @@ export function previewOf(
   kind: ShareKind,
   value: Pick<ShareSnapshot | SharedRunRecord, "name" | "description">,
 ): SharePreview {
+  // A page's title and description are read outside the page (tabs, link previews): no control or
+  // bidi character of a gadget's reaches them.
+  const name = withoutTextControls(value.name);
   return {
-    title: kind === "record" ? `Run of ${value.name} — Gadget Workshop` : `${value.name} — Gadget Workshop`,
+    title: kind === "record" ? `Run of ${name} — Gadget Workshop` : `${name} — Gadget Workshop`,
     description:
-      value.description ||
+      withoutTextControls(value.description) ||
       (kind === "record"
         ? "A shared run: its code, console and result."
         : "A shared gadget: read it, run it, fork it."),

@@ -549,6 +549,12 @@ export const MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
  * largest packages (MAX_PACKAGE_UNPACKED_BYTES); a workspace's own-registry packages count in its quota.
  */
 export const SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
+/**
+ * Free disk the shared package store leaves above the disk guard's floor: packages no workspace is
+ * charged for stop being written while this much is still free for workspaces' own data, so one
+ * workspace resolving package after package can never bring everyone's writes to the floor.
+ */
+export const SHARED_PACKAGE_DISK_HEADROOM_BYTES = 1024 * 1024 * 1024;
 /** Declaration bytes `packageTypes` sends the editor for one tree. */
 export const MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 /** Redirects one registry request may follow: a registry that hands tarballs to a file host takes one. */

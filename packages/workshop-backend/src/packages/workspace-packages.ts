@@ -7,7 +7,7 @@
  */
 
 import type { LockedPackage } from "@gadgets/workshop-shared/api";
-import { RESOLVE_TIMEOUT_MS } from "@gadgets/workshop-shared/limits";
+import { RESOLVE_TIMEOUT_MS, SHARED_PACKAGE_DISK_HEADROOM_BYTES } from "@gadgets/workshop-shared/limits";
 import type { Env } from "../env.ts";
 import { diskWriteRefusal } from "../rpc/disk-guard.ts";
 import type { WorkspaceStore } from "../storage/workspace-store.ts";
@@ -50,11 +50,15 @@ export class WorkspacePackages {
       workspaceId,
     );
     this.workspaceId = workspaceId;
-    // The disk guard for every package written; the workspace's quota for those stored for it alone.
-    this.#guard = storeWriteGuard(() => diskWriteRefusal(env), {
-      charge: (entry, bytes) => store.chargePackage(entry.integrity, entry.name, entry.version, bytes),
-      refund: (entry) => store.refundPackage(entry.integrity),
-    });
+    // The disk guard for every package written (shared ones leave a headroom above its floor); the
+    // workspace's quota for those stored for it alone.
+    this.#guard = storeWriteGuard(
+      (forWorkspace) => diskWriteRefusal(env, forWorkspace ? 0 : SHARED_PACKAGE_DISK_HEADROOM_BYTES),
+      {
+        charge: (entry, bytes) => store.chargePackage(entry.integrity, entry.name, entry.version, bytes),
+        refund: (entry) => store.refundPackage(entry.integrity),
+      },
+    );
   }
 
   readonly #guard: WriteGuard;

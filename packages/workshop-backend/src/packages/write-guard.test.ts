@@ -75,6 +75,28 @@ function setup({ privateRegistry = false, used = 0, wrap = (open) => open }: Set
 }
 
 describe("the store's write guard", () => {
+  it("asks the disk guard whether a write goes to the workspace's own object or to the shared store", async () => {
+    const asked: boolean[] = [];
+    const guard = storeWriteGuard(
+      async (forWorkspace) => {
+        asked.push(forWorkspace);
+        return forWorkspace ? undefined : "No room left for shared packages.";
+      },
+      { charge: async () => undefined, refund: async () => {} },
+    );
+    const entry = {
+      name: "a",
+      version: "1.0.0",
+      resolved: "https://registry.example/a/-/a-1.0.0.tgz",
+      integrity: `sha512-${"A".repeat(86)}==`,
+    };
+    await expect(guard.reserve(entry, 10, false)).rejects.toThrow(
+      /"a" 1\.0\.0 was not stored\. No room left for shared/,
+    );
+    await expect(guard.reserve(entry, 10, true)).resolves.toBeUndefined();
+    expect(asked).toEqual([false, true]);
+  });
+
   it("answers a resolution on a nearly full disk as storage-full naming the package, storing nothing", async () => {
     const { committed, parts, resolve } = setup();
     const outcome = await resolve();

@@ -23,12 +23,16 @@ export interface PackageQuota {
   refund(entry: LockedPackage): Promise<void>;
 }
 
-export function storeWriteGuard(diskRefusal: () => Promise<string | undefined>, quota: PackageQuota): WriteGuard {
+/** `diskRefusal(forWorkspace)`: the disk guard's word on a write to the workspace's own object or to the shared store. */
+export function storeWriteGuard(
+  diskRefusal: (forWorkspace: boolean) => Promise<string | undefined>,
+  quota: PackageQuota,
+): WriteGuard {
   const refuse = (entry: LockedPackage, reason: string) =>
     new PackageError("storage-full", `"${entry.name}" ${entry.version} was not stored. ${reason}`, entry.name);
   return {
     async reserve(entry, unpackedBytes, forWorkspace) {
-      const disk = await diskRefusal();
+      const disk = await diskRefusal(forWorkspace);
       if (disk) throw refuse(entry, disk);
       if (!forWorkspace) return;
       const over = await quota.charge(entry, unpackedBytes);

@@ -9,4 +9,17 @@ describe("diskRefusal", () => {
       /disk is nearly full .*Nothing was saved; reading still works/,
     );
   });
+
+  it("keeps a headroom above the floor for writes that ask for one (the shared package store)", () => {
+    const headroom = 1024 * 1024 * 1024;
+    const at = (freeBytes: number) => diskRefusal({ freeBytes, minFreeBytes: MIN_FREE_DISK_BYTES }, headroom);
+    expect(at(MIN_FREE_DISK_BYTES + headroom)).toBeUndefined();
+    expect(at(MIN_FREE_DISK_BYTES + headroom - 1)).toMatch(
+      /shared packages are not stored below .* room for workspaces' own data/,
+    );
+    // A workspace's own write at the same free disk still goes.
+    expect(
+      diskRefusal({ freeBytes: MIN_FREE_DISK_BYTES + headroom - 1, minFreeBytes: MIN_FREE_DISK_BYTES }),
+    ).toBeUndefined();
+  });
 });

@@ -31,17 +31,25 @@ async function status(env: Env): Promise<DiskStatus | undefined> {
   return answer;
 }
 
-/** Why writes are refused at this much free disk, or undefined when they may go on. */
-export function diskRefusal({ freeBytes, minFreeBytes }: DiskStatus): string | undefined {
-  if (freeBytes >= minFreeBytes) return undefined;
+/**
+ * Why writes are refused at this much free disk, or undefined when they may go on. `headroomBytes`: a
+ * write that must leave that much above the floor (the shared package store's).
+ */
+export function diskRefusal({ freeBytes, minFreeBytes }: DiskStatus, headroomBytes = 0): string | undefined {
+  const floor = minFreeBytes + headroomBytes;
+  if (freeBytes >= floor) return undefined;
   const mb = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
-  return `The Workshop's disk is nearly full (${mb(freeBytes)} free; new writes stop below ${mb(minFreeBytes)}). Nothing was saved; reading still works. Free disk space on the server, then try again.`;
+  const what =
+    headroomBytes > 0
+      ? `shared packages are not stored below ${mb(floor)}, which keeps room for workspaces' own data`
+      : `new writes stop below ${mb(floor)}`;
+  return `The Workshop's disk is nearly full (${mb(freeBytes)} free; ${what}). Nothing was saved; reading still works. Free disk space on the server, then try again.`;
 }
 
 /** Why a write would be refused now, or undefined when it may go on. */
-export async function diskWriteRefusal(env: Env): Promise<string | undefined> {
+export async function diskWriteRefusal(env: Env, headroomBytes = 0): Promise<string | undefined> {
   const known = await status(env);
-  return known && diskRefusal(known);
+  return known && diskRefusal(known, headroomBytes);
 }
 
 /** Throws a clear error when the disk is below its free-space floor. */

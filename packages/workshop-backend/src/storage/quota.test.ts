@@ -12,4 +12,11 @@ describe("quotaRefusal", () => {
     expect(quotaRefusal(WORKSPACE_QUOTA_BYTES + 5, 0)).toBeUndefined();
     expect(quotaRefusal(WORKSPACE_QUOTA_BYTES + 5, -10)).toBeUndefined();
   });
+
+  it("says what takes the room, largest first, when it has the breakdown", () => {
+    const bytes = { drafts: 1024 * 1024, versions: 0, records: 0, kv: 0, shares: 60 * 1024 * 1024, packages: 0 };
+    expect(quotaRefusal(WORKSPACE_QUOTA_BYTES, 10, WORKSPACE_QUOTA_BYTES, bytes)).toContain(
+      "(shares 60.0 MB, drafts 1.0 MB)",
+    );
+  });
 });

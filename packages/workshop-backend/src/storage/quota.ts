@@ -16,7 +16,15 @@ export function quotaRefusal(
   usedBytes: number,
   growth: number,
   quotaBytes = WORKSPACE_QUOTA_BYTES,
+  byCategory?: Readonly<Record<UsageCategory, number>>,
 ): string | undefined {
   if (growth <= 0 || usedBytes + growth <= quotaBytes) return undefined;
-  return `This workspace's storage quota is full: it stores ${megabytes(usedBytes)} of ${megabytes(quotaBytes)}, and this would add ${megabytes(growth)}. Nothing was saved. Delete drafts you no longer need (their kv data goes with them), then try again.`;
+  // What takes the room, largest first: the person can see whether deleting drafts would help.
+  const parts = byCategory
+    ? ` (${USAGE_CATEGORIES.filter((category) => byCategory[category] > 0)
+        .sort((a, b) => byCategory[b] - byCategory[a])
+        .map((category) => `${category} ${megabytes(byCategory[category])}`)
+        .join(", ")})`
+    : "";
+  return `This workspace's storage quota is full: it stores ${megabytes(usedBytes)} of ${megabytes(quotaBytes)}${parts}, and this would add ${megabytes(growth)}. Nothing was saved. Delete drafts you no longer need (their kv data goes with them), then try again.`;
 }

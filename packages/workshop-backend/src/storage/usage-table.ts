@@ -39,7 +39,8 @@ export class UsageTable {
 
   #refusal(growth: number): string | undefined {
     const used = this.sql.exec<{ n: number }>("SELECT COALESCE(SUM(bytes), 0) AS n FROM usage").one().n;
-    return quotaRefusal(used, growth);
+    // The breakdown is read only for a refusal.
+    return quotaRefusal(used, growth) && quotaRefusal(used, growth, undefined, this.bytes());
   }
 
   /**

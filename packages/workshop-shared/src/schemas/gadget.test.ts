@@ -33,6 +33,17 @@ describe("GadgetFilesSchema", () => {
     expect(check(GadgetFilesSchema, files)).toEqual({ ok: false, error: 'File "Index.ts" appears twice.' });
   });
 
+  it("takes only gadget.json, exactly so spelt, for the manifest", () => {
+    const files = [
+      { ...manifestFile, path: "Gadget.json" },
+      { path: "index.ts", content: "" },
+    ];
+    expect(check(GadgetFilesSchema, files)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('manifest file "gadget.json"'),
+    });
+  });
+
   it("refuses what is not a list", () => {
     expect(check(GadgetFilesSchema, { 0: manifestFile })).toEqual({
       ok: false,
@@ -156,5 +167,20 @@ describe("GadgetManifestSchema", () => {
         error: `"inputSchema" is not a valid JSON Schema: it nests more than ${MAX_SCHEMA_DEPTH} levels deep.`,
       });
     });
+  });
+});
+
+describe("GadgetManifestSchema names", () => {
+  it.each(["demo\u202Egnp.exe", "bell\u0007", "nul\u0000", "line\nbreak", "\u2066isolated"])(
+    "refuses a name with a control or bidi character: %j",
+    (name) => {
+      expect(check(GadgetManifestSchema, { name, entry: "index.ts" })).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('"name" must not hold control characters or bidi marks'),
+      });
+    },
+  );
+  it.each(["echo", "héllo wörld", "שלום", "日本語 🙂", "demo$(touch x)"])("takes the name %j", (name) => {
+    expect(check(GadgetManifestSchema, { name, entry: "index.ts" }).ok).toBe(true);
   });
 });

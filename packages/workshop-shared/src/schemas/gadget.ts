@@ -13,6 +13,7 @@ import {
   MAX_PATH_LENGTH,
 } from "../limits.ts";
 import { checkSchemaDocument, type SchemaField } from "../json-schema.ts";
+import { hasTextControls } from "../text-controls.ts";
 import { byteLength, jsonValue } from "./json.ts";
 import { boundedList, shape, strictShape } from "./objects.ts";
 import { FetchHeaderGrantsSchema, SecretGrantsSchema, secretGrantsProblem } from "./secret-grants.ts";
@@ -91,7 +92,8 @@ function filesProblem(files: readonly File[]): string | undefined {
   }
   if (total > MAX_GADGET_BYTES)
     return `The gadget's files add up to ${total} bytes; the limit is ${MAX_GADGET_BYTES} bytes.`;
-  if (!seen.has(MANIFEST_PATH))
+  // The exact path: a `Gadget.json` is no manifest, though it would take the manifest's place on some disks.
+  if (!files.some((file) => file.path === MANIFEST_PATH))
     return `A gadget needs a manifest file "${MANIFEST_PATH}" with at least { "name", "entry" }.`;
   return undefined;
 }
@@ -182,6 +184,8 @@ function schemaDocument(field: SchemaField) {
 }
 
 const NAME = `"name" must be a non-empty string of at most ${MAX_NAME_LENGTH} characters.`;
+const NAME_CONTROLS =
+  '"name" must not hold control characters or bidi marks (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069): it is shown in titles, pages and command lines.';
 const ENTRY = `"entry" must name the gadget's entry module, like "index.ts".`;
 const DESCRIPTION = `"description" must be a string of at most ${MAX_DESCRIPTION_LENGTH} characters.`;
 
@@ -196,6 +200,7 @@ export const GadgetManifestSchema = shape(
       v.string(NAME),
       v.check((name) => name.trim() !== "", NAME),
       v.maxLength(MAX_NAME_LENGTH, NAME),
+      v.check((name) => !hasTextControls(name), NAME_CONTROLS),
       v.trim(),
     ),
     /** The entry module, relative path of a `.ts` or `.js` file whose default export has `run`. */

@@ -32,6 +32,15 @@ describe("SecretValueSchema", () => {
     expect(check(SecretValueSchema, "é".repeat(MIN_SECRET_BYTES / 2)).ok).toBe(true);
     expect(check(SecretValueSchema, null).ok).toBe(false);
   });
+
+  it("refuses a value with half of a surrogate pair, and takes a whole one", () => {
+    expect(check(SecretValueSchema, "abc\ud800defghij")).toEqual({
+      ok: false,
+      error: expect.stringContaining("half of a surrogate pair"),
+    });
+    expect(check(SecretValueSchema, "abc\udc00defghij").ok).toBe(false);
+    expect(check(SecretValueSchema, "abc🙂defghij").ok).toBe(true);
+  });
 });
 
 describe("header templates", () => {

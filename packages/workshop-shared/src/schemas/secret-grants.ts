@@ -36,6 +36,11 @@ export const SecretValueSchema = v.pipe(
     (value) => byteLength(value) <= MAX_SECRET_BYTES,
     (issue) => `${SECRET_VALUE}; this one is ${byteLength(String(issue.input))}.`,
   ),
+  // Sealed as UTF-8, a lone surrogate would come back as U+FFFD: a token that silently stops working.
+  v.check(
+    (value) => !/\p{Cs}/u.test(value),
+    "A secret's value must be well-formed text: it has half of a surrogate pair (a character cut in two).",
+  ),
 );
 
 const HEADERS =
