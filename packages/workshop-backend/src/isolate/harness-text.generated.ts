@@ -59,6 +59,7 @@ var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
 var MAX_PACKUMENT_BYTES_PER_RESOLUTION = 64 * 1024 * 1024;
 var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 var SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
+var SHARED_PACKAGE_DISK_HEADROOM_BYTES = 1024 * 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // ../workshop-pool/src/protocol.ts
@@ -587,6 +588,7 @@ var MAX_REGISTRY_RESPONSE_BYTES = 8 * 1024 * 1024;
 var MAX_PACKUMENT_BYTES_PER_RESOLUTION = 64 * 1024 * 1024;
 var MAX_PACKAGE_SOURCE_MAP_CHARS = 1024 * 1024;
 var SHARED_PACKAGE_SHARD_BYTES = 128 * 1024 * 1024;
+var SHARED_PACKAGE_DISK_HEADROOM_BYTES = 1024 * 1024 * 1024;
 var MAX_PACKAGE_TYPES_BYTES = 8 * 1024 * 1024;
 
 // src/isolate/harness/json-text-depth.ts
@@ -701,4 +703,4 @@ export {
 `;
 
 /** SHA-256 of both texts: part of every gadget's content hash, so no isolate built with another harness is reused. */
-export const HARNESS_DIGEST = "64cf680d52147efeb1ad6e25e884d3a5959d68fe200320bea6f9fb59de4d95e5";
+export const HARNESS_DIGEST = "73c6c3d69aa470e7a0f3007762074e7faa2a857ce7f8d4dc7473cf025e1cdd50";
