@@ -106,6 +106,9 @@ describe("run records", () => {
     const record = await recordOf(session, outcome.runId);
     const storedLogs = record?.events.filter((event) => event.type === "log").length ?? 0;
     expect(storedLogs + (record?.droppedEvents ?? 0)).toBe(5000);
+    // The record's own dropped event says the same: what a reader of the record lacks.
+    const storedDropped = record?.events.find((event) => event.type === "dropped");
+    expect(storedLogs + (storedDropped?.type === "dropped" ? storedDropped.count : 0)).toBe(5000);
   });
 });
 

@@ -49,6 +49,9 @@ describe("RunEventStream", () => {
     expect(received.filter((event) => event.type === "log")).toHaveLength(MAX_EVENTS_PER_RUN);
     expect(received.at(-2)).toMatchObject({ type: "dropped", count: 1 });
     expect(events.stored).toHaveLength(MAX_STORED_EVENTS_PER_RUN);
+    // The record's count is of what it lacks: the one the stream dropped and the ones it left out.
+    const kept = events.stored.filter((event) => event.type === "log").length;
+    expect(events.stored.at(-2)).toMatchObject({ type: "dropped", count: MAX_EVENTS_PER_RUN + 1 - kept });
   });
 
   it("delivers exactly MAX_EVENTS_PER_RUN events without a dropped notice", async () => {
@@ -56,6 +59,11 @@ describe("RunEventStream", () => {
     for (let i = 0; i < MAX_EVENTS_PER_RUN; i++) events.emit(log);
     await events.end(outcome);
     expect(received.some((event) => event.type === "dropped")).toBe(false);
+    // The record kept fewer: it says how many it left out, and still ends with the outcome.
+    const kept = events.stored.filter((event) => event.type === "log").length;
+    expect(events.stored.at(-2)).toMatchObject({ type: "dropped", count: MAX_EVENTS_PER_RUN - kept });
+    expect(events.stored.at(-1)).toMatchObject({ type: "end" });
+    expect(events.stored).toHaveLength(MAX_STORED_EVENTS_PER_RUN);
   });
 
   it("delivers nothing after the end event", async () => {

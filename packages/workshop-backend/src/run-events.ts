@@ -97,6 +97,7 @@ export class RunEventStream {
     if (this.dropped > 0) this.#push({ type: "dropped", count: this.dropped });
     this.#push({ type: "end", outcome });
     this.#closed = true;
+    this.#countLeftOut();
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.all(this.#pending),
@@ -105,6 +106,24 @@ export class RunEventStream {
       }),
     ]);
     if (timer !== undefined) clearTimeout(timer);
+  }
+
+  /**
+   * The record keeps fewer events than the caller got (MAX_STORED_EVENTS_PER_RUN): its own dropped event
+   * counts those it left out too, so a record read later says how many lines it lacks.
+   */
+  #countLeftOut(): void {
+    const end = this.stored.pop();
+    if (!end) return;
+    const last = this.stored.at(-1);
+    if (this.#notStored > 0 && last?.type === "dropped")
+      this.stored[this.stored.length - 1] = { ...last, count: last.count + this.#notStored };
+    else if (this.#notStored > 0) {
+      this.stored.push({ type: "dropped", count: this.#notStored, runId: this.runId, seq: end.seq, t: end.t });
+      this.stored.push({ ...end, seq: end.seq + 1 });
+      return;
+    }
+    this.stored.push(end);
   }
 
   #push(body: RunEventBody): void {
