@@ -28,7 +28,7 @@ test.describe("Connect a client", () => {
     await expect(dialog.getByRole("status")).toContainText("shown only this once");
     for (const snippet of await dialog.getByTestId("client-snippet").all()) await expect(snippet).toContainText(key);
     await expect(dialog.locator('[data-client="claude-code"]')).toContainText(
-      `claude mcp add --transport http gadget-workshop "${origin}/mcp" --header "Authorization: Bearer ${key}"`,
+      `claude mcp add --transport http gadget-workshop '${origin}/mcp' --header 'Authorization: Bearer ${key}'`,
     );
 
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);

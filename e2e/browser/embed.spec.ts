@@ -143,6 +143,32 @@ test.describe("the embeddable playground", () => {
     }
   });
 
+  test("an embed naming another host posts nothing to its parent: no postMessage complaints in the console", async ({
+    page,
+  }) => {
+    const shareId = await shareEcho();
+    const host = await startHost();
+    // Every console message of every frame, whatever its level (Chromium logs the refused target as an error).
+    const messages: string[] = [];
+    page.on("console", (message) => messages.push(`${message.type()}: ${message.text()}`));
+    try {
+      await page.goto(host.origin);
+      const workshop = process.env.WORKSHOP_E2E_URL ?? "";
+      await page.evaluate(
+        (src) => {
+          (document.getElementById("embed") as HTMLIFrameElement).src = src;
+        },
+        `${workshop}/embed/${shareId}?host=${encodeURIComponent("http://127.0.0.1:1")}`,
+      );
+      await expect(page.frameLocator("#embed").getByTestId("embed-code")).toContainText("embedded got");
+      // Past a few of the embed's announcements (one every 500 ms).
+      await page.waitForTimeout(1600);
+      expect(messages.filter((text) => /postMessage|target origin/i.test(text))).toEqual([]);
+    } finally {
+      host.server.close();
+    }
+  });
+
   test("click-to-load fetches no Monaco, opens no session and runs nothing before the click", async ({
     page,
     requests,

@@ -13,7 +13,7 @@ test.describe("publishing and the IDE's words", () => {
     await expect(panel.getByTestId("published-ref")).toHaveText(/^echo-\w+@1$/);
     const ref = (await panel.getByTestId("published-ref").textContent()) ?? "";
     await expect(panel.getByTestId("snippet-node")).toContainText(`client.getAgent("${ref}").run(`);
-    await expect(panel.getByTestId("snippet-cli")).toContainText(`gadgets call ${ref} --input`);
+    await expect(panel.getByTestId("snippet-cli")).toContainText(`gadgets call '${ref}' --input`);
     await panel.getByRole("button", { name: "Copy Agent id" }).click();
     const agentId = (await panel.getByTestId("published-agent-id").textContent()) ?? "";
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(agentId);

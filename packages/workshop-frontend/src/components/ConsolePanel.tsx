@@ -29,7 +29,7 @@ function From({ entry }: { entry: ConsoleEntry }) {
       data-testid="console-from"
       title={`Written by the agent ${from.agent} (run ${from.runId})`}
     >
-      {from.agent}
+      <bdi>{from.agent}</bdi>
     </span>
   );
 }
@@ -126,7 +126,7 @@ function Entry({
     case "run-start":
       return (
         <div className="mt-1 flex items-center gap-2 border-t border-zinc-300 pt-1 text-[11px] uppercase tracking-wide text-zinc-600 dark:text-zinc-400 dark:border-zinc-700">
-          Run of {entry.name} · {new Date(entry.at).toLocaleTimeString()}
+          Run of <bdi>{entry.name}</bdi> · {new Date(entry.at).toLocaleTimeString()}
         </div>
       );
     case "log":
@@ -137,7 +137,9 @@ function Entry({
           <span className="text-zinc-600 dark:text-zinc-400 tabular-nums">{time(entry.t)} </span>
           <From entry={entry} />
           <span className="font-semibold">
-            {entry.error.name}: {entry.error.message}
+            <bdi>
+              {entry.error.name}: {entry.error.message}
+            </bdi>
           </span>
           <Frames frames={entry.error.frames} onOpen={onOpenFrame} />
         </div>
@@ -173,7 +175,7 @@ function Entry({
               <span title={outcomeTitle(outcome)} data-testid="outcome-words">
                 ✗ {outcomeWordsOf(outcome)}
               </span>
-              : {outcome.message}
+              : <bdi>{outcome.message}</bdi>
             </>
           )}{" "}
           in {outcome.timings.totalMs} ms

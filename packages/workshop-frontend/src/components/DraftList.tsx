@@ -70,7 +70,7 @@ export function DraftList({
               onClick={() => onOpen(draft.id)}
               aria-current={draft.id === activeId ? "true" : undefined}
             >
-              {draft.name}{" "}
+              <bdi>{draft.name}</bdi>{" "}
               <span className="text-xs text-zinc-600 dark:text-zinc-400">{savedRevisionText(draft.version)}</span>
             </button>
             <span className="hidden gap-1 pr-1 group-focus-within:flex group-hover:flex">

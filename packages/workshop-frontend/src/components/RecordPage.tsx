@@ -23,7 +23,7 @@ import { TraceWaterfall } from "./TraceWaterfall.tsx";
 function OutcomeLine({ outcome, label }: { outcome: RunOutcome; label: string }) {
   return (
     <p className="text-xs" data-testid={`${label}-outcome`}>
-      <span className="font-semibold">{label}:</span> {outcomeText(outcome)}{" "}
+      <span className="font-semibold">{label}:</span> <bdi>{outcomeText(outcome)}</bdi>{" "}
       <span className="text-zinc-600 dark:text-zinc-400" data-testid={`${label}-timings`}>
         · {timingsText(outcome.timings)}
       </span>
@@ -64,7 +64,9 @@ export function RecordPage({ recordId }: { recordId: string }) {
         <a href="/" className="font-semibold">
           Gadget Workshop
         </a>
-        <h1 className="text-sm">Run of {record.name}</h1>
+        <h1 className="text-sm">
+          Run of <bdi>{record.name}</bdi>
+        </h1>
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           ran{" "}
           <time dateTime={new Date(record.startedAt).toISOString()} data-testid="record-time">

@@ -16,24 +16,24 @@ export function RunDiffView({ diff }: { diff: RunDiff }) {
         <ul className="space-y-0.5">
           {!diff.outcome.same && (
             <li className="text-amber-700 dark:text-amber-300">
-              outcome: {diff.outcome.before} → {diff.outcome.after}
+              outcome: <bdi>{diff.outcome.before}</bdi> → <bdi>{diff.outcome.after}</bdi>
             </li>
           )}
           {!diff.result.same && (
             <li className="text-amber-700 dark:text-amber-300">
-              result: {diff.result.before} → {diff.result.after}
+              result: <bdi>{diff.result.before}</bdi> → <bdi>{diff.result.after}</bdi>
             </li>
           )}
           {diff.lines.onlyBefore.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
             <li key={`b${i}`} className="text-red-700 dark:text-red-300">
-              − {line}
+              − <bdi>{line}</bdi>
             </li>
           ))}
           {diff.lines.onlyAfter.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list
             <li key={`a${i}`} className="text-emerald-700 dark:text-emerald-300">
-              + {line}
+              + <bdi>{line}</bdi>
             </li>
           ))}
           <li>

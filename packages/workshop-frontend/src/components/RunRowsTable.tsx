@@ -15,7 +15,7 @@ const HEADINGS: Record<RunColumn, string> = {
 function Cell({ row, column }: { row: RunRow; column: RunColumn }) {
   switch (column) {
     case "gadget":
-      return <>{row.name}</>;
+      return <bdi>{row.name}</bdi>;
     case "when":
       return <span title={row.at}>{row.when}</span>;
     case "source":

@@ -50,7 +50,9 @@ export function SharePage({ shareId }: { shareId: string }) {
         <a href="/" className="font-semibold">
           Gadget Workshop
         </a>
-        <h1 className="text-sm">{snapshot.name}</h1>
+        <h1 className="text-sm">
+          <bdi>{snapshot.name}</bdi>
+        </h1>
         <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">{snapshot.description}</span>
         <span className="text-xs text-zinc-600 dark:text-zinc-400" title="Fork it to edit your own copy">
           read-only · fork to edit
@@ -73,7 +75,9 @@ export function SharePage({ shareId }: { shareId: string }) {
       {secretsNotice && <ForkSecretsNote text={secretsNotice} />}
       {offerFork && (
         <div className="flex items-center gap-3 bg-sky-50 px-3 py-1.5 text-sm dark:bg-sky-950" role="status">
-          <span className="flex-1">Open “{snapshot.name}” in your own workspace to edit and run it freely.</span>
+          <span className="flex-1">
+            Open “<bdi>{snapshot.name}</bdi>” in your own workspace to edit and run it freely.
+          </span>
           <button
             type="button"
             className="rounded bg-sky-700 px-3 py-0.5 text-white disabled:opacity-50"

@@ -1,8 +1,9 @@
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { formatEncodedValue } from "@gadgets/workshop-shared/console-values";
 import { type KeyboardEvent, useLayoutEffect, useRef } from "react";
-import { chromeDark, chromeLight, ObjectInspector } from "react-inspector";
+import { chromeDark, chromeLight, ObjectInspector, ObjectLabel, ObjectName, ObjectRootLabel } from "react-inspector";
 import { decodeValue, isPrimitiveEncoding } from "../console/decode-value.ts";
+import { errorHeadline, errorLines } from "../console/error-value.ts";
 import { treeKeyAction } from "../keyboard/tree-keys.ts";
 
 const lightTheme = {
@@ -35,6 +36,34 @@ function rove(tree: HTMLElement, focused: Element | null): void {
     item.tabIndex = item === current ? 0 : -1;
     if (!isExpandable(item)) item.removeAttribute("aria-expanded");
   }
+}
+
+interface InspectorNode {
+  depth: number;
+  name?: string;
+  data: unknown;
+  isNonenumerable?: boolean;
+}
+
+/** react-inspector's own rows, except that an error inside a value reads `TypeError: message`. */
+function inspectorNode({ depth, name, data, isNonenumerable }: InspectorNode) {
+  if (data instanceof Error) {
+    const headline = errorHeadline(data.name, data.message);
+    return depth === 0 || typeof name !== "string" ? (
+      <span>{headline}</span>
+    ) : (
+      <span>
+        <ObjectName name={name} dimmed={isNonenumerable} />
+        <span>: </span>
+        <span>{headline}</span>
+      </span>
+    );
+  }
+  return depth === 0 ? (
+    <ObjectRootLabel name={name} data={data} />
+  ) : (
+    <ObjectLabel name={name} data={data} isNonenumerable={isNonenumerable} />
+  );
 }
 
 /** An object's inspector, expandable from the keyboard as a tree: arrows, Home/End, Enter and Space. */
@@ -87,7 +116,32 @@ function ObjectTree({ data, dark }: { data: unknown; dark: boolean }) {
       onKeyDown={onKeyDown}
       onFocus={(event) => box.current && rove(box.current, event.target)}
     >
-      <ObjectInspector data={data} theme={(dark ? darkTheme : lightTheme) as never} expandLevel={0} />
+      <ObjectInspector
+        data={data}
+        theme={(dark ? darkTheme : lightTheme) as never}
+        expandLevel={0}
+        nodeRenderer={inspectorNode}
+      />
+    </span>
+  );
+}
+
+/** A logged Error as an uncaught one reads: `Name: message`, its stack's frames beneath. */
+function ErrorValue({ value }: { value: Extract<EncodedValue, { t: "error" }> }) {
+  const { headline, frames } = errorLines(value);
+  return (
+    <span className="inline-block align-top" data-testid="console-error-value">
+      <bdi className="whitespace-pre-wrap break-words">{headline}</bdi>
+      {frames.length > 0 && (
+        <span className="ml-4 mt-1 block space-y-0.5">
+          {frames.map((frame, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a stack's frames never reorder, and may repeat
+            <span key={i} className="block">
+              {frame}
+            </span>
+          ))}
+        </span>
+      )}
     </span>
   );
 }
@@ -98,6 +152,7 @@ function ObjectTree({ data, dark }: { data: unknown; dark: boolean }) {
  */
 export function ValueView({ value, dark }: { value: EncodedValue; dark: boolean }) {
   if (value.t === "string") return <span className="whitespace-pre-wrap break-words">{formatEncodedValue(value)}</span>;
+  if (value.t === "error") return <ErrorValue value={value} />;
   if (isPrimitiveEncoding(value))
     return <span className="text-sky-700 dark:text-sky-300">{formatEncodedValue(value, true)}</span>;
   return <ObjectTree data={decodeValue(value)} dark={dark} />;

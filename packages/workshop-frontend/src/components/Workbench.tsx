@@ -258,7 +258,7 @@ export function Workbench() {
         </h1>
         {draft.data && (
           <span className="truncate border-l border-zinc-300 pl-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-            {name}
+            <bdi>{name}</bdi>
           </span>
         )}
         <nav className="ml-auto flex min-w-0 items-center gap-0.5 overflow-x-auto" aria-label="Toolbar">

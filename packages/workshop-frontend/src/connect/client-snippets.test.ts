@@ -24,7 +24,7 @@ describe("clientSnippets", () => {
 
   it("gives Claude Code its command line", () => {
     expect(byId["claude-code"]?.text).toBe(
-      `claude mcp add --transport http ${MCP_SERVER_NAME} "${URL_}" --header "Authorization: Bearer ${KEY}"`,
+      `claude mcp add --transport http ${MCP_SERVER_NAME} '${URL_}' --header 'Authorization: Bearer ${KEY}'`,
     );
   });
 
@@ -55,8 +55,8 @@ describe("clientSnippets", () => {
   it("quotes what a shell or JSON would otherwise read differently", () => {
     const odd = clientSnippets("https://x.example/a b'c/mcp", KEY_PLACEHOLDER);
     const shell = odd.find((snippet) => snippet.id === "claude-code")?.text;
-    expect(shell).toContain(`"https://x.example/a b'c/mcp"`);
-    expect(shell).toContain(`"Authorization: Bearer ${KEY_PLACEHOLDER}"`);
+    expect(shell).toContain(`'https://x.example/a b'\\''c/mcp'`);
+    expect(shell).toContain(`'Authorization: Bearer ${KEY_PLACEHOLDER}'`);
     const dollar = clientSnippets("https://x.example/$HOME'/mcp", KEY_PLACEHOLDER)[0]?.text;
     expect(dollar).toContain(`'https://x.example/$HOME'\\''/mcp'`);
     const cursor = JSON.parse(odd.find((snippet) => snippet.id === "cursor")?.text ?? "");
@@ -69,5 +69,23 @@ describe("clientSnippets", () => {
     ]);
     const node = odd.find((snippet) => snippet.id === "node")?.text ?? "";
     expect(node).toContain(`new URL(${JSON.stringify("https://x.example/a b'c/mcp")})`);
+  });
+
+  it("single-quotes every shell value and escapes invisible and bidi characters in JSON and JavaScript", () => {
+    const url = 'https://x.example/"$(id)"\u202e/mcp';
+    const snippets = Object.fromEntries(clientSnippets(url, "k\u2066").map((snippet) => [snippet.id, snippet.text]));
+    expect(snippets["claude-code"]).toBe(
+      `claude mcp add --transport http ${MCP_SERVER_NAME} '${url}' --header 'Authorization: Bearer k\u2066'`,
+    );
+    for (const id of ["claude-desktop", "cursor", "vscode", "node"]) {
+      const text = snippets[id] ?? "";
+      expect(text).not.toMatch(/[\u202e\u2066]/);
+      expect(text).toContain("\\u202e");
+      expect(text).toContain("Bearer k\\u2066");
+    }
+    expect(JSON.parse(snippets.cursor ?? "").mcpServers[MCP_SERVER_NAME]).toEqual({
+      url,
+      headers: { Authorization: "Bearer k\u2066" },
+    });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Ready configuration for common MCP clients, from the Workshop's MCP URL and an API key: what the
- * "Connect a client" dialog offers to copy. Every value goes in through JSON.stringify (or is a key or
- * URL checked to need no quoting), so a snippet is always valid JSON, JavaScript or shell.
+ * "Connect a client" dialog offers to copy. Every value goes in as a JSON literal or a single-quoted
+ * shell word (`snippet-text.ts`), so a snippet is always valid JSON, JavaScript or shell, meaning what it shows.
  */
+
+import { jsonLiteral, shellWord } from "../snippet-text.ts";
 
 /** The name the Workshop's server goes by in each client's configuration. */
 export const MCP_SERVER_NAME = "gadget-workshop";
@@ -22,14 +24,7 @@ export function mcpUrl(origin: string): string {
   return `${origin.replace(/\/+$/, "")}/mcp`;
 }
 
-/** Text a shell reads as it is inside double quotes: none of `$`, backquote, backslash, `"` or `!`. */
-const SHELL_SAFE = /^[^"$`\\!\p{Cc}]*$/u;
-
-function shellQuoted(text: string): string {
-  return SHELL_SAFE.test(text) ? `"${text}"` : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-const json = (value: unknown) => JSON.stringify(value, null, 2);
+const json = (value: unknown) => jsonLiteral(value, 2);
 
 /** Every client's snippet for this URL and key (`key` may be a placeholder before a key is made). */
 export function clientSnippets(url: string, key: string): ClientSnippet[] {
@@ -40,7 +35,7 @@ export function clientSnippets(url: string, key: string): ClientSnippet[] {
       client: "Claude Code",
       where: "Run in a terminal",
       language: "shell",
-      text: `claude mcp add --transport http ${MCP_SERVER_NAME} ${shellQuoted(url)} --header ${shellQuoted(`Authorization: ${authorization}`)}`,
+      text: `claude mcp add --transport http ${MCP_SERVER_NAME} ${shellWord(url)} --header ${shellWord(`Authorization: ${authorization}`)}`,
     },
     {
       id: "claude-desktop",
@@ -91,8 +86,8 @@ export function clientSnippets(url: string, key: string): ClientSnippet[] {
         'import { Client } from "@modelcontextprotocol/sdk/client/index.js";',
         'import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";',
         "",
-        `const transport = new StreamableHTTPClientTransport(new URL(${JSON.stringify(url)}), {`,
-        `  requestInit: { headers: { Authorization: ${JSON.stringify(authorization)} } },`,
+        `const transport = new StreamableHTTPClientTransport(new URL(${jsonLiteral(url)}), {`,
+        `  requestInit: { headers: { Authorization: ${jsonLiteral(authorization)} } },`,
         "});",
         'const client = new Client({ name: "my-app", version: "1.0.0" });',
         "await client.connect(transport);",

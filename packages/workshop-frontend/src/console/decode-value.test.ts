@@ -27,6 +27,23 @@ describe("decodeValue", () => {
     expect((decoded.e as Error).name).toBe("RangeError");
   });
 
+  it("gives an Error its message and stack as properties the inspector unfolds, its class named as the error", () => {
+    const error = decodeValue({
+      t: "error",
+      name: "TypeError",
+      message: "b-msg",
+      stack: "TypeError: b-msg\n    at Object.run (index.ts:2:17)",
+    }) as Error;
+    expect(Object.keys(error).sort()).toEqual(["message", "stack"]);
+    expect(error.message).toBe("b-msg");
+    expect(error.stack).toBe("TypeError: b-msg\n    at Object.run (index.ts:2:17)");
+    expect(error.name).toBe("TypeError");
+    expect(error.constructor.name).toBe("TypeError");
+    const hostile = decodeValue({ t: "error", name: "a(){}; alert(1); class b", message: "", stack: "" }) as Error;
+    expect(hostile.constructor.name).toBe("a(){}; alert(1); class b");
+    expect(hostile.stack).toBe("a(){}; alert(1); class b");
+  });
+
   it("shows cycles and cut-off parts as labelled placeholders", () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;

@@ -5,6 +5,7 @@
 
 import type { EncodedValue } from "@gadgets/workshop-shared/console-values";
 import { type ConsoleValueDisplay, decodeConsoleValue } from "@gadgets/workshop-shared/decode-console-value";
+import { errorHeadline } from "./error-value.ts";
 
 /** A labelled stand-in for what could not be sent (shown by its class name in the inspector). */
 export class Placeholder {
@@ -12,6 +13,23 @@ export class Placeholder {
   toString(): string {
     return this.label;
   }
+}
+
+/**
+ * An error as the inspector shows it: of a class named as the error (so a property holding it reads
+ * `TypeError`), its message and stack own enumerable properties (the inspector unfolds only those).
+ */
+function loggedError(name: string, message: string, stack: string): Error {
+  // A computed key names the class without the name ever being code.
+  const Named = { [name]: class extends Error {} }[name] ?? Error;
+  const error = new Named(message);
+  const own = (value: string, enumerable: boolean) => ({ value, enumerable, writable: true, configurable: true });
+  Object.defineProperties(error, {
+    name: own(name, false),
+    message: own(message, true),
+    stack: own(stack || errorHeadline(name, message), true),
+  });
+  return error;
 }
 
 /** The inspector unfolds live values, so symbols, functions, RegExps and errors are made again. */
@@ -27,12 +45,7 @@ const inspectorDisplay: ConsoleValueDisplay = {
       return new Placeholder(value.v);
     }
   },
-  error: (value) => {
-    const error = new Error(value.message);
-    error.name = value.name;
-    error.stack = value.stack || `${value.name}: ${value.message}`;
-    return error;
-  },
+  error: (value) => loggedError(value.name, value.message, value.stack),
   typedarray: (value) => value.items,
 };
 

@@ -58,7 +58,20 @@ describe("callSnippets", () => {
     const { node, cli } = callSnippets(version, { input: "it's" });
     expect(node).toContain('import { createRpcClient } from "@gadgets/workshop-shared";');
     expect(node).toContain('await client.getAgent("echo@3").run({"input":"it\'s"});');
-    expect(cli).toBe(`gadgets call echo@3 --input '{"input":"it'\\''s"}'`);
-    expect(callSnippets(version, undefined).cli).toBe("gadgets call echo@3 --input 'null'");
+    expect(cli).toBe(`gadgets call 'echo@3' --input '{"input":"it'\\''s"}'`);
+    expect(callSnippets(version, undefined).cli).toBe("gadgets call 'echo@3' --input 'null'");
+  });
+
+  it("quotes the agent's name, so a pasted line runs nothing else", () => {
+    const odd = { ...version, name: "demo$(touch /tmp/x)'`id`" };
+    const { node, cli } = callSnippets(odd, { input: "x" });
+    expect(cli).toBe(`gadgets call 'demo$(touch /tmp/x)'\\''\`id\`@3' --input '{"input":"x"}'`);
+    expect(node).toContain(`client.getAgent(${JSON.stringify("demo$(touch /tmp/x)'`id`@3")})`);
+  });
+
+  it("writes invisible and bidi characters of the name and payload as escapes", () => {
+    const { node, cli } = callSnippets({ ...version, name: "a\u202eb" }, { input: "c\u2066d" });
+    expect(cli).toBe(`gadgets call 'a\u202eb@3' --input '{"input":"c\\u2066d"}'`);
+    expect(node).toContain('client.getAgent("a\\u202eb@3").run({"input":"c\\u2066d"});');
   });
 });

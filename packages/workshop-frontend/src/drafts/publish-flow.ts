@@ -1,5 +1,6 @@
 import { errorCode } from "@gadgets/workshop-shared";
 import { errorMessage } from "../error-message.ts";
+import { jsonLiteral, shellWord } from "../snippet-text.ts";
 import { agentVersionText, pinnedAgentText } from "./version-words.ts";
 
 export interface PublishedVersion {
@@ -53,18 +54,19 @@ export function publishedText(step: Extract<PublishStep, { status: "published" }
 /**
  * How to call a published version from elsewhere, as the README writes it: a Node backend with the
  * client, and the command line. Pinned to the version, so a later publish does not change what it runs.
+ * The name is the user's own text: it goes in quoted, so pasting the line runs nothing but the call.
  */
 export function callSnippets(version: PublishedVersion, examplePayload: unknown): { node: string; cli: string } {
   const pinned = pinnedAgentText(version.name, version.version);
-  const payload = JSON.stringify(examplePayload ?? null);
+  const payload = jsonLiteral(examplePayload);
   return {
     node: [
       'import { createRpcClient } from "@gadgets/workshop-shared";',
       "",
       "// WORKSHOP_URL and WORKSHOP_TOKEN (an API key) come from the environment.",
       "const client = createRpcClient();",
-      `const result = await client.getAgent(${JSON.stringify(pinned)}).run(${payload});`,
+      `const result = await client.getAgent(${jsonLiteral(pinned)}).run(${payload});`,
     ].join("\n"),
-    cli: `gadgets call ${pinned} --input '${payload.replaceAll("'", "'\\''")}'`,
+    cli: `gadgets call ${shellWord(pinned)} --input ${shellWord(payload)}`,
   };
 }

@@ -44,7 +44,7 @@ function LoadedEmbed({
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 text-xs dark:border-zinc-800">
-        <span className="font-semibold">{snapshot.name}</span>
+        <bdi className="font-semibold">{snapshot.name}</bdi>
         <button
           type="button"
           className="rounded bg-emerald-700 px-2 py-0.5 text-white disabled:opacity-50"
