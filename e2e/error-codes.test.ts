@@ -1,8 +1,8 @@
 /** Errors thrown over RPC carry a stable `code` that clients branch on, whatever their wording. */
 
-import { createRpcClient, type ErrorCode, errorCode } from "@gadgets/workshop-shared";
+import { createRpcClient, type ErrorCode, errorCode, SHARES_PER_MINUTE } from "@gadgets/workshop-shared";
 import { describe, expect, it } from "vitest";
-import { connectNewWorkspace, workshopUrl } from "./helpers.ts";
+import { connectNewWorkspace, ECHO_SOURCE, gadget, workshopUrl } from "./helpers.ts";
 
 async function codeOf(call: () => Promise<unknown>): Promise<ErrorCode | undefined> {
   try {
@@ -25,5 +25,14 @@ describe("error codes across the wire", () => {
     using _client = client;
     expect(await codeOf(() => client.getAgent("no-such-agent").run(null))).toBe("AGENT_NOT_FOUND");
     expect(await codeOf(() => client.api.openShare("A".repeat(22)).snapshot())).toBe("NOT_FOUND");
+  });
+
+  it("names a session past its shares a minute as rate limited", async () => {
+    const { client } = await connectNewWorkspace();
+    using _client = client;
+    const session = client.getSession();
+    const draft = await session.createDraft({ files: gadget(ECHO_SOURCE) });
+    for (let i = 0; i < SHARES_PER_MINUTE; i++) await session.shareDraft(draft.id, { input: `${i}` });
+    expect(await codeOf(() => session.shareDraft(draft.id, { input: "one more" }))).toBe("RATE_LIMITED");
   });
 });

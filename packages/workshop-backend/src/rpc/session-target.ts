@@ -367,7 +367,7 @@ export class SessionTarget extends RpcTarget implements Session {
 
   #countShare(): void {
     if (!this.connection.shares.take())
-      throw new Error("Too many shares in a minute from this session. Wait a moment.");
+      throw codedError("RATE_LIMITED", "Too many shares in a minute from this session. Wait a moment.");
   }
 
   async shareDraft(draftId: string, payload: JsonValue): Promise<{ shareId: string }> {

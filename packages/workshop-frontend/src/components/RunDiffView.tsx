@@ -8,6 +8,11 @@ export function RunDiffView({ diff }: { diff: RunDiff }) {
       data-testid="run-diff"
       className="rounded border border-zinc-200 p-1 text-xs dark:border-zinc-800"
     >
+      {diff.lines.comparedFirst !== undefined && (
+        <p className="text-zinc-500">
+          The record kept its first {diff.lines.comparedFirst} console lines: only as many of this run's were compared.
+        </p>
+      )}
       {diff.same ? (
         <p>
           Same outcome, result and console lines ({diff.time.beforeMs} ms then, {diff.time.afterMs} ms now).

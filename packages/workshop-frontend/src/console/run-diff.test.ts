@@ -36,4 +36,16 @@ describe("diffRuns", () => {
     expect(diff.result).toEqual({ same: false, before: "1", after: "—" });
     expect(diff.lines).toEqual({ onlyBefore: ["log: a", "log: b"], onlyAfter: ["log: c"] });
   });
+
+  it("compares only the lines a cut record kept, and says so", () => {
+    const dropped: RunEvent = { type: "dropped", runId: "r", seq: 0, t: 0, count: 2 };
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => log(`line ${i}`));
+    const diff = diffRuns({ events: [...lines(3), dropped], outcome: ok(1) }, { events: lines(5), outcome: ok(1) });
+    expect(diff.same).toBe(true);
+    expect(diff.lines).toEqual({ onlyBefore: [], onlyAfter: [], comparedFirst: 3 });
+    // A record that was not cut is compared whole.
+    expect(
+      diffRuns({ events: lines(3), outcome: ok(1) }, { events: lines(5), outcome: ok(1) }).lines.onlyAfter,
+    ).toEqual(["log: line 3", "log: line 4"]);
+  });
 });

@@ -14,7 +14,8 @@ export interface RunSide {
 export interface RunDiff {
   outcome: { same: boolean; before: string; after: string };
   result: { same: boolean; before: string; after: string };
-  lines: { onlyBefore: string[]; onlyAfter: string[] };
+  /** `comparedFirst`: the record kept only its first lines (its dropped event says so), and only as many of the new run's were compared. */
+  lines: { onlyBefore: string[]; onlyAfter: string[]; comparedFirst?: number };
   time: { beforeMs: number; afterMs: number };
   same: boolean;
 }
@@ -41,8 +42,15 @@ export function diffRuns(before: RunSide, after: RunSide): RunDiff {
   const outcome = { before: describeOutcome(before.outcome), after: describeOutcome(after.outcome) };
   const result = { before: describeResult(before.outcome), after: describeResult(after.outcome) };
   const beforeLines = comparableLines(before.events);
-  const afterLines = comparableLines(after.events);
-  const lines = { onlyBefore: missingFrom(beforeLines, afterLines), onlyAfter: missingFrom(afterLines, beforeLines) };
+  // A record cut at its cap kept its first lines in order: the new run's lines past as many are not a difference.
+  const cut = before.events.some((event) => event.type === "dropped");
+  const allAfter = comparableLines(after.events);
+  const afterLines = cut ? allAfter.slice(0, beforeLines.length) : allAfter;
+  const lines = {
+    onlyBefore: missingFrom(beforeLines, afterLines),
+    onlyAfter: missingFrom(afterLines, beforeLines),
+    ...(cut && allAfter.length > afterLines.length ? { comparedFirst: beforeLines.length } : {}),
+  };
   const diff: RunDiff = {
     outcome: { ...outcome, same: outcome.before === outcome.after },
     result: { ...result, same: result.before === result.after },
