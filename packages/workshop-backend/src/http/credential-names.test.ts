@@ -46,5 +46,9 @@ describe("isCredentialValue and mentionsCredentialField", () => {
     expect(mentionsCredentialField('{"api_key": "x",}')).toBe(true);
     expect(mentionsCredentialField("password=x")).toBe(true);
     expect(mentionsCredentialField("the key to success")).toBe(false);
+    expect(mentionsCredentialField('"client_secret" : "x"')).toBe(true);
+    // A stranger's body of one long word: answered in one pass, not one per place it could start.
+    expect(mentionsCredentialField("token".repeat(100_000))).toBe(false);
+    expect(mentionsCredentialField(`${"token".repeat(100_000)}=`)).toBe(true);
   });
 });

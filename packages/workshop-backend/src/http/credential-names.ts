@@ -70,5 +70,7 @@ export function isCredentialValue(value: string): boolean {
  * of the record whole. Prose that merely mentions a key is kept.
  */
 export function mentionsCredentialField(text: string): boolean {
-  return /(auth|token|secret|pass|pwd|key|jwt|session|credential|signature|sig)\w*["']?\s*[:=]/i.test(text);
+  // Bounded repeats: a body is a stranger's text, and `\w*` before a choice would backtrack over every
+  // long run of word characters (quadratic in the body).
+  return /(auth|token|secret|pass|pwd|key|jwt|session|credential|signature|sig)\w{0,32}["']?[ \t]{0,8}[:=]/i.test(text);
 }
