@@ -11,6 +11,7 @@ import {
   MAX_LIVE_AGENTS_PER_CONNECTION,
   MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE,
   MAX_LIVE_SESSIONS_PER_CONNECTION,
+  MAX_LIVE_SESSIONS_PER_KEY,
   MAX_LIVE_SESSIONS_PER_WORKSPACE,
   type RunEvent,
   type WorkshopClient,
@@ -94,19 +95,28 @@ describe("live objects per connection and per workspace", () => {
   it("keeps room for the token when API keys hold all the sessions they may", async () => {
     // A workspace of its own: the sessions it holds must not count against the next test's.
     using flooded = await newWorkspace(workshopUrl());
-    const { key } = await flooded.getSession().createKey({ name: "flood", scope: "call" });
+    const keyOf = async (name: string) => (await flooded.getSession().createKey({ name, scope: "call" })).key;
+    const [first, second, third] = [await keyOf("flood-1"), await keyOf("flood-2"), await keyOf("flood-3")];
     const connections = Array.from(
       { length: MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE / MAX_LIVE_SESSIONS_PER_CONNECTION },
       () => createRpcClient({ url: workshopUrl() }),
     );
     try {
-      for (const connection of connections)
+      // One key holds what one key may (two connections' worth), a second the rest of the keys' share.
+      for (const [i, connection] of connections.entries())
         await Promise.all(
-          Array.from({ length: MAX_LIVE_SESSIONS_PER_CONNECTION }, () => connection.api.getSession(key).workspace()),
+          Array.from({ length: MAX_LIVE_SESSIONS_PER_CONNECTION }, () =>
+            connection.api
+              .getSession(i * MAX_LIVE_SESSIONS_PER_CONNECTION < MAX_LIVE_SESSIONS_PER_KEY ? first : second)
+              .workspace(),
+          ),
         );
       using extra = createRpcClient({ url: workshopUrl() });
-      await expect(extra.api.getSession(key).workspace()).rejects.toThrow(
+      await expect(extra.api.getSession(third).workspace()).rejects.toThrow(
         /API keys hold 96 live sessions of this workspace, the most they may/,
+      );
+      await expect(extra.api.getSession(first).workspace()).rejects.toThrow(
+        /This API key holds 64 live sessions, the most one key may|API keys hold 96/,
       );
       // The owner still gets in.
       await expect(extra.api.getSession(flooded.token).workspace()).resolves.toHaveProperty("workspaceId");

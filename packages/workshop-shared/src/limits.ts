@@ -336,6 +336,8 @@ export const MAX_LIVE_SESSIONS_PER_WORKSPACE = 128;
  * owner out of the IDE.
  */
 export const MAX_LIVE_KEY_SESSIONS_PER_WORKSPACE = 96;
+/** Of the keys' share, the most one API key holds: a runaway client on one key leaves room for the others. */
+export const MAX_LIVE_SESSIONS_PER_KEY = 64;
 /** Live agent stubs of one workspace across all connections (per Worker isolate). */
 export const MAX_LIVE_AGENTS_PER_WORKSPACE = 4000;
 
@@ -356,6 +358,8 @@ export const MAX_CONCURRENT_RUNS_PER_WORKSPACE = 16;
  * are kept for the workspace's token, so a key — a leaked one too — can never busy its owner out.
  */
 export const MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE = 12;
+/** Of the keys' share, the most one API key's sessions have in flight: the others keep room. */
+export const MAX_CONCURRENT_RUNS_PER_KEY = 8;
 
 /**
  * Everything one workspace stores: drafts, published versions, run records, kv, error groups and the

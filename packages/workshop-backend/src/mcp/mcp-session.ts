@@ -20,7 +20,7 @@ export async function openKeySession(connection: Connection, credential: string)
         "The MCP endpoint takes an API key, not the workspace token: make one with `gadgets keys create <name>` or in the IDE's Connect panel.",
     };
   try {
-    connection.reserve("sessions", auth.workspaceId, true);
+    connection.reserve("sessions", auth.workspaceId, auth.access.keyId);
   } catch (error) {
     return { ok: false, status: 429, message: error instanceof Error ? error.message : String(error) };
   }

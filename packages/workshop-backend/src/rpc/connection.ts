@@ -10,6 +10,7 @@ import {
   MAX_OPEN_LINKS_PER_CONNECTION,
   MAX_CONCURRENT_RUNS_PER_SESSION,
   MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE,
+  MAX_CONCURRENT_RUNS_PER_KEY,
   MAX_CONCURRENT_RUNS_PER_WORKSPACE,
   SHARES_PER_MINUTE,
 } from "@gadgets/workshop-shared/limits";
@@ -26,6 +27,8 @@ import { codedError } from "@gadgets/workshop-shared/errors";
 
 /** Runs in flight per workspace, over all connections of this Worker isolate; of them, those started with an API key. */
 const runsByWorkspace = new Map<string, { all: number; viaKeys: number }>();
+/** Runs in flight per API key (by key id), over all connections of this Worker isolate. */
+const runsByKey = new Map<string, number>();
 
 export class Connection implements SlotHolder {
   /** Random, so anonymous isolates of different connections never share a key. */
@@ -44,7 +47,7 @@ export class Connection implements SlotHolder {
   /** Sessions and agent stubs this connection holds, capped per connection and per workspace. */
   readonly #live = new LiveObjects(this.stats);
   /** The workspace each run in flight is charged to. */
-  readonly #runWorkspaces = new Map<string, { workspaceId: string; viaKey: boolean }>();
+  readonly #runWorkspaces = new Map<string, { workspaceId: string; keyId: string | undefined }>();
   /** Where this connection's runs execute: the local runner pool when configured, else the Worker Loader. */
   readonly executor: Executor & Partial<Disposable>;
   closed = false;
@@ -79,12 +82,12 @@ export class Connection implements SlotHolder {
   }
 
   /** Counts a new session or agent stub of `workspaceId`; throws past the caps (see live-objects.ts). */
-  reserve(kind: LiveKind, workspaceId: string, viaKey = false): void {
-    this.#live.reserve(kind, workspaceId, viaKey);
+  reserve(kind: LiveKind, workspaceId: string, keyId?: string): void {
+    this.#live.reserve(kind, workspaceId, keyId);
   }
 
-  release(kind: LiveKind, workspaceId: string, viaKey = false): void {
-    this.#live.release(kind, workspaceId, viaKey);
+  release(kind: LiveKind, workspaceId: string, keyId?: string): void {
+    this.#live.release(kind, workspaceId, keyId);
   }
 
   /** Counts an opened share or record target; throws past the cap. Their values are held once (link-cache.ts). */
@@ -105,14 +108,19 @@ export class Connection implements SlotHolder {
    * Takes a run slot, or returns undefined when the connection (or the workspace the run is charged
    * to, across all its connections) is at its limit.
    */
-  acquireRunSlot(runId: string, workspaceId?: string, viaKey = false): AbortController | undefined {
+  acquireRunSlot(runId: string, workspaceId?: string, keyId?: string): AbortController | undefined {
     if (this.#sessionFull()) return undefined;
     if (workspaceId !== undefined) {
       const running = runsByWorkspace.get(workspaceId) ?? { all: 0, viaKeys: 0 };
       if (running.all >= MAX_CONCURRENT_RUNS_PER_WORKSPACE) return undefined;
-      if (viaKey && running.viaKeys >= MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE) return undefined;
-      runsByWorkspace.set(workspaceId, { all: running.all + 1, viaKeys: running.viaKeys + (viaKey ? 1 : 0) });
-      this.#runWorkspaces.set(runId, { workspaceId, viaKey });
+      if (keyId !== undefined) {
+        if (running.viaKeys >= MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE) return undefined;
+        if ((runsByKey.get(keyId) ?? 0) >= MAX_CONCURRENT_RUNS_PER_KEY) return undefined;
+        runsByKey.set(keyId, (runsByKey.get(keyId) ?? 0) + 1);
+      }
+      const viaKey = keyId !== undefined ? 1 : 0;
+      runsByWorkspace.set(workspaceId, { all: running.all + 1, viaKeys: running.viaKeys + viaKey });
+      this.#runWorkspaces.set(runId, { workspaceId, keyId });
     }
     const controller = new AbortController();
     this.runs.set(runId, controller);
@@ -126,7 +134,13 @@ export class Connection implements SlotHolder {
     const charged = this.#runWorkspaces.get(runId);
     if (charged === undefined) return;
     this.#runWorkspaces.delete(runId);
-    const { workspaceId, viaKey } = charged;
+    const { workspaceId, keyId } = charged;
+    const viaKey = keyId !== undefined;
+    if (keyId !== undefined) {
+      const left = (runsByKey.get(keyId) ?? 1) - 1;
+      if (left > 0) runsByKey.set(keyId, left);
+      else runsByKey.delete(keyId);
+    }
     const running = runsByWorkspace.get(workspaceId) ?? { all: 1, viaKeys: viaKey ? 1 : 0 };
     if (running.all > 1)
       runsByWorkspace.set(workspaceId, {
@@ -145,10 +159,13 @@ export class Connection implements SlotHolder {
     return this.inFlight() >= MAX_CONCURRENT_RUNS_PER_SESSION || this.shared?.full() === true;
   }
 
-  busyMessage(workspaceId?: string, viaKey = false): string {
+  busyMessage(workspaceId?: string, keyId?: string): string {
     if (this.inFlight() < MAX_CONCURRENT_RUNS_PER_SESSION && this.shared?.full()) return this.shared.fullMessage;
     const running = workspaceId === undefined ? undefined : runsByWorkspace.get(workspaceId);
-    if (!this.#sessionFull() && viaKey && running && running.all < MAX_CONCURRENT_RUNS_PER_WORKSPACE)
+    const keyFull = keyId !== undefined && (runsByKey.get(keyId) ?? 0) >= MAX_CONCURRENT_RUNS_PER_KEY;
+    if (!this.#sessionFull() && keyFull && running && running.viaKeys < MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE)
+      return `This API key already has ${MAX_CONCURRENT_RUNS_PER_KEY} runs in flight, the most one key may (other keys keep theirs). Wait for some to finish.`;
+    if (!this.#sessionFull() && keyId !== undefined && running && running.all < MAX_CONCURRENT_RUNS_PER_WORKSPACE)
       return `API keys already have ${MAX_CONCURRENT_KEY_RUNS_PER_WORKSPACE} runs of this workspace in flight (catalog calls included), the most they may: the rest are kept for its token. Wait for some to finish.`;
     if (!this.#sessionFull() && workspaceId !== undefined)
       return `This workspace already has ${MAX_CONCURRENT_RUNS_PER_WORKSPACE} runs in flight across its sessions (catalog calls included), the limit. Wait for some to finish.`;

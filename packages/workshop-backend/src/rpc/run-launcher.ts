@@ -108,8 +108,8 @@ export interface RunPlan {
   workspaceId: string;
   /** Counted against its workspace's concurrent runs, not only its connection's (false: no workspace). */
   countsForWorkspace: boolean;
-  /** Started with an API key (nested runs too): counted against the keys' share of those runs as well. */
-  viaKey?: boolean;
+  /** The API key it was started with (nested runs too): counted against the keys' share and the key's own. */
+  keyId?: string;
   /**
    * Asked once the arguments are checked, before a slot is taken: a reason given ends the run as
    * `busy` with that message (the anonymous budgets); nothing given, the run goes (and is counted).
@@ -302,7 +302,7 @@ function workspacePlan(context: RunContext, request: LaunchRequest): RunPlan {
   return {
     workspaceId: context.workspaceId,
     countsForWorkspace: true,
-    ...(context.access?.kind === "key" ? { viaKey: true } : {}),
+    ...(context.access?.kind === "key" ? { keyId: context.access.keyId } : {}),
     services: (runSignal) => servicesFor(context, request, runSignal),
     secrets: runSecrets(context.connection.env, context.workspaceId, context.store),
     // The lock in the run's files says which packages; the workspace's store (and registry, for one not stored yet) has them.
@@ -433,9 +433,8 @@ async function runAndKeep(
   if (refused !== undefined) return busy(refused);
   const slotWorkspace = plan.countsForWorkspace ? workspaceId : undefined;
   // An API key's runs take at most their share: a key cannot fill the owner's slots.
-  const viaKey = plan.viaKey === true;
-  const controller = connection.acquireRunSlot(runId, slotWorkspace, viaKey);
-  if (!controller) return busy(connection.busyMessage(slotWorkspace, viaKey));
+  const controller = connection.acquireRunSlot(runId, slotWorkspace, plan.keyId);
+  if (!controller) return busy(connection.busyMessage(slotWorkspace, plan.keyId));
   const endedByParent = () =>
     controller.abort({ kind: "cancelled", message: "The run that called this agent has ended." });
   const guess = request.confirmed ? holdUntilConfirmed(request.confirmed, request.listener, controller) : undefined;

@@ -561,6 +561,6 @@ export class SessionTarget extends RpcTarget implements Session {
     this.#disposed = true;
     this.#untrack?.();
     void this.#records.flush();
-    this.connection.release("sessions", this.workspaceId, this.access.kind === "key");
+    this.connection.release("sessions", this.workspaceId, this.access.kind === "key" ? this.access.keyId : undefined);
   }
 }

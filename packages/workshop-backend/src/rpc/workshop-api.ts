@@ -52,7 +52,7 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     const auth = await authenticate(connection.env, connection.client, credential, connection);
     // A malformed credential is a TypeError, as a bad argument is.
     if (!auth.ok) throw codedError(auth.code, auth.message, auth.code === "INVALID_TOKEN" ? TypeError : Error);
-    connection.reserve("sessions", auth.workspaceId, auth.access.kind === "key");
+    connection.reserve("sessions", auth.workspaceId, auth.access.kind === "key" ? auth.access.keyId : undefined);
     const session = new SessionTarget(connection, auth.workspaceId, auth.store, auth.settings, auth.access);
     // The person is about to run something: the first run should not wait for the executor's setup.
     connection.executor.prepare?.();
