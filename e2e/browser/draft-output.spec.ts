@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createRpcClient, type Session } from "@gadgets/workshop-shared";
-import { gadgetFiles } from "./api-helpers.ts";
+import { gadgetFiles, pageSession } from "./api-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 const CALLER = `export default { async run() { console.log("caller line"); return "caller result"; } };`;
@@ -16,17 +15,6 @@ const TICKER = `export default {
 };`;
 
 const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-
-/** The page's workspace (made by its first visit), driven from Node as a backend would. */
-async function pageSession<T>(page: Page, use: (session: Session) => Promise<T>): Promise<T> {
-  const token = (await page.evaluate(() => window.localStorage.getItem("workshop.token"))) ?? "";
-  const client = createRpcClient({ url: process.env.WORKSHOP_E2E_URL, token });
-  try {
-    return await use(client.getSession() as unknown as Session);
-  } finally {
-    client[Symbol.dispose]();
-  }
-}
 
 /** Opens the IDE's first visit, then makes the drafts "caller" and "ticker" in its workspace. */
 async function twoDrafts(page: Page): Promise<void> {

@@ -1,18 +1,6 @@
-import type { Locator, Page } from "@playwright/test";
-import { createRpcClient, type Session } from "@gadgets/workshop-shared";
-import { gadgetFiles } from "./api-helpers.ts";
+import type { Locator } from "@playwright/test";
+import { gadgetFiles, pageSession } from "./api-helpers.ts";
 import { expect, test } from "./fixtures.ts";
-
-/** The page's workspace (made by its first visit), driven from Node as a backend would. */
-async function pageSession<T>(page: Page, use: (session: Session) => Promise<T>): Promise<T> {
-  const token = (await page.evaluate(() => window.localStorage.getItem("workshop.token"))) ?? "";
-  const client = createRpcClient({ url: process.env.WORKSHOP_E2E_URL, token });
-  try {
-    return await use(client.getSession() as unknown as Session);
-  } finally {
-    client[Symbol.dispose]();
-  }
-}
 
 /**
  * The text of the nearest element around `text` (inside `container`) whose direction cannot leak
