@@ -127,33 +127,23 @@ function asBytes(items: readonly unknown[]): string | undefined {
   return byteString(bytes);
 }
 
-/**
- * The bytes a value holds, when it is a run of bytes: a Uint8Array as the console encodes it
- * (`typedarray`, or an `array` of numbers), or as a result carries it (an object keyed 0, 1, 2…, or a
- * list of numbers). `console` tells which kind the caller must put back in its place.
- */
-function heldBytes(value: unknown): { bytes: string; console: boolean } | undefined {
-  if (Array.isArray(value)) {
-    const bytes = asBytes(value);
-    return bytes === undefined ? undefined : { bytes, console: false };
-  }
-  if (typeof value !== "object" || value === null) return undefined;
+/** The bytes of a Uint8Array as the console encodes it (`typedarray`, or an `array` of numbers); else undefined. */
+function consoleBytes(value: object): string | undefined {
   const encoded = value as { t?: unknown; items?: unknown };
-  if ((encoded.t === "typedarray" || encoded.t === "array") && Array.isArray(encoded.items)) {
-    const items = encoded.items.map((item: unknown) =>
-      encoded.t === "typedarray"
-        ? item
-        : (item as { t?: unknown; v?: unknown } | null)?.t === "number"
-          ? (item as { v: unknown }).v
-          : undefined,
-    );
-    const bytes = asBytes(items);
-    return bytes === undefined ? undefined : { bytes, console: true };
-  }
-  const entries = Object.entries(value);
+  if ((encoded.t !== "typedarray" && encoded.t !== "array") || !Array.isArray(encoded.items)) return undefined;
+  return asBytes(
+    encoded.t === "typedarray"
+      ? encoded.items
+      : encoded.items.map((item: unknown) =>
+          (item as { t?: unknown } | null)?.t === "number" ? (item as { v: unknown }).v : undefined,
+        ),
+  );
+}
+
+/** The bytes of a Uint8Array as a result carries it (an object keyed 0, 1, 2…); else undefined. */
+function indexedBytes(entries: readonly [string, unknown][]): string | undefined {
   if (entries.length === 0 || !entries.every(([key], index) => key === String(index))) return undefined;
-  const bytes = asBytes(entries.map(([, item]) => item));
-  return bytes === undefined ? undefined : { bytes, console: false };
+  return asBytes(entries.map(([, item]) => item));
 }
 
 /** A redactor for these secrets (name → value). */
@@ -206,16 +196,22 @@ export function secretRedactor(secrets: Iterable<readonly [string, string]>): Re
     return out + value.slice(from);
   };
 
+  /** The marker of the secret whose bytes `bytes` holds, if any. */
+  const bytesMarker = (bytes: string | undefined) =>
+    bytes === undefined ? undefined : bytePatterns.find((pattern) => bytes.includes(pattern.text))?.marker;
+
+  // A run of bytes holding a secret goes whole, as the string that says which.
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
-    // A run of bytes holding a secret goes whole, as the string that says which.
-    const held = heldBytes(value);
-    const marker = held && bytePatterns.find((pattern) => held.bytes.includes(pattern.text))?.marker;
-    if (held && marker) return held.console ? { t: "string", v: marker } : marker;
-    if (Array.isArray(value)) return value.map(walk);
+    if (Array.isArray(value)) return bytesMarker(asBytes(value)) ?? value.map(walk);
     if (typeof value === "object" && value !== null) {
+      const entries = Object.entries(value);
+      const encoded = bytesMarker(consoleBytes(value));
+      if (encoded) return { t: "string", v: encoded };
+      const indexed = bytesMarker(indexedBytes(entries));
+      if (indexed) return indexed;
       const out: Record<string, unknown> = {};
-      for (const [key, entry] of Object.entries(value)) {
+      for (const [key, entry] of entries) {
         const redacted = text(key);
         // Kept as own data, as the patched Cap'n Web carries it: an assignment would set the prototype.
         if (redacted === "__proto__")
