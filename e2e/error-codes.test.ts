@@ -27,6 +27,22 @@ describe("error codes across the wire", () => {
     expect(await codeOf(() => client.api.openShare("A".repeat(22)).snapshot())).toBe("NOT_FOUND");
   });
 
+  it("keeps the codes of errors thrown in the workspace's storage, with the message alone", async () => {
+    const { client } = await connectNewWorkspace();
+    using _client = client;
+    const session = client.getSession();
+    const missing = "A".repeat(22);
+    let thrown: unknown;
+    try {
+      await session.openDraft(missing);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(errorCode(thrown)).toBe("NOT_FOUND");
+    expect((thrown as Error).message).toMatch(new RegExp(`^Draft ${missing} was not found in this workspace`));
+    expect(await codeOf(() => session.getRun(missing))).toBe("NOT_FOUND");
+  });
+
   it("names a session past its shares a minute as rate limited", async () => {
     const { client } = await connectNewWorkspace();
     using _client = client;

@@ -25,6 +25,7 @@ import { unfinishedRunCount } from "./rpc/run-launcher.ts";
 import { sameSecret } from "@gadgets/workshop-pool/same-secret";
 import { WorkshopApiTarget } from "./rpc/workshop-api.ts";
 import { applyScheduleMinimum } from "./schedules/schedule-env.ts";
+import { codedStub } from "./storage/coded-errors.ts";
 
 export { PackageStore } from "./packages/package-store.ts";
 export { Directory } from "./storage/directory.ts";
@@ -47,7 +48,7 @@ function reportError(
   context: Record<string, string>,
   waitUntil?: (work: Promise<unknown>) => void,
 ): void {
-  const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+  const store = codedStub(env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId)));
   const record = (report: ErrorReport) => {
     const stored = Promise.resolve(store.recordError(report));
     // Outside a session the request ends at once: the write must be allowed to finish.

@@ -35,6 +35,7 @@ import {
   outcomeAnswer,
 } from "./endpoint-response.ts";
 import { parseTraceParent, traceResponse } from "./trace-context.ts";
+import { codedStub } from "../storage/coded-errors.ts";
 
 /** A name (`[a-z][a-z0-9-]{2,63}`) or an id (22 base64url characters): anything else is no endpoint. */
 const ENDPOINT_SEGMENT = /^[A-Za-z0-9_-]{3,64}$/;
@@ -107,7 +108,7 @@ export const notFoundResponse = (): Response => endpointResponse(errorAnswer(404
 async function findEndpoint(env: Env, endpoint: string): Promise<FoundEndpoint | undefined> {
   const workspaceId = await endpointOwner(env, endpoint);
   if (!workspaceId) return undefined;
-  const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+  const store = codedStub(env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId)));
   const active = await store.resolveEndpoint(endpoint);
   if (!active) return undefined;
   let agent = knownVersion(workspaceId, active.agentId, active.version);

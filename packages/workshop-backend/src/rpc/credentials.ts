@@ -22,6 +22,7 @@ import type { WorkspaceStore } from "../storage/workspace-store.ts";
 import { clientCredentialMisses, TOO_MANY_MISSES } from "./client-limits.ts";
 import { countedMiss } from "./rate-limiter.ts";
 import { isRegistered } from "./registry.ts";
+import { codedStub } from "../storage/coded-errors.ts";
 
 /** What the caller may do: everything (the workspace token), or what an API key's scope allows. */
 export type Access =
@@ -89,7 +90,7 @@ async function identify(env: Env, secret: string): Promise<Authenticated> {
   const workspaceId = isKey
     ? secret.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + API_KEY_WORKSPACE_ID_LENGTH)
     : await workspaceIdFor(secret);
-  const store = env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId));
+  const store = codedStub(env.WORKSPACES.get(env.WORKSPACES.idFromName(workspaceId)));
   const unknown: Authenticated = { ok: false, code: "UNKNOWN_TOKEN", message: isKey ? UNKNOWN_KEY : UNKNOWN_TOKEN };
   if (!(await isRegistered(env, "workspace", workspaceId, () => store.exists()))) return unknown;
   if (!isKey) {

@@ -19,6 +19,7 @@ import { register } from "./registry.ts";
 import { SessionTarget } from "./session-target.ts";
 import { loadShare } from "./share-links.ts";
 import { codedError } from "@gadgets/workshop-shared/errors";
+import { codedStub } from "../storage/coded-errors.ts";
 
 export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
   #created = 0;
@@ -40,7 +41,7 @@ export class WorkshopApiTarget extends RpcTarget implements WorkshopApi {
     await checkDiskForWrite(this.connection.env);
     const token = newWorkspaceToken();
     const workspaceId = await workspaceIdFor(token);
-    const store = this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId));
+    const store = codedStub(this.connection.env.WORKSPACES.get(this.connection.env.WORKSPACES.idFromName(workspaceId)));
     await store.initialize(workspaceId);
     await register(this.connection.env, "workspace", workspaceId, "");
     return { workspaceId, token };

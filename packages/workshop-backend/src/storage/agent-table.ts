@@ -18,6 +18,7 @@ import { LRUCache } from "lru-cache";
 import { randomId } from "./ids.ts";
 import type { TestStatusTable } from "./test-status-table.ts";
 import type { UsageTable } from "./usage-table.ts";
+import { storeError } from "./coded-errors.ts";
 
 /** An agent's docs as listed in the catalog. */
 const MAX_AGENT_DOCS_CHARS = 64 * 1024;
@@ -111,7 +112,8 @@ export class AgentTable {
         `Draft "${draft.name}" was saved again (version ${draft.version}) while the tests of version ${tested.version} ran; nothing was published. Publish again to test and publish the new version.`,
       );
     const manifest = checkManifest(draft.files);
-    if (!manifest.ok) throw new Error(`Draft "${draft.name}" cannot be published: ${manifest.error}`);
+    if (!manifest.ok)
+      throw storeError("INVALID_ARGUMENT", `Draft "${draft.name}" cannot be published: ${manifest.error}`);
     const now = Date.now();
     const description = manifest.value.description ?? "";
     const grants: GadgetGrants = manifest.value.grants ?? {};

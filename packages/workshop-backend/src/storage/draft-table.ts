@@ -14,6 +14,7 @@ import { MAX_DRAFTS_PER_WORKSPACE } from "@gadgets/workshop-shared/limits";
 import { byteLength, checkManifest } from "@gadgets/workshop-shared/validate";
 import { randomId } from "./ids.ts";
 import type { UsageTable } from "./usage-table.ts";
+import { storeError } from "./coded-errors.ts";
 
 type DraftRow = { id: string; name: string; version: number; files: string; created_at: number; updated_at: number };
 
@@ -43,7 +44,10 @@ export class DraftTable {
   create(files: GadgetFile[]): Draft {
     const count = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM drafts").one().n;
     if (count >= MAX_DRAFTS_PER_WORKSPACE)
-      throw new Error(`This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`);
+      throw storeError(
+        "LIMIT_REACHED",
+        `This workspace already has ${MAX_DRAFTS_PER_WORKSPACE} drafts, the limit. Delete some first.`,
+      );
     const now = Date.now();
     const row: DraftRow = {
       id: randomId(),
@@ -119,7 +123,8 @@ export class DraftTable {
   #row(draftId: string): DraftRow {
     const row = this.sql.exec<DraftRow>("SELECT * FROM drafts WHERE id = ?", draftId).toArray()[0];
     if (!row)
-      throw new Error(
+      throw storeError(
+        "NOT_FOUND",
         `Draft ${draftId} was not found in this workspace. It may have been deleted; list drafts to see what exists.`,
       );
     return row;

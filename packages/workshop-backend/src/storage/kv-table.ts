@@ -8,6 +8,7 @@
 import { KV_ENTRY_OVERHEAD_BYTES, KV_MAX_LIST, KV_MAX_TOTAL_BYTES } from "@gadgets/workshop-shared/limits";
 import { byteLength } from "@gadgets/workshop-shared/validate";
 import type { UsageTable } from "./usage-table.ts";
+import { storeError } from "./coded-errors.ts";
 
 export class KvTable {
   constructor(
@@ -28,7 +29,8 @@ export class KvTable {
     const used = this.#scopeBytes(scope, key);
     const adding = byteLength(key) + byteLength(value) + KV_ENTRY_OVERHEAD_BYTES;
     if (used + adding > KV_MAX_TOTAL_BYTES) {
-      throw new Error(
+      throw storeError(
+        "LIMIT_REACHED",
         `kv is full: this gadget may keep ${KV_MAX_TOTAL_BYTES} bytes (keys, values and ${KV_ENTRY_OVERHEAD_BYTES} bytes per entry), and ${used} are used. Delete keys it no longer needs.`,
       );
     }

@@ -15,6 +15,7 @@ import {
 import { USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
 import { insertRunRows, partsFromRows, runRows } from "./run-rows.ts";
 import type { UsageTable } from "./usage-table.ts";
+import { storeError } from "./coded-errors.ts";
 
 /** What `list` narrows to: runs of these agents (none: no run), of this draft, started this way. */
 export interface RunFilter {
@@ -168,7 +169,8 @@ export class RunTable {
       .exec<{ summary: string }>("SELECT summary FROM run_summaries WHERE id = ?", runId)
       .toArray()[0];
     if (!summary)
-      throw new Error(
+      throw storeError(
+        "NOT_FOUND",
         `Run ${runId} was not found in this workspace (records are kept for the last ${MAX_RUN_RECORDS_PER_WORKSPACE} runs).`,
       );
     const parts = partsFromRows(
@@ -200,7 +202,10 @@ export class RunTable {
     usage.records -= earlier ?? 0;
     if (rows.via === "http") this.#makeEndpointRoom(rows.bytes - (earlier ?? 0), usage);
     if (!this.#makeRoom(rows.bytes, usage))
-      throw new Error(`the workspace's storage quota has no room for a ${rows.bytes}-byte run record`);
+      throw storeError(
+        "LIMIT_REACHED",
+        `the workspace's storage quota has no room for a ${rows.bytes}-byte run record`,
+      );
     insertRunRows(this.sql, record.runId, record.startedAt, rows, earlier !== undefined);
     this.sql.exec("INSERT INTO run_sizes (run_id, bytes) VALUES (?, ?)", record.runId, rows.bytes);
     usage.records += rows.bytes;

@@ -7,6 +7,7 @@
 import type { WorkspaceUsage } from "@gadgets/workshop-shared/api";
 import { WORKSPACE_QUOTA_BYTES } from "@gadgets/workshop-shared/limits";
 import { quotaRefusal, USAGE_CATEGORIES, type UsageCategory } from "./quota.ts";
+import { storeError } from "./coded-errors.ts";
 
 export class UsageTable {
   constructor(private readonly sql: SqlStorage) {}
@@ -34,7 +35,7 @@ export class UsageTable {
   /** Throws the quota's message when growing by `growth` bytes would pass it. */
   ensureRoom(growth: number): void {
     const refusal = this.#refusal(growth);
-    if (refusal) throw new Error(refusal);
+    if (refusal) throw storeError("LIMIT_REACHED", refusal);
   }
 
   #refusal(growth: number): string | undefined {

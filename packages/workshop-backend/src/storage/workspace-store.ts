@@ -47,6 +47,7 @@ import { WORKSPACE_MIGRATIONS } from "./workspace-schema.ts";
 import type { Env } from "../env.ts";
 import { ScheduleDispatcher } from "../schedules/schedule-dispatcher.ts";
 import { applyScheduleMinimum } from "../schedules/schedule-env.ts";
+import { codedStub } from "./coded-errors.ts";
 
 export type { AgentRef, ResolvedAgent } from "./agent-table.ts";
 
@@ -467,7 +468,7 @@ export class WorkspaceStore extends DurableObject<unknown> {
     this.#dispatcher ??= new ScheduleDispatcher({
       env: this.#env as Env,
       table: this.#schedules,
-      self: () => (this.#env as Env).WORKSPACES.get(this.ctx.id),
+      self: () => codedStub((this.#env as Env).WORKSPACES.get(this.ctx.id)),
       workspaceId: () => this.#settings.workspaceId(),
       latestVersion: (agentId) => this.#agents.resolve(agentId, undefined),
       recordError: (report) => this.recordError(report),
