@@ -30,6 +30,11 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const KNOWN = new Set<string>(ERROR_CODES);
 
+/** Whether `value` is one of the Workshop's error codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && KNOWN.has(value);
+}
+
 /** An Error with a stable code, as thrown by the Workshop's RPC targets. */
 export function codedError(code: ErrorCode, message: string, Type: ErrorConstructor = Error): Error {
   return Object.assign(new Type(message), { code });
@@ -47,5 +52,5 @@ export function codedError(code: ErrorCode, message: string, Type: ErrorConstruc
 export function errorCode(error: unknown): ErrorCode | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && KNOWN.has(code) ? (code as ErrorCode) : undefined;
+  return isErrorCode(code) ? code : undefined;
 }

@@ -6,10 +6,9 @@
  * MCP and gadgets see the message alone, and `errorCode()` works as for errors thrown in the Worker.
  */
 
-import { codedError, ERROR_CODES, type ErrorCode } from "@gadgets/workshop-shared/errors";
+import { codedError, type ErrorCode, isErrorCode } from "@gadgets/workshop-shared/errors";
 
 const TAGGED = /^\[([A-Z_]+)\] /;
-const KNOWN = new Set<string>(ERROR_CODES);
 
 /** An error for a caller in the Worker: its code survives the trip (see codedStub). */
 export function storeError(code: ErrorCode, message: string): Error {
@@ -20,8 +19,8 @@ export function storeError(code: ErrorCode, message: string): Error {
 export function untagged(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const tag = TAGGED.exec(error.message);
-  if (!tag?.[1] || !KNOWN.has(tag[1])) return error;
-  return codedError(tag[1] as ErrorCode, error.message.slice(tag[0].length));
+  if (!tag || !isErrorCode(tag[1])) return error;
+  return codedError(tag[1], error.message.slice(tag[0].length));
 }
 
 /** `stub` with every method's rejection untagged. */
